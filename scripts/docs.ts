@@ -1,0 +1,78 @@
+// `npm run docs`: a self-contained HTML page of the document (Redocly build-docs --inlineBundle),
+// written to docs/site/index.html (not committed: it is built from the bundle by `npm start` and
+// `npm run docs`). Redoc shows descriptions and code samples but not our `x-` facts, so each
+// operation's description gets its permission level, rate limit, error messages, gaps and
+// extension mark, and `x-codeSamples` with a curl line.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
+type Json = any;
+const root = resolve(import.meta.dirname, '..');
+
+/** The example request body of an operation, if it documents one. */
+function exampleBody(op: Json): unknown {
+  const media = op.requestBody?.content?.['application/json'];
+  const first = Object.values(media?.examples ?? {})[0] as Json;
+  return first?.value ?? media?.example;
+}
+
+/** Adds the facts Redoc would not show to every operation's description. */
+export function decorate(doc: Json): Json {
+  const out = structuredClone(doc);
+  for (const [path, item] of Object.entries(out.paths as Json)) {
+    for (const [method, op] of Object.entries(item as Json) as [string, Json][]) {
+      const lines: string[] = [];
+      if (op['x-extension'])
+        lines.push('> **Extension** — designed by this project; not part of the source description.');
+      lines.push(`**Permission:** ${op['x-permission']}`);
+      const limit = op['x-rate-limit'];
+      if (limit) lines.push(`**Rate limit:** ${limit.limit} per ${limit.window} s per ${limit.scope}`);
+      const messages: Json[] = op['x-error-messages'] ?? [];
+      if (messages.length) {
+        lines.push('', '| HTTP | Message | When |', '|---|---|---|');
+        for (const m of messages)
+          lines.push(
+            `| ${m.status ?? 300} | \`${m.message.replaceAll('|', '\\|')}\` | ${m.condition.replaceAll('|', '\\|')} |`,
+          );
+      }
+      const gaps: string[] = op['x-gaps'] ?? [];
+      if (gaps.length) lines.push('', '**Not shown by the source description:**', ...gaps.map((g) => `- ${g}`));
+      if (op['x-reference-variant']) lines.push('', `**Reference server implements:** ${op['x-reference-variant']}`);
+      op.description = `${op.description ?? ''}\n\n${lines.join('\n')}`;
+      if (op['x-extension']) op['x-badges'] = [{ name: 'Extension', color: '#b35900' }];
+      const body = exampleBody(op);
+      const auth = ['None', 'API only'].includes(op['x-permission']) ? '' : " \\\n  -H 'Authorization: Bearer $JWT'";
+      const data =
+        body === undefined ? '' : ` \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body)}'`;
+      op['x-codeSamples'] = [
+        { lang: 'curl', label: 'curl', source: `curl -X ${method.toUpperCase()} "$BASE_URL${path}"${auth}${data}` },
+      ];
+    }
+  }
+  return out;
+}
+
+if (import.meta.main) {
+  const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 'utf8'));
+  const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
+  const input = join(scratch, 'openapi.json');
+  const output = join(root, 'docs/site/index.html');
+  try {
+    writeFileSync(input, JSON.stringify(decorate(doc)));
+    mkdirSync(dirname(output), { recursive: true });
+    execFileSync(
+      join(root, 'node_modules/.bin/redocly'),
+      ['build-docs', input, '--inlineBundle', '-o', output, '--title', 'Item Marketplace API'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+      },
+    );
+    console.log(`wrote ${output}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
