@@ -1,0 +1,75 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { rolesHash, signToken, TOKEN_LIFETIME_SECONDS, verifyToken } from './jwt.ts';
+
+const secret = new TextEncoder().encode('s'.repeat(32));
+const now = 1_763_800_000;
+const input = {
+  sub: '76561198000000001',
+  jti: 'abc',
+  ip: '10.0.0.1',
+  proxy: false,
+  country: 'US',
+  roles: ['user'],
+  now,
+};
+
+describe('login JWT', () => {
+  it('carries the seed claims', async () => {
+    const claims = await verifyToken(secret, await signToken(secret, input), now);
+    expect(claims).toMatchObject({
+      iss: 'API',
+      sub: input.sub,
+      jti: 'abc',
+      ip: '10.0.0.1',
+      proxy: false,
+      API: true,
+      country: 'US',
+      steamid: input.sub,
+      roles: ['user'],
+      rolesHash: rolesHash(['user']),
+      iat: now,
+      exp: now + TOKEN_LIFETIME_SECONDS,
+    });
+  });
+
+  it('expires after about 31 days', async () => {
+    const token = await signToken(secret, input);
+    expect(await verifyToken(secret, token, now + TOKEN_LIFETIME_SECONDS - 1)).not.toBeNull();
+    expect(await verifyToken(secret, token, now + TOKEN_LIFETIME_SECONDS + 1)).toBeNull();
+  });
+
+  it.each([
+    [
+      'a tampered payload',
+      (t: string) => {
+        const [h, p, s] = t.split('.');
+        return `${h}.${p!.slice(0, -2)}AA.${s}`;
+      },
+    ],
+    ['a tampered signature', (t: string) => `${t.slice(0, -3)}${t.endsWith('A') ? 'B' : 'A'}xx`],
+    [
+      'alg none',
+      (t: string) => {
+        const [, p] = t.split('.');
+        return `${Buffer.from('{"alg":"none"}').toString('base64url')}.${p}.`;
+      },
+    ],
+    ['garbage', () => 'not.a.token'],
+  ])('refuses %s', async (_, mangle) => {
+    expect(await verifyToken(secret, mangle(await signToken(secret, input)), now)).toBeNull();
+  });
+
+  it('refuses another key and another algorithm', async () => {
+    expect(await verifyToken(new TextEncoder().encode('x'.repeat(32)), await signToken(secret, input), now)).toBeNull();
+    const hs512 = await new SignJWT({ API: true, ip: '1' })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setIssuer('API')
+      .setSubject('x')
+      .setJti('j')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(secret);
+    expect(await verifyToken(secret, hs512, now)).toBeNull();
+  });
+});

@@ -1,0 +1,40 @@
+// Every time-based rule reads this clock (JWT expiry, cooldowns, rate-limit windows, caches, code
+// lifetimes, trade holds, giveaway ends), so tests can move time through POST /test_helpers/clock.
+
+export interface Clock {
+  /** Unix seconds. */
+  now(): number;
+  /** Unix milliseconds. */
+  nowMs(): number;
+}
+
+export const systemClock: Clock = {
+  now: () => Math.floor(Date.now() / 1000),
+  nowMs: () => Date.now(),
+};
+
+export interface TestClock extends Clock {
+  set(unixSeconds: number): void;
+  advance(seconds: number): void;
+  /** Back to real time. */
+  reset(): void;
+}
+
+/** A clock that follows real time shifted by an offset the test helpers control. */
+export function createTestClock(base: Clock = systemClock): TestClock {
+  let offsetMs = 0;
+  const nowMs = () => base.nowMs() + offsetMs;
+  return {
+    nowMs,
+    now: () => Math.floor(nowMs() / 1000),
+    set: (unix) => {
+      offsetMs = unix * 1000 - base.nowMs();
+    },
+    advance: (seconds) => {
+      offsetMs += seconds * 1000;
+    },
+    reset: () => {
+      offsetMs = 0;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSecret, parseConfig } from './config.ts';
+
+describe('parseConfig', () => {
+  it('has the documented defaults', () => {
+    expect(parseConfig({})).toEqual({
+      port: 8080,
+      db: './data/marketplace.json',
+      jwtSecret: undefined,
+      depositSecret: undefined,
+      blockedCountries: [],
+      trustProxy: 'loopback',
+      testMode: false,
+      smtpUrl: undefined,
+      siteUrl: undefined,
+    });
+  });
+  it('reads every variable', () => {
+    const c = parseConfig({
+      PORT: '9000',
+      MARKETPLACE_DB: ':memory:',
+      MARKETPLACE_BLOCKED_COUNTRIES: 'kp, ir',
+      MARKETPLACE_TEST_MODE: '1',
+      MARKETPLACE_TRUST_PROXY: '10.0.0.0/8',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      db: ':memory:',
+      blockedCountries: ['KP', 'IR'],
+      testMode: true,
+      trustProxy: '10.0.0.0/8',
+    });
+  });
+  it('refuses a bad port', () => {
+    expect(() => parseConfig({ PORT: 'http' })).toThrow();
+  });
+});
+
+describe('loadSecret', () => {
+  it('generates a secret once and keeps it private beside the database', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    try {
+      const db = join(dir, 'db.json');
+      const first = loadSecret(undefined, db, 'jwt-secret');
+      expect(first).toMatch(/^[0-9a-f]{64}$/);
+      expect(loadSecret(undefined, db, 'jwt-secret')).toBe(first);
+      expect(statSync(`${db}.jwt-secret`).mode & 0o777).toBe(0o600);
+      expect(loadSecret('given', db, 'jwt-secret')).toBe('given');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,166 @@
+// The state the engine works on: plain JSON records in collections keyed by ID, so the store can
+// journal record-level changes and snapshot the whole thing. Field names follow the seed's
+// resources ("Resources and their fields") wherever the seed names them.
+
+/** A user account (seed: User). Money is integer cents; `reserved` is held by buy orders. */
+export interface User {
+  platformId: string;
+  name: string;
+  image: string;
+  email: string;
+  balance: number;
+  reserved: number;
+  admin: boolean;
+  country: string;
+  verified: boolean;
+  twoFactor: boolean;
+  tradeurl: string;
+  walletmail: string;
+  shorturl: string;
+  since: number;
+  lastactivity: number;
+  banUntil: number | null;
+}
+
+/** A login session: one JWT (`jti`), bound to the IP used at login (seed: Session row). */
+export interface Session {
+  id: number;
+  jti: string;
+  user: string;
+  ip: string;
+  location: string;
+  isp: string;
+  userAgent: string;
+  timestamp: number;
+  expire: number;
+  revoked: boolean;
+}
+
+/** A catalogue item (seed: Item). `maxPrice` is a per-item price maximum below 5,000,000 cents. */
+export interface Item {
+  id: number;
+  name: string;
+  effect: string;
+  SKU: string;
+  quality: string;
+  type: string;
+  type_platform: string | null;
+  class: string | null;
+  image: string;
+  imagePertinence: number;
+  craftable: number;
+  rarity: string;
+  featured: number;
+  deal: number;
+  t: unknown;
+  color: string;
+  game: number;
+  slot: string;
+  hero: string | null;
+  weapon: string;
+  exterior: string;
+  url: string;
+  description: string | null;
+  shopdata: unknown;
+  maxPrice: number | null;
+}
+
+/** A listing / backpack entry (seed: Listing). `user` is the owner's platform ID. */
+export interface Asset {
+  id: number;
+  assetId: string;
+  item_id: number;
+  user: string;
+  ip: string;
+  state: number;
+  price: number | null;
+  bot: string;
+  game: number;
+  wear: number | null;
+  sheen: string;
+  killstreaker: string;
+  spell: string;
+  parts: string | null;
+  paint: string | null;
+  html: string;
+  values: unknown;
+  getImage: string | number | null;
+  lastupdate: number;
+  tradeHoldUntil: number | null;
+}
+
+/** A buy order (seed: Buy order); price x amount is reserved from the owner's balance. */
+export interface BuyOrder {
+  id: number;
+  platformid: string;
+  itemid: number;
+  price: number;
+  amount: number;
+  timestamp: string;
+}
+
+/** A completed sale: the source of histories, sales graphs, pricing and /public/sales. */
+export interface Sale {
+  id: number;
+  item_id: number;
+  assetId: string;
+  price: number;
+  fee: number;
+  seller: string;
+  buyer: string;
+  timestamp: number;
+}
+
+/** A balance transaction (seed: Balance transaction). `amount` is negative for debits. */
+export interface LedgerEntry {
+  id: number;
+  user: string;
+  type: 'deposit' | 'sale' | 'purchase' | 'payment' | 'cashout' | 'bonus' | 'refund' | 'fee';
+  amount: number;
+  balance: number;
+  description: string;
+  timestamp: string;
+  relatedId: number;
+}
+
+export interface Collections {
+  users: User;
+  apiKeys: { hash: string; user: string };
+  sessions: Session;
+  items: Item;
+  assets: Asset;
+  buyOrders: BuyOrder;
+  sales: Sale;
+  ledger: LedgerEntry;
+  /** Further areas (cart, trades, cashouts, tickets, giveaways...) store records here too. */
+  records: { id: string; kind: string; [key: string]: unknown };
+}
+export type CollectionName = keyof Collections;
+
+export type State = { [C in CollectionName]: Record<string, Collections[C]> } & {
+  /** Last journal sequence applied. */
+  seq: number;
+  /** Next numeric ID per collection. */
+  counters: Record<string, number>;
+  /** Money that left the users' balances as fees (cents): part of the money invariant. */
+  feesCollected: number;
+};
+
+export const COLLECTIONS: CollectionName[] = [
+  'users',
+  'apiKeys',
+  'sessions',
+  'items',
+  'assets',
+  'buyOrders',
+  'sales',
+  'ledger',
+  'records',
+];
+
+/** An empty state. */
+export function emptyState(): State {
+  const state = { seq: 0, counters: {}, feesCollected: 0 } as unknown as State;
+  for (const c of COLLECTIONS) (state as Record<string, unknown>)[c] = {};
+  return state;
+}

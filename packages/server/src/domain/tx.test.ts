@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { emptyState } from './state.ts';
+import { applyChanges, Tx } from './tx.ts';
+
+const session = (id: number) => ({
+  id,
+  jti: `j${id}`,
+  user: 'u',
+  ip: '1.1.1.1',
+  location: '',
+  isp: '',
+  userAgent: '',
+  timestamp: 0,
+  expire: 1,
+  revoked: false,
+});
+
+describe('Tx', () => {
+  it('leaves the state untouched until commit', () => {
+    const state = emptyState();
+    const tx = new Tx(state);
+    tx.put('sessions', 1, session(tx.nextId('sessions')));
+    expect(tx.get('sessions', 1)?.jti).toBe('j1');
+    expect(state.sessions).toEqual({});
+    expect(state.counters).toEqual({});
+  });
+
+  it('applies writes, deletions, counters and fees on commit, and returns them as changes', () => {
+    const state = emptyState();
+    state.sessions['9'] = session(9);
+    const tx = new Tx(state);
+    tx.put('sessions', 1, session(tx.nextId('sessions')));
+    tx.delete('sessions', 9);
+    tx.collectFee(7);
+    const changes = tx.commit();
+    expect(Object.keys(state.sessions)).toEqual(['1']);
+    expect(state.counters.sessions).toBe(1);
+    expect(state.feesCollected).toBe(7);
+    const replay = emptyState();
+    replay.sessions['9'] = session(9);
+    applyChanges(replay, changes);
+    expect(replay).toEqual(state);
+  });
+
+  it('lists a collection as the unit of work sees it', () => {
+    const state = emptyState();
+    state.sessions['1'] = session(1);
+    state.sessions['2'] = session(2);
+    const tx = new Tx(state);
+    tx.delete('sessions', 1);
+    tx.put('sessions', 3, session(3));
+    expect(
+      tx
+        .all('sessions')
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([2, 3]);
+  });
+});

@@ -1,0 +1,176 @@
+// The HTTP adapter: Express 5 with express-openapi-validator reading the bundled document. Order
+// of a request: match the document operation, check its permission level, count its rate limits,
+// convert a form body to the schema's types, validate against the document, run the handler.
+// Every failure leaves in the API's envelope with the documented message.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
+import { Tx } from '../domain/tx.ts';
+import { identify, permits } from './authenticate.ts';
+import type { Caller, Ctx, Routes } from './context.ts';
+import type { ServerDeps } from './deps.ts';
+import { sendError, sendOk } from './envelope.ts';
+import { coerceFormValue, derefSchema } from './form-body.ts';
+import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
+import { RouteMatcher } from './route-matcher.ts';
+import { validationMessage } from './validation-message.ts';
+
+/** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
+export const GENERAL_LIMIT = { limit: 600, window: 60 };
+/** Sent for a body that is not valid JSON, too large, or of an unsupported media type. */
+export const INVALID_BODY = 'Invalid request body';
+
+// The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
+const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    operation?: OperationInfo;
+    caller?: Caller;
+  }
+}
+
+export interface AppParts {
+  deps: ServerDeps;
+  routes: Routes;
+  /** Extra routers mounted before the API (document, docs page, test helpers). */
+  before?: express.Router[];
+}
+
+/** Builds the Express application (no `listen`: tests start it on port 0). */
+export function createApp({ deps, routes, before = [] }: AppParts): express.Express {
+  const operations = indexOperations(deps.document, ENVELOPE_OVERRIDES);
+  const matcher = new RouteMatcher(operations.values());
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('query parser', 'extended');
+  app.use(express.json({ limit: '10mb' }));
+  app.use(express.urlencoded({ extended: true, limit: '10mb' }));
+  for (const router of before) app.use(router);
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const op = matcher.match(req.method, req.path);
+    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
+    req.operation = op;
+    const now = deps.clock.now();
+    const caller = await identify(deps, req.get('authorization'), req.ip ?? '', now);
+    if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
+    req.caller = caller;
+    if (!countRequest(deps, op, caller, res)) return;
+    if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
+      const schema =
+        deps.document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.[
+          'application/x-www-form-urlencoded'
+        ]?.schema;
+      req.body = coerceFormValue({ ...req.body }, derefSchema(schema, deps.document), deps.document);
+    }
+    next();
+  });
+
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(deps.document),
+      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
+      validateResponses: deps.config.testMode,
+      validateSecurity: false,
+      validateFormats: true,
+    }),
+  );
+
+  for (const op of operations.values()) {
+    const handler = routes[op.operationId];
+    if (!handler) continue; // not implemented yet: answers 404 like an unknown route
+    const method = op.method.toLowerCase() as 'get' | 'post';
+    app[method](expressPath(op.path), async (req: Request, res: Response) => {
+      const ctx = context(deps, req, op);
+      const reply = await handler(ctx);
+      if ('raw' in reply) {
+        res.status(200).type(reply.raw.contentType).send(reply.raw.body);
+      } else if (reply.ok) {
+        sendOk(res, op.envelope, reply.value);
+      } else {
+        sendError(res, op.envelope, reply.error, reply.status ?? 300);
+      }
+    });
+  }
+
+  app.use((_req: Request, res: Response) => sendError(res, 'A', NOT_FOUND, 404));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(deps, err, req, res));
+  return app;
+}
+
+function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
+  return {
+    req,
+    op,
+    deps,
+    now: deps.clock.now(),
+    ip: req.ip ?? '',
+    caller: req.caller,
+    body: req.body ?? {},
+    query: req.query ?? {},
+    params: req.params as Record<string, string>,
+    async run(command) {
+      const tx = new Tx(deps.store.state);
+      const result = command(tx);
+      if (result.ok) await deps.store.append(tx.commit());
+      return result;
+    },
+    read: (query) => query(new Tx(deps.store.state)),
+  };
+}
+
+/** Counts the request against the general and the route's own limit; answers 429 when over. */
+function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | undefined, res: Response): boolean {
+  const checks: [string, number, number][] = [];
+  const own = op.rateLimit;
+  if (own?.exceeded === 'reject') {
+    const who = caller?.user.platformId ?? res.req.ip ?? '';
+    checks.push([`${op.operationId}:${who}`, own.limit, own.window]);
+  }
+  if (caller?.claims.API)
+    checks.push([
+      `general:${caller.user.platformId}:${op.method}:${op.path}`,
+      GENERAL_LIMIT.limit,
+      GENERAL_LIMIT.window,
+    ]);
+  for (const [key, limit, window] of checks) {
+    const verdict = deps.limiter.hit(key, limit, window);
+    if (!verdict.allowed) {
+      res.set({
+        'X-RateLimit-Limit': String(verdict.limit),
+        'X-RateLimit-Remaining': String(verdict.remaining),
+        'X-RateLimit-Reset': String(verdict.reset),
+        'Retry-After': String(verdict.retryAfter),
+      });
+      sendError(res, 'A', rateLimited(verdict.retryAfter), 429);
+      return false;
+    }
+  }
+  return true;
+}
+
+interface HttpError {
+  status?: number;
+  type?: string;
+  errors?: { path: string; errorCode?: string; message?: string }[];
+}
+
+/** Maps validator, parser and unexpected errors to the envelope; only real bugs become 500. */
+function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response): void {
+  const e = (err ?? {}) as HttpError;
+  const envelope = req.operation?.envelope ?? 'A';
+  const badBody = ['entity.parse.failed', 'entity.too.large', 'encoding.unsupported'].includes(e.type ?? '');
+  if (badBody || e.status === 415) {
+    sendError(res, envelope, INVALID_BODY, 300);
+  } else if (e.status === 400 && Array.isArray(e.errors) && req.operation) {
+    const { message, status } = validationMessage(e.errors, req.operation.errorMessages);
+    sendError(res, status === 300 ? envelope : 'A', message, status);
+  } else if (e.status === 404 || e.status === 405) {
+    sendError(res, 'A', NOT_FOUND, 404);
+  } else {
+    deps.logger.error({ err, path: req.path, method: req.method }, 'request failed');
+    if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
+  }
+}

@@ -1,0 +1,36 @@
+// Everything the HTTP layer is composed from (the composition root builds it in server.ts).
+import type { Logger } from 'pino';
+import type { GeoIpTable } from '../adapters/geoip.ts';
+import type { Outbox } from '../adapters/outbox.ts';
+import type { PlatformSimulator } from '../adapters/platform.ts';
+import type { Clock, TestClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { RateLimiter } from '../rate-limit.ts';
+import type { Store } from '../store/store.ts';
+
+export interface Random {
+  /** `bytes` random bytes as hex. */
+  hex(bytes: number): string;
+  /** `n` random decimal digits. */
+  digits(n: number): string;
+}
+
+export interface ServerDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  /** Present in test mode only: the clock the test helpers move. */
+  testClock: TestClock | undefined;
+  outbox: Outbox;
+  geoip: GeoIpTable;
+  platform: PlatformSimulator;
+  limiter: RateLimiter;
+  random: Random;
+  logger: Logger;
+  jwtSecret: Uint8Array;
+  depositSecret: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document
+  document: any;
+  /** Per-request caches that are not state (pricing, price lists). */
+  caches: Map<string, { at: number; value: unknown }>;
+}

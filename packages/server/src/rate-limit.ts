@@ -1,0 +1,47 @@
+// Fixed-window rate limiting (seed: Limits): about 600 requests per 60 s per user, route and
+// method for API JWTs, and route-specific limits from the document's `x-rate-limit`. Windows read
+// the injectable clock; counters live in memory only (they are not state worth persisting).
+import type { Clock } from './clock.ts';
+
+export interface Verdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window resets. */
+  reset: number;
+  /** Seconds to wait; 0 when allowed. */
+  retryAfter: number;
+}
+
+export class RateLimiter {
+  readonly #clock: Clock;
+  #windows = new Map<string, { start: number; count: number; window: number }>();
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** Counts one request against `key`: at most `limit` per `windowSeconds`. */
+  hit(key: string, limit: number, windowSeconds: number): Verdict {
+    const now = this.#clock.now();
+    let w = this.#windows.get(key);
+    if (!w || now >= w.start + w.window || now < w.start) {
+      w = { start: now, count: 0, window: windowSeconds };
+      this.#windows.set(key, w);
+      if (this.#windows.size > 50_000) this.#sweep(now);
+    }
+    const reset = w.start + w.window;
+    if (w.count >= limit) return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, reset - now) };
+    w.count += 1;
+    return { allowed: true, limit, remaining: limit - w.count, reset, retryAfter: 0 };
+  }
+
+  /** Forgets every window (test helpers' reset). */
+  clear(): void {
+    this.#windows.clear();
+  }
+
+  #sweep(now: number): void {
+    for (const [key, w] of this.#windows) if (now >= w.start + w.window) this.#windows.delete(key);
+  }
+}

@@ -1,0 +1,141 @@
+// The test-helper routes of shared/test-helpers.md (openapi/test-helpers.yaml), mounted only in
+// test mode. They bypass permissions and rate limits, answer envelope A, and a bad request gets
+// HTTP 300 with a message string.
+import express, { type Request, type Response } from 'express';
+import { placeOrder } from '../domain/buy-orders.ts';
+import { putAsset, putItem } from '../domain/catalog.ts';
+import { emptyState } from '../domain/state.ts';
+import { type Result, Tx } from '../domain/tx.ts';
+import { createUser, newPlatformId } from '../domain/users.ts';
+import type { ServerDeps } from '../http/deps.ts';
+import { sendError, sendOk } from '../http/envelope.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: helper bodies are checked field by field here
+type Body = any;
+const isInt = (v: unknown) => Number.isSafeInteger(v);
+
+/** The test-helpers router; every path is under /test_helpers. */
+export function testHelpersRouter(deps: ServerDeps): express.Router {
+  const router = express.Router();
+  const reply = (res: Response, result: Result<unknown>) =>
+    result.ok ? sendOk(res, 'A', result.value) : sendError(res, 'A', result.error, 300);
+  const bad = (error: string): Result<never> => ({ ok: false, error });
+  const run = async <T>(command: (tx: Tx) => Result<T>): Promise<Result<T>> => {
+    const tx = new Tx(deps.store.state);
+    const result = command(tx);
+    if (result.ok) await deps.store.append(tx.commit());
+    return result;
+  };
+  const post = (path: string, handler: (body: Body, req: Request) => Promise<Result<unknown>> | Result<unknown>) =>
+    router.post(`/test_helpers${path}`, async (req, res) => reply(res, await handler(req.body ?? {}, req)));
+
+  post('/reset', async () => {
+    await deps.store.replace(emptyState());
+    deps.limiter.clear();
+    deps.outbox.clear();
+    deps.geoip.clear();
+    deps.platform.clear();
+    deps.caches.clear();
+    deps.testClock?.reset();
+    return { ok: true, value: { ok: true } };
+  });
+
+  post('/users', (b: Body) => {
+    if (b.balance !== undefined && (!isInt(b.balance) || b.balance < 0)) return bad('Invalid balance parameter');
+    if (b.platformId !== undefined && !/^[0-9]{17}$/.test(String(b.platformId)))
+      return bad('Invalid platformId parameter');
+    const platformId = b.platformId ?? newPlatformId(deps.random.digits);
+    const apiKey = deps.random.hex(24);
+    return run((tx) => {
+      if (tx.get('users', platformId)) return bad('platformId already exists');
+      createUser(tx, b, apiKey, platformId, deps.clock.now());
+      return { ok: true, value: { platformId, apiKey } };
+    });
+  });
+
+  post('/items', (b: Body) => {
+    if (typeof b.name !== 'string' || !b.name) return bad('Missing required parameter: name');
+    if (![440, 730, 570, 252490, 753].includes(b.game)) return bad('Invalid game parameter');
+    if (b.id !== undefined && (!isInt(b.id) || b.id < 1)) return bad('Invalid id parameter');
+    return run((tx) =>
+      b.id && tx.get('items', b.id) ? bad('Item id already exists') : { ok: true, value: putItem(tx, b) },
+    );
+  });
+
+  post('/assets', (b: Body) =>
+    run((tx) => {
+      if (!tx.get('users', String(b.owner))) return bad('Unknown user');
+      if (!isInt(b.itemId) || !tx.get('items', b.itemId)) return bad('Unknown item');
+      if (b.price !== undefined && (!isInt(b.price) || b.price < 1)) return bad('Invalid price parameter');
+      return { ok: true, value: putAsset(tx, { ...b, owner: String(b.owner) }, deps.clock.now()) };
+    }),
+  );
+
+  post('/buyorders', (b: Body) =>
+    run((tx) => {
+      if (!tx.get('users', String(b.owner))) return bad('Unknown user');
+      if (![b.itemId, b.price, b.amount].every((v) => isInt(v) && v > 0)) return bad('Invalid parameters');
+      return placeOrder(tx, {
+        owner: String(b.owner),
+        itemId: b.itemId,
+        price: b.price,
+        amount: b.amount,
+        now: deps.clock.now(),
+      });
+    }),
+  );
+
+  post('/clock', (b: Body) => {
+    const clock = deps.testClock;
+    if (!clock) return bad('The clock is not controllable');
+    if (isInt(b.advance)) clock.advance(b.advance);
+    else if (isInt(b.set) && b.set >= 0) clock.set(b.set);
+    else return bad('Send advance or set');
+    return { ok: true, value: { now: clock.now() } };
+  });
+  router.get('/test_helpers/clock', (_req, res) => sendOk(res, 'A', { now: deps.clock.now() }));
+
+  router.get('/test_helpers/outbox', (req, res) => {
+    const channel = req.query.channel as string | undefined;
+    if (channel !== undefined && !['email', 'moderation', 'affiliate'].includes(channel))
+      return sendError(res, 'A', 'Invalid channel parameter', 300);
+    sendOk(res, 'A', {
+      messages: deps.outbox.list({ channel: channel as 'email' | undefined, to: req.query.to as string | undefined }),
+    });
+  });
+
+  post('/geoip', (b: Body) => {
+    if (typeof b.ip !== 'string' || !b.ip) return bad('Invalid ip parameter');
+    if (typeof b.country !== 'string' || !/^[A-Za-z]{2}$/.test(b.country)) return bad('Invalid country parameter');
+    deps.geoip.set(b.ip, b.country);
+    return { ok: true, value: { ip: b.ip, country: b.country.toUpperCase() } };
+  });
+
+  post('/platform/inventory', (b: Body) => {
+    if (!deps.store.state.users[String(b.platformId)]) return bad('Unknown user');
+    if (![440, 730, 570, 252490].includes(b.game)) return bad('Invalid game parameter');
+    if (!Array.isArray(b.assets) || !b.assets.every((a: Body) => typeof a?.assetId === 'string' && isInt(a?.itemId)))
+      return bad('Invalid assets parameter');
+    if (!b.assets.every((a: Body) => deps.store.state.items[String(a.itemId)])) return bad('Unknown item');
+    deps.platform.setInventory(String(b.platformId), b.game, b.assets);
+    return { ok: true, value: { count: b.assets.length } };
+  });
+  router.get('/test_helpers/platform/offers', (req, res) =>
+    sendOk(res, 'A', { offers: deps.platform.offers(req.query.platformId as string | undefined) }),
+  );
+  // Trades are created by the deposit, withdrawal and instant-sell routes (part 2); until one
+  // exists every trade ID is unknown.
+  post('/platform/offers/:tradeId', (b: Body, req) => {
+    if (!['accept', 'decline', 'fail'].includes(b.outcome)) return bad('Invalid outcome');
+    const offer = deps.platform.offer(String(req.params.tradeId));
+    if (!offer) return bad('Unknown trade');
+    return bad('Trade is not pending');
+  });
+  post('/payments/:cashoutId', (b: Body) => {
+    if (!['processing', 'completed', 'failed'].includes(b.outcome)) return bad('Invalid outcome');
+    return bad('Unknown cashout');
+  });
+
+  router.all('/test_helpers/*rest', (_req, res) => sendError(res, 'A', 'Not found', 404));
+  return router;
+}

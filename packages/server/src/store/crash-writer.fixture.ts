@@ -1,0 +1,17 @@
+// Child process of the kill -9 test: commits records as fast as it can (with snapshots every 50
+// commits) and prints each record ID once its commit is acknowledged (durable).
+import { Tx } from '../domain/tx.ts';
+import { openStore } from './store.ts';
+
+const store = await openStore(process.argv[2]!, { snapshotEvery: 50 });
+let id = 0;
+for (;;) {
+  const batch = Array.from({ length: 5 }, () => {
+    id += 1;
+    const mine = id;
+    const tx = new Tx(store.state);
+    tx.put('records', mine, { id: String(mine), kind: 'crash', n: mine });
+    return store.append(tx.commit()).then(() => process.stdout.write(`${mine}\n`));
+  });
+  await Promise.all(batch);
+}
