@@ -4,8 +4,12 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import pino from 'pino';
+import { outboxAffiliates } from './adapters/affiliate.ts';
 import { GeoIpTable } from './adapters/geoip.ts';
+import { outboxMailer, smtpMailer } from './adapters/mail.ts';
+import { outboxModeration } from './adapters/moderation.ts';
 import { Outbox } from './adapters/outbox.ts';
+import { PaymentsSimulator } from './adapters/payments.ts';
 import { PlatformSimulator } from './adapters/platform.ts';
 import { createTestClock, systemClock } from './clock.ts';
 import { type Config, loadSecret } from './config.ts';
@@ -36,14 +40,19 @@ export interface ServerOptions {
 export async function composeServer({ config, demoData = false, logger }: ServerOptions) {
   const store = await openStore(config.db);
   const testClock = config.testMode ? createTestClock() : undefined;
+  const outbox = new Outbox();
   const deps: ServerDeps = {
     config,
     store,
     clock: testClock ?? systemClock,
     testClock,
-    outbox: new Outbox(),
+    outbox,
     geoip: new GeoIpTable(),
     platform: new PlatformSimulator(),
+    payments: new PaymentsSimulator(),
+    mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
+    moderation: outboxModeration(outbox),
+    affiliates: outboxAffiliates(outbox),
     limiter: new RateLimiter(testClock ?? systemClock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),

@@ -1,7 +1,11 @@
 // Everything the HTTP layer is composed from (the composition root builds it in server.ts).
 import type { Logger } from 'pino';
+import type { Affiliates } from '../adapters/affiliate.ts';
 import type { GeoIpTable } from '../adapters/geoip.ts';
+import type { Mailer } from '../adapters/mail.ts';
+import type { Moderation } from '../adapters/moderation.ts';
 import type { Outbox } from '../adapters/outbox.ts';
+import type { PaymentsSimulator } from '../adapters/payments.ts';
 import type { PlatformSimulator } from '../adapters/platform.ts';
 import type { Clock, TestClock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -24,6 +28,10 @@ export interface ServerDeps {
   outbox: Outbox;
   geoip: GeoIpTable;
   platform: PlatformSimulator;
+  payments: PaymentsSimulator;
+  mail: Mailer;
+  moderation: Moderation;
+  affiliates: Affiliates;
   limiter: RateLimiter;
   random: Random;
   logger: Logger;

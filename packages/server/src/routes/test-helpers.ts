@@ -35,6 +35,7 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
     deps.outbox.clear();
     deps.geoip.clear();
     deps.platform.clear();
+    deps.payments.clear();
     deps.caches.clear();
     deps.testClock?.reset();
     return { ok: true, value: { ok: true } };
