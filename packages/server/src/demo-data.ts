@@ -1,8 +1,13 @@
-// Demo data for `npm start`: seeded once into a new store so every read route returns rows.
-// A fuller catalogue (four games, sales history) is filled in with the market-data routes.
-
+// Demo data for `npm start`: seeded once into a new store so every read route returns rows. Ten
+// users, the catalogue of demo-catalog.ts, about 200 listings, buy orders placed (and reserved)
+// like real ones, and a year of sales history. Everything comes from a seeded PRNG and `now`, so
+// the same clock gives the same data, and seeding takes a few tens of milliseconds.
+import { DEMO_CATALOG } from './demo-catalog.ts';
 import { placeOrder } from './domain/buy-orders.ts';
 import { putAsset, putItem } from './domain/catalog.ts';
+import { DAY } from './domain/dates.ts';
+import { saleFee } from './domain/money.ts';
+import type { Item, Sale } from './domain/state.ts';
 import { Tx } from './domain/tx.ts';
 import { createUser } from './domain/users.ts';
 import type { ServerDeps } from './http/deps.ts';
@@ -10,39 +15,139 @@ import type { ServerDeps } from './http/deps.ts';
 /** The API keys of the demo accounts, printed at start so a first request can be made. */
 export const DEMO_KEYS = { alice: 'demo-alice-api-key', bob: 'demo-bob-api-key', admin: 'demo-admin-api-key' };
 
-export async function seedDemoData(deps: ServerDeps): Promise<void> {
-  const now = deps.clock.now();
-  const tx = new Tx(deps.store.state);
-  createUser(
-    tx,
-    { name: 'Alice', balance: 250_000, email: 'alice@example.com' },
-    DEMO_KEYS.alice,
-    '76561198000000001',
-    now - 400 * 86400,
-  );
-  createUser(
-    tx,
-    { name: 'Bob', balance: 80_000, email: 'bob@example.com' },
-    DEMO_KEYS.bob,
-    '76561198000000002',
-    now - 300 * 86400,
-  );
-  createUser(
-    tx,
-    { name: 'Admin', admin: true, email: 'admin@example.com' },
-    DEMO_KEYS.admin,
-    '76561198000000003',
-    now - 500 * 86400,
-  );
-  const key = putItem(tx, {
-    name: 'Mann Co. Supply Crate Key',
-    game: 440,
-    quality: 'Unique',
-    type: 'Tool',
-    rarity: 'Unique',
+// [name, balance (cents), admin, short URL, account age (days)]; IDs are 7656119800000000N.
+const USERS: [string, number, boolean, string, number][] = [
+  ['Alice', 250_000, false, 'alice-store', 400],
+  ['Bob', 80_000, false, 'bobs-trades', 300],
+  ['Admin', 0, true, '', 500],
+  ['Carol', 1_200_000, false, '', 720],
+  ['Dave', 2_500_000, false, '', 650],
+  ['Erin', 900_000, false, '', 380],
+  ['Frank', 4_000_000, false, '', 800],
+  ['Grace', 600_000, false, '', 250],
+  ['Heidi', 50_000, true, '', 900],
+  ['Ivan', 1_500_000, false, '', 420],
+];
+const platformIdOf = (n: number) => `765611980000000${String(n + 1).padStart(2, '0')}`;
+
+/** A small seeded PRNG (mulberry32): the demo must not change between runs with one clock. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+// The float range of each CS exterior (wear value).
+const WEAR: Record<string, [number, number]> = {
+  'Factory New': [0, 0.07],
+  'Minimal Wear': [0.07, 0.15],
+  'Field-Tested': [0.15, 0.38],
+};
+
+/** Writes the demo data into `tx` as of `now`. */
+export function buildDemoData(tx: Tx, now: number): void {
+  const random = seededRandom(440_730);
+  const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const cents = (price: number) => Math.min(5_000_000, Math.max(1, Math.round(price)));
+
+  const keys = [DEMO_KEYS.alice, DEMO_KEYS.bob, DEMO_KEYS.admin];
+  USERS.forEach(([name, balance, admin, shorturl, age], n) => {
+    const id = platformIdOf(n);
+    const email = `${name.toLowerCase()}@example.com`;
+    const user = createUser(
+      tx,
+      { name, balance, admin, email },
+      keys[n] ?? `demo-${name.toLowerCase()}-api-key`,
+      id,
+      now - age * DAY,
+    );
+    if (shorturl) tx.put('users', id, { ...user, shorturl });
   });
-  for (const price of [205, 209, 212])
-    putAsset(tx, { owner: '76561198000000002', itemId: key.id, state: 1, price }, now);
-  placeOrder(tx, { owner: '76561198000000001', itemId: key.id, price: 195, amount: 3, now });
+  const traders = USERS.flatMap(([, , admin], n) => (admin ? [] : [platformIdOf(n)]));
+
+  const items = DEMO_CATALOG.map((fields) => putItem(tx, fields));
+  const market = items.filter((i) => i.game !== 753); // community items are never listed (seed: Games)
+  for (const item of market) listAssets(item);
+  // Alice's standing bid on keys, as in the first demo, and enough other key bids for seven price
+  // tiers (two of them shared), so GET /item/buyorderList/1 shows five tiers and `more`.
+  placeOrder(tx, { owner: platformIdOf(0), itemId: 1, price: 195, amount: 3, now });
+  [192, 190, 190, 188, 185, 180, 175].forEach((price, i) => {
+    placeOrder(tx, { owner: traders[i + 1]!, itemId: 1, price, amount: int(1, 10), now: now - i * DAY });
+  });
+  // Then bids on about three items of four.
+  for (const item of market) {
+    if (random() < 0.25) continue;
+    for (let i = int(1, 4); i > 0; i--) {
+      const price = cents(item.deal * (0.7 + random() * 0.25));
+      const amount = item.deal > 10_000 ? 1 : int(1, 6);
+      // A buyer who already bids on the item or cannot afford it is skipped, as the API would refuse.
+      placeOrder(tx, { owner: pick(traders), itemId: item.id, price, amount, now: now - int(0, 60) * DAY });
+    }
+  }
+  recordSales(market);
+
+  function listAssets(item: Item): void {
+    const wear = WEAR[item.exterior];
+    for (let i = int(3, 7); i > 0; i--) {
+      const killstreak = item.name.startsWith('Professional Killstreak');
+      putAsset(
+        tx,
+        {
+          owner: pick(traders),
+          itemId: item.id,
+          state: 1,
+          price: cents(item.deal * (1 + random() * 0.25)),
+          wear: wear ? Number((wear[0] + random() * (wear[1] - wear[0])).toFixed(8)) : null,
+          // Old listings carry the trailing separators the backpack details strip (seed: Listing).
+          sheen: killstreak ? pick(['Team Shine', 'Hot Rod;', 'Manndarin ']) : '',
+          killstreaker: killstreak ? pick(['Fire Horns', 'Tornado', 'Singularity']) : '',
+          values: item.game === 730 ? { paintseed: int(1, 1000), stickers: [] } : null,
+        },
+        now - int(0, 30 * DAY),
+      );
+    }
+    if (random() < 0.3) putAsset(tx, { owner: pick(traders.slice(0, 2)), itemId: item.id }, now - int(0, 90 * DAY));
+  }
+
+  // A year of sales per item, cheaper items trading more, on a price trend ending at `deal`.
+  function recordSales(list: Item[]): void {
+    const sales: Omit<Sale, 'id'>[] = [];
+    for (const item of list) {
+      const trend = 0.75 + random() * 0.5; // the price a year ago, relative to today's
+      for (let i = item.deal < 1_000 ? int(60, 120) : int(15, 60); i > 0; i--) {
+        const age = random();
+        const seller = pick(traders);
+        const buyer = pick(traders.filter((t) => t !== seller));
+        const price = cents(item.deal * (1 + (trend - 1) * age) * (0.92 + random() * 0.16));
+        const assetId = String(20_000_000_000 + sales.length);
+        sales.push({
+          item_id: item.id,
+          assetId,
+          price,
+          fee: saleFee(price),
+          seller,
+          buyer,
+          timestamp: now - Math.floor(age * 365 * DAY),
+        });
+      }
+    }
+    sales.sort((a, b) => a.timestamp - b.timestamp);
+    for (const sale of sales) {
+      const id = tx.nextId('sales');
+      tx.put('sales', id, { id, ...sale });
+    }
+  }
+}
+
+/** Seeds the demo data into the store (a new store only; see server.ts). */
+export async function seedDemoData(deps: ServerDeps): Promise<void> {
+  const tx = new Tx(deps.store.state);
+  buildDemoData(tx, deps.clock.now());
   await deps.store.append(tx.commit());
 }

@@ -2967,10 +2967,10 @@ export interface components {
             /** @description ID of the bot holding the asset. */
             bot: string;
             /**
-             * @description Game ID.
+             * @description Game ID (753, the platform's community items, appears only for items listed by `GET /item/prices`).
              * @enum {integer}
              */
-            game: 440 | 730 | 570 | 252490;
+            game: 440 | 730 | 570 | 252490 | 753;
             /** @description Wear value (float). */
             wear: number | null;
             /** @description Sheen attribute. */
@@ -3196,7 +3196,7 @@ export interface components {
             /** @description Type / category. */
             type: string;
             /** @description 0 or 1 for game 440; an empty string for every other game. */
-            craftable: never & ((0 | 1) | "");
+            craftable: (0 | 1) | "";
             /** @description Image path. */
             image: string;
             /** @description Rarity. */
@@ -3232,10 +3232,10 @@ export interface components {
             /** @description Display name. */
             name: string;
             /**
-             * @description Game ID.
+             * @description Game ID (753, the platform's community items, appears only for items listed by `GET /item/prices`).
              * @enum {integer}
              */
-            game: 440 | 730 | 570 | 252490;
+            game: 440 | 730 | 570 | 252490 | 753;
             /** @description Highest active buy order price, cents. */
             buyPrice: number;
             /** @description Lowest active listing price, cents. */
@@ -3272,10 +3272,10 @@ export interface components {
             /** @description Item display name. */
             itemName: string;
             /**
-             * @description Game ID.
+             * @description Game ID (753, the platform's community items, appears only for items listed by `GET /item/prices`).
              * @enum {integer}
              */
-            game: 440 | 730 | 570 | 252490;
+            game: 440 | 730 | 570 | 252490 | 753;
             /** @description Sale price, cents. */
             price: number;
             /** @description Unix time of the sale. */

@@ -1,6 +1,8 @@
 // Buy orders (seed: "Buy orders", "States and transitions"): one per user and item; value x amount
 // is reserved from the balance while the order stands.
+import type { components } from '@marketplace/types';
 import { reserve } from './ledger.ts';
+import { isActiveOrder } from './market.ts';
 import { BUY_ORDERS, ITEMS } from './messages.ts';
 import type { BuyOrder } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -36,3 +38,29 @@ export function placeOrder(tx: Tx, terms: OrderTerms): Result<BuyOrder> {
   tx.put('buyOrders', id, order);
   return ok(order);
 }
+
+export type BuyOrderTiers = components['schemas']['BuyOrderTiers'];
+/** Seed, Buy order tiers: "up to five price tiers, highest first". */
+export const TIER_COUNT = 5;
+
+/**
+ * Groups active buy orders into price tiers (seed: "Buy order tiers"): keys `0`..`4` are the five
+ * highest prices with their summed amounts; `more` sums the rest and carries their lowest price.
+ * Keys exist only for existing tiers, and `more` only when there are more than five.
+ */
+export function groupTiers(orders: readonly Pick<BuyOrder, 'price' | 'amount'>[]): BuyOrderTiers {
+  const byPrice = new Map<number, number>();
+  for (const o of orders) if (isActiveOrder(o)) byPrice.set(o.price, (byPrice.get(o.price) ?? 0) + o.amount);
+  const tiers = [...byPrice].sort(([a], [b]) => b - a);
+  const out: Record<string, { count: number; price: number }> = {};
+  tiers.slice(0, TIER_COUNT).forEach(([price, count], i) => {
+    out[String(i)] = { count, price };
+  });
+  const rest = tiers.slice(TIER_COUNT);
+  if (rest.length > 0) out.more = { count: rest.reduce((n, [, c]) => n + c, 0), price: rest.at(-1)![0] };
+  return out as BuyOrderTiers;
+}
+
+/** The buy order tiers of an item (seed: GET /item/buyorderList/{item}); `{}` when nobody bids. */
+export const buyOrderTiers = (tx: Tx, itemId: number): BuyOrderTiers =>
+  groupTiers(tx.all('buyOrders').filter((o) => o.itemid === itemId));

@@ -1,6 +1,8 @@
 // The item catalogue and the assets (listing / backpack entries) users hold on the service.
+import type { components } from '@marketplace/types';
+import { ITEMS } from './messages.ts';
 import type { Asset, Item } from './state.ts';
-import type { Tx } from './tx.ts';
+import { fail, ok, type Result, type Tx } from './tx.ts';
 
 /** A URL slug from a display name (seed: Item `url`). */
 export const slugify = (name: string): string =>
@@ -76,4 +78,26 @@ export function putAsset(tx: Tx, input: NewAsset, now: number): Asset {
   };
   tx.put('assets', id, asset);
   return asset;
+}
+
+/** An item as the API shows it (seed: Item); the internal price maximum stays inside. */
+export function itemView(item: Item): components['schemas']['Item'] {
+  const { maxPrice: _internal, ...shown } = item;
+  return {
+    ...shown,
+    craftable: item.craftable === 0 ? 0 : 1,
+    featured: item.featured === 1 ? 1 : 0,
+    game: item.game as components['schemas']['Item']['game'],
+  };
+}
+
+/**
+ * The item whose numeric ID or URL slug is `ref` (seed: Conventions, "GET /item/details/{item} also
+ * accepts the URL slug"). A numeric `ref` is tried as an ID first, then as a slug, so an item whose
+ * slug happens to be digits stays reachable.
+ */
+export function findItem(tx: Tx, ref: string): Result<Item> {
+  const byId = /^[0-9]{1,15}$/.test(ref) ? tx.get('items', Number(ref)) : undefined;
+  const item = byId ?? tx.all('items').find((i) => i.url === ref);
+  return item ? ok(item) : fail(ITEMS.itemNotFound);
 }

@@ -49,7 +49,7 @@ export function reserve(
   now: number,
 ): boolean {
   const before = tx.get('users', user);
-  if (!before || before.reserved - cents < 0) return false;
+  if (!before || before.reserved + cents < 0) return false; // cannot release more than is held
   if (!move(tx, { user, amount: -cents, type: cents >= 0 ? 'payment' : 'refund', description, relatedId, now }))
     return false;
   const after = tx.get('users', user)!;

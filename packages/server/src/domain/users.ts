@@ -1,8 +1,11 @@
 // Accounts and their API keys. Keys are stored only as SHA-256 hashes (issue: "API keys stored
-// only as hashes"); the clear key is shown once, when it is created.
+// only as hashes"); the clear key is shown once, when it is created. Also what anyone may read
+// about accounts (seed: "Endpoints > Items"): a store's card by its short URL and the staff list.
 import { createHash } from 'node:crypto';
+import type { components } from '@marketplace/types';
+import { ITEMS } from './messages.ts';
 import type { User } from './state.ts';
-import type { Tx } from './tx.ts';
+import { fail, ok, type Result, type Tx } from './tx.ts';
 
 /** SHA-256 hex of an API key: how keys are stored and looked up. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
@@ -53,3 +56,29 @@ export function createUser(tx: Tx, input: NewUser, apiKey: string, platformId: s
 /** Whether a user is banned at `now` (seed: POST /admin/ban; a banned user can neither log in nor act). */
 export const isBanned = (user: Pick<User, 'banUntil'>, now: number): boolean =>
   user.banUntil !== null && user.banUntil > now;
+
+type StoreInfo = components['schemas']['StoreInfo'];
+type StaffEntry = components['schemas']['StaffEntry'];
+
+/**
+ * The store whose short URL is `identifier`, compared without case: a short URL is typed into an
+ * address bar, where `Alice-Store` and `alice-store` are the same store.
+ */
+export function storeInfo(tx: Tx, identifier: string): Result<StoreInfo> {
+  const wanted = identifier.toLowerCase();
+  const user = tx.all('users').find((u) => u.shorturl !== '' && u.shorturl.toLowerCase() === wanted);
+  if (!user) return fail(ITEMS.storeNotFound);
+  return ok({ platformId: user.platformId, image: user.image, name: user.name });
+}
+
+/** The role every administrator has in the staff list (the seed lists no role values). */
+export const ADMIN_ROLE = 'admin';
+
+/** The administrators, by name then platform ID. */
+export function staffList(tx: Tx): StaffEntry[] {
+  return tx
+    .all('users')
+    .filter((u) => u.admin)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.platformId.localeCompare(b.platformId))
+    .map((u) => ({ name: u.name, platformId: u.platformId, role: ADMIN_ROLE }));
+}

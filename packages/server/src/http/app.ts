@@ -82,7 +82,10 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     const handler = routes[op.operationId];
     if (!handler) continue; // not implemented yet: answers 404 like an unknown route
     const method = op.method.toLowerCase() as 'get' | 'post';
-    app[method](expressPath(op.path), async (req: Request, res: Response) => {
+    app[method](expressPath(op.path), async (req: Request, res: Response, next: NextFunction) => {
+      // Express tries routes in registration order, so `/item/pricing/:item` would also take
+      // `/item/pricing/bulk`: only the operation the matcher chose (literals first) answers.
+      if (req.operation !== op) return next();
       const ctx = context(deps, req, op);
       const reply = await handler(ctx);
       if ('raw' in reply) {

@@ -1,0 +1,103 @@
+// The demo data: deterministic, quick, believable, and every item and market route answers it
+// with a response the document accepts (test mode validates responses; a mismatch is a 500).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemoData, DEMO_KEYS, seededRandom } from './demo-data.ts';
+import { DAY } from './domain/dates.ts';
+import { emptyState, type State } from './domain/state.ts';
+import { Tx } from './domain/tx.ts';
+import { startTestServer, type TestServer } from './routes/test-harness.ts';
+
+const NOW = 1_790_000_000;
+function build(now = NOW): State {
+  const state = emptyState();
+  const tx = new Tx(state);
+  buildDemoData(tx, now);
+  tx.commit();
+  return state;
+}
+
+describe('buildDemoData', () => {
+  it('gives the same state for the same clock, in well under 300 ms', () => {
+    const started = performance.now();
+    const first = build();
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(build()).toEqual(first);
+  });
+
+  it('fills four games, ten users, about 200 listings, buy orders and a year of sales', () => {
+    const state = build();
+    const items = Object.values(state.items);
+    const listed = Object.values(state.assets).filter((a) => a.state === 1);
+    const sales = Object.values(state.sales);
+    expect(new Set(items.map((i) => i.game))).toEqual(new Set([440, 730, 570, 252490, 753]));
+    expect(items.length).toBeGreaterThanOrEqual(40);
+    expect(Object.keys(state.users)).toHaveLength(10);
+    expect(listed.length).toBeGreaterThanOrEqual(180);
+    expect(new Set(Object.values(state.buyOrders).map((o) => o.itemid)).size).toBeGreaterThanOrEqual(20);
+    expect(Math.min(...sales.map((s) => s.timestamp))).toBeGreaterThanOrEqual(NOW - 365 * DAY);
+    expect(Math.max(...sales.map((s) => s.timestamp))).toBeLessThanOrEqual(NOW);
+    expect(sales.filter((s) => s.timestamp > NOW - DAY).length).toBeGreaterThan(0);
+  });
+
+  it('reserves every buy order from its owner, as POST /item/buyorder does', () => {
+    const state = build();
+    const held = new Map<string, number>();
+    for (const o of Object.values(state.buyOrders))
+      held.set(o.platformid, (held.get(o.platformid) ?? 0) + o.price * o.amount);
+    for (const user of Object.values(state.users)) expect(user.reserved).toBe(held.get(user.platformId) ?? 0);
+  });
+
+  it('uses a seeded PRNG', () => {
+    const [a, b] = [seededRandom(1), seededRandom(1)];
+    expect([a(), a(), a()]).toEqual([b(), b(), b()]);
+  });
+});
+
+describe('the routes over the demo data', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ demoData: true });
+  });
+  afterAll(() => t.close());
+
+  it('answer every item and market route with a valid response', async () => {
+    const state = t.deps.store.state;
+    const jwt = await t.login(DEMO_KEYS.admin);
+    const item = (game: number) => Object.values(state.items).find((i) => i.game === game)!;
+    const asset = (game: number) => Object.values(state.assets).find((a) => a.game === game && a.state === 1)!;
+    const seller = asset(440).user;
+    const paths = [
+      ...[440, 730, 570, 252490].flatMap((game) => [
+        `/item/details/${item(game).url}`,
+        `/item/listing/${item(game).id}?count=100`,
+        `/item/listing/${item(game).id}/${seller}`,
+        `/item/listing/count/${item(game).id}/${seller}`,
+        `/item/buyorderList/${item(game).id}`,
+        `/item/details/fromid/${asset(game).assetId}`,
+        `/item/cs/details/fromid/${asset(game).assetId}`,
+        `/item/pricing/${item(game).id}`,
+        ...['1M', '3M', '6M', '1Y', '5Y', 'ALL'].map((p) => `/item/salesGraph/${item(game).id}?period=${p}`),
+        `/public/price?game=${game}`,
+        `/public/sales?game=${game}&limit=1000`,
+      ]),
+      `/item/pricing/bulk?items=${encodeURIComponent(Object.keys(state.items).join(','))}`,
+      '/item/prices?game=440&outofstock=1',
+      '/public/price?format=csv',
+      '/infos/prices/buyorderAndLowestSales',
+      '/infos/admin',
+      '/user/store/alice-store',
+    ];
+    const failures: string[] = [];
+    for (const path of paths) {
+      const res = await fetch(`${t.baseUrl}${path}`, t.auth(jwt));
+      const body = await res.text();
+      if (res.status !== 200) failures.push(`${path}: ${res.status} ${body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('show five key tiers and `more`', async () => {
+    const { data } = await t.api.GET('/item/buyorderList/{item}', { params: { path: { item: 1 } } });
+    expect(Object.keys(data?.content?.informations ?? {})).toEqual(['0', '1', '2', '3', '4', 'more']);
+  });
+});

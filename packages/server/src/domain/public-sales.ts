@@ -1,0 +1,43 @@
+// The public sales feed (seed: GET /public/sales, "Limits" - `limit` default 100, max 1000): the
+// latest recorded sales, newest first, with seller and buyer anonymized as the document designs
+// it (the first 8 hex characters of SHA-256 of the platform ID: stable per user, not reversible).
+import { createHash } from 'node:crypto';
+import type { components } from '@marketplace/types';
+import { MARKET_GAMES } from './price-lists.ts';
+import type { Tx } from './tx.ts';
+
+type PublicSale = components['schemas']['PublicSale'];
+
+/** The anonymous token of a platform ID in the public feed. */
+export const anonymize = (platformId: string): string =>
+  createHash('sha256').update(platformId).digest('hex').slice(0, 8);
+
+export interface SalesQuery {
+  game?: number;
+  limit: number;
+  /** Unix time; only sales strictly after it. */
+  since?: number;
+  now: number;
+}
+
+/** The feed `{sales, count, lastUpdate}`; `lastUpdate` is when it was produced (`now`). */
+export function publicSales(tx: Tx, q: SalesQuery): { sales: PublicSale[]; count: number; lastUpdate: number } {
+  const items = new Map(tx.all('items').map((i) => [i.id, i]));
+  const sales: PublicSale[] = tx
+    .all('sales')
+    .filter((s) => s.timestamp <= q.now && (q.since === undefined || s.timestamp > q.since))
+    .map((s) => ({ s, item: items.get(s.item_id) }))
+    .filter(({ item }) => item && MARKET_GAMES.includes(item.game) && (q.game === undefined || item.game === q.game))
+    .sort((a, b) => b.s.timestamp - a.s.timestamp || b.s.id - a.s.id)
+    .slice(0, q.limit)
+    .map(({ s, item }) => ({
+      itemId: s.item_id,
+      itemName: item!.name,
+      game: item!.game as PublicSale['game'],
+      price: s.price,
+      timestamp: s.timestamp,
+      seller: anonymize(s.seller),
+      buyer: anonymize(s.buyer),
+    }));
+  return { sales, count: sales.length, lastUpdate: q.now };
+}
