@@ -2727,7 +2727,9 @@ export interface components {
             err?: true;
             /** @constant */
             success?: false;
-            content?: string | Record<string, never>;
+            content?: string | {
+                [key: string]: unknown;
+            };
         };
         /**
          * SessionRow
@@ -2986,7 +2988,9 @@ export interface components {
             /** @description Custom HTML description. */
             html: string;
             /** @description Extra inspection values, as an object, a JSON string or null. */
-            values: Record<string, never> | string | null;
+            values: {
+                [key: string]: unknown;
+            } | string | null;
             /** @description Custom image reference. */
             getImage: string | number | null;
             /** @description Unix timestamp of the last update (carried by the details by backpack ID). */
@@ -3146,7 +3150,10 @@ export interface components {
             /** @description Entries recalculated. */
             refreshed_items: number;
             /** @description One pricing entry per requested ID, each with `from_cache`. */
-            items: (components["schemas"]["Pricing"] & Record<string, never>)[];
+            items: (components["schemas"]["Pricing"] & {
+                /** @description Served from a stored row updated within 5 minutes. */
+                from_cache: boolean;
+            })[];
         };
         /**
          * BackpackDetails
@@ -4381,23 +4388,33 @@ export interface components {
          */
         NotificationsFull: {
             /** @description Alerts (for example a filled buy order). Entry fields not shown. */
-            alerts: Record<string, never>[];
+            alerts: {
+                [key: string]: unknown;
+            }[];
             /** @description Number of unread alerts. */
             alertCount: number;
             /** @description Payment reviews. Entry fields not shown. */
-            paymentReviews: Record<string, never>[];
+            paymentReviews: {
+                [key: string]: unknown;
+            }[];
             /** @description Number of unread payment reviews. */
             paymentReviewsCount: number;
             /** @description Messages. Entry fields not shown. */
-            messages: Record<string, never>[];
+            messages: {
+                [key: string]: unknown;
+            }[];
             /** @description Number of unread messages. */
             messagesCount: number;
             /** @description Offers. The fields of an offer record are not shown. */
-            offers: Record<string, never>[];
+            offers: {
+                [key: string]: unknown;
+            }[];
             /** @description Number of unread offers. */
             offersCount: number;
             /** @description Trades. The fields of a trade record are not shown. */
-            trades: Record<string, never>[];
+            trades: {
+                [key: string]: unknown;
+            }[];
             /** @description Number of unread trades. */
             tradesCount: number;
         };
@@ -6557,7 +6574,10 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeASuccess"] & {
-                        content?: components["schemas"]["Pricing"] & Record<string, never>;
+                        content?: components["schemas"]["Pricing"] & {
+                            /** @description Served from the 20-minute cache. */
+                            cached: boolean;
+                        };
                     };
                 };
             };
