@@ -32,7 +32,7 @@ describe('backpackDetails', () => {
     ['game 440 keeps craftable 0', 440, 0, 0],
     ['game 730 has an empty craftable', 730, 1, ''],
     ['game 570 has an empty craftable', 570, 0, ''],
-  ])('%s', (_name, game, craftable, want) => {
+  ] as const)('%s', (_name, game, craftable, want) => {
     const s = testState();
     const owner = s.user();
     const item = s.item({ game, craftable });

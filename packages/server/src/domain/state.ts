@@ -1,6 +1,8 @@
 // The state the engine works on: plain JSON records in collections keyed by ID, so the store can
 // journal record-level changes and snapshot the whole thing. Field names follow the seed's
-// resources ("Resources and their fields") wherever the seed names them.
+// resources ("Resources and their fields") wherever the seed names them; where the document has
+// the resource, the record type is the document's schema (plus fields the API never shows).
+import type { Schema } from '@marketplace/types';
 
 /** A user account (seed: User). Money is integer cents; `reserved` is held by buy orders. */
 export interface User {
@@ -36,34 +38,11 @@ export interface Session {
   revoked: boolean;
 }
 
-/** A catalogue item (seed: Item). `maxPrice` is a per-item price maximum below 5,000,000 cents. */
-export interface Item {
-  id: number;
-  name: string;
-  effect: string;
-  SKU: string;
-  quality: string;
-  type: string;
-  type_platform: string | null;
-  class: string | null;
-  image: string;
-  imagePertinence: number;
-  craftable: number;
-  rarity: string;
-  featured: number;
-  deal: number;
-  t: unknown;
-  color: string;
-  game: number;
-  slot: string;
-  hero: string | null;
-  weapon: string;
-  exterior: string;
-  url: string;
-  description: string | null;
-  shopdata: unknown;
-  maxPrice: number | null;
-}
+/**
+ * A catalogue item: the document's Item (seed: Item) plus `maxPrice`, a per-item price maximum
+ * below 5,000,000 cents (seed: Limits, Set price) that the API never shows.
+ */
+export type Item = Schema<'Item'> & { maxPrice: number | null };
 
 /** A listing / backpack entry (seed: Listing). `user` is the owner's platform ID. */
 export interface Asset {
@@ -89,15 +68,8 @@ export interface Asset {
   tradeHoldUntil: number | null;
 }
 
-/** A buy order (seed: Buy order); price x amount is reserved from the owner's balance. */
-export interface BuyOrder {
-  id: number;
-  platformid: string;
-  itemid: number;
-  price: number;
-  amount: number;
-  timestamp: string;
-}
+/** A buy order: the document's BuyOrder (seed: Buy order); price x amount is reserved from the owner's balance. */
+export type BuyOrder = Schema<'BuyOrder'>;
 
 /** A completed sale: the source of histories, sales graphs, pricing and /public/sales. */
 export interface Sale {
