@@ -1,8 +1,9 @@
 // Buy orders (seed: "Buy orders", "States and transitions"): one per user and item; value x amount
 // is reserved from the balance while the order stands.
 import type { components } from '@marketplace/types';
+import { itemView } from './catalog.ts';
 import { reserve } from './ledger.ts';
-import { isActiveOrder } from './market.ts';
+import { isActiveOrder, marketSummaries } from './market.ts';
 import { BUY_ORDERS, ITEMS } from './messages.ts';
 import type { BuyOrder } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -64,3 +65,65 @@ export function groupTiers(orders: readonly Pick<BuyOrder, 'price' | 'amount'>[]
 /** The buy order tiers of an item (seed: GET /item/buyorderList/{item}); `{}` when nobody bids. */
 export const buyOrderTiers = (tx: Tx, itemId: number): BuyOrderTiers =>
   groupTiers(tx.all('buyOrders').filter((o) => o.itemid === itemId));
+
+/**
+ * Changes the terms of the user's order on an item (seed: POST /item/buyorder/update): the old
+ * reservation is released and the new one taken, in one step.
+ */
+export function updateOrder(tx: Tx, terms: OrderTerms): Result<BuyOrder> {
+  const order = orderOf(tx, terms.owner, terms.itemId);
+  if (!order) return fail(BUY_ORDERS.noneToUpdate);
+  const held = order.price * order.amount;
+  if (!reserve(tx, terms.owner, -held, `Buy order #${order.id} released`, order.id, terms.now))
+    return fail(BUY_ORDERS.notFound);
+  const cost = terms.price * terms.amount;
+  if (!reserve(tx, terms.owner, cost, `Buy order #${order.id} reserved`, order.id, terms.now))
+    return fail(BUY_ORDERS.notEnoughBalance);
+  return ok(tx.put('buyOrders', order.id, { ...order, price: terms.price, amount: terms.amount }));
+}
+
+/** Removes the user's order on an item and releases its reservation (seed: POST /item/buyorder/remove). */
+export function removeOrder(tx: Tx, owner: string, itemId: number, now: number): Result<BuyOrder> {
+  const order = orderOf(tx, owner, itemId);
+  if (!order) return fail(BUY_ORDERS.notFound);
+  const held = order.price * order.amount;
+  if (held > 0 && !reserve(tx, owner, -held, `Buy order #${order.id} released`, order.id, now))
+    return fail(BUY_ORDERS.notFound);
+  tx.delete('buyOrders', order.id);
+  return ok(order);
+}
+
+export type BuyOrderRow = components['schemas']['BuyOrderRow'];
+
+export interface OrderQuery {
+  page: number;
+  count: number;
+  search?: string;
+  undercut: boolean;
+  now: number;
+}
+
+/**
+ * The user's buy orders with their items (seed: GET /user/getBuyorder): only orders with amount not
+ * 0, newest (highest ID) first; `search` matches the item name or effect (case-insensitive);
+ * `undercut` keeps orders priced below the item's lowest listing.
+ */
+export function listOrders(tx: Tx, owner: string, query: OrderQuery): { values: BuyOrderRow[]; count: { nb: number } } {
+  const needle = query.search?.toLowerCase();
+  const lowest = query.undercut ? marketSummaries(tx, query.now) : undefined;
+  const rows = tx
+    .all('buyOrders')
+    .filter((o) => o.platformid === owner && o.amount !== 0)
+    .flatMap((o) => {
+      const item = tx.get('items', o.itemid);
+      if (!item) return [];
+      if (needle && !item.name.toLowerCase().includes(needle) && !item.effect.toLowerCase().includes(needle)) return [];
+      if (lowest) {
+        const listing = lowest.get(o.itemid)?.lowestListing ?? 0;
+        if (listing === 0 || o.price >= listing) return [];
+      }
+      return [{ ...itemView(item), ...o }];
+    })
+    .sort((a, b) => b.id - a.id);
+  return { values: rows.slice(query.page * query.count, (query.page + 1) * query.count), count: { nb: rows.length } };
+}
