@@ -1,0 +1,70 @@
+// The bundled document as the suite reads it: every operation with its permission level, messages
+// and responses, and the lookup of a concrete request path to its operation (literal segments win
+// over parameters, as in `/user/disconnectSession/all` against `/user/disconnectSession/{id}`).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document is plain JSON
+export type Json = any;
+
+export const DOCUMENT_PATH = resolve(import.meta.dirname, '../../openapi/bundled/openapi.json');
+export const document: Json = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8'));
+
+export interface Operation {
+  method: 'GET' | 'POST';
+  path: string;
+  id: string;
+  permission: string;
+  op: Json;
+  /** `METHOD /path`, how reports name it. */
+  name: string;
+}
+
+export const operations: Operation[] = Object.entries(document.paths as Json).flatMap(([path, item]) =>
+  (['get', 'post'] as const)
+    .filter((m) => (item as Json)[m])
+    .map((m) => {
+      const op = (item as Json)[m];
+      return {
+        method: m.toUpperCase() as 'GET' | 'POST',
+        path,
+        id: op.operationId,
+        permission: op['x-permission'],
+        op,
+        name: `${m.toUpperCase()} ${path}`,
+      };
+    }),
+);
+
+const compiled = operations
+  .map((o) => {
+    const segments = o.path.split('/').filter(Boolean);
+    const source = segments
+      .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return { o, re: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length };
+  })
+  .sort((a, b) => b.literals - a.literals);
+
+/** The operation a request addresses, if the document has it. */
+export function findOperation(method: string, pathname: string): Operation | undefined {
+  return compiled.find((c) => c.o.method === method.toUpperCase() && c.re.test(pathname))?.o;
+}
+
+/** Follows local `$ref`s. */
+export function deref(node: Json): Json {
+  let at = node;
+  for (let i = 0; typeof at?.$ref === 'string' && i < 20; i += 1) {
+    at = at.$ref
+      .slice(2)
+      .split('/')
+      .reduce((n: Json, k: string) => n?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+  }
+  return at;
+}
+
+/** Messages valid on every operation (`x-global-error-messages`). */
+export const globalMessages: { message: string }[] = document['x-global-error-messages'] ?? [];
+
+/** Whether an operation needs a session (403 without one). */
+export const isConnected = (o: Operation): boolean => !['None', 'API only'].includes(o.permission);

@@ -1,0 +1,33 @@
+// The test helpers of shared/test-helpers.md, typed by the test-helpers document: state set-up,
+// the clock, the outbox and GeoIP. Only used when the target exposes them.
+import type { TestHelperComponents } from '@marketplace/types';
+import { call } from './http.ts';
+
+type Schemas = TestHelperComponents['schemas'];
+
+async function helper<T>(method: 'GET' | 'POST', path: string, json?: unknown): Promise<T> {
+  const a = await call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
+  if (a.status !== 200) throw new Error(`test helper ${path} answered ${a.status}: ${JSON.stringify(a.body)}`);
+  return (a.body as { content: T }).content;
+}
+
+export const helpers = {
+  reset: () => helper('POST', '/reset'),
+  user: (body: Schemas['UserRequest'] = {}) => helper<{ platformId: string; apiKey: string }>('POST', '/users', body),
+  item: (body: Schemas['ItemRequest']) =>
+    helper<{ id: number; name: string; game: number; url: string }>('POST', '/items', body),
+  asset: (body: Schemas['AssetRequest']) =>
+    helper<{ id: number; assetId: string; price: number | null }>('POST', '/assets', body),
+  buyOrder: (body: Schemas['BuyOrderRequest']) => helper<{ id: number }>('POST', '/buyorders', body),
+  advance: (seconds: number) => helper<{ now: number }>('POST', '/clock', { advance: seconds }),
+  now: async () => (await helper<{ now: number }>('GET', '/clock')).now,
+  geoip: (ip: string, country: string) => helper('POST', '/geoip', { ip, country }),
+};
+
+/** A fresh user logged in from `ip`: its platform ID, API key and JWT. */
+export async function session(opts: Schemas['UserRequest'] = {}, ip = '198.51.100.10') {
+  const user = await helpers.user(opts);
+  const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { ...user, ip, token: (login.body as { content: { jwt: string } }).content.jwt };
+}

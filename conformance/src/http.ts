@@ -1,0 +1,108 @@
+// The suite's HTTP client: every request and response is recorded (for the coverage report) and
+// every failure message carries a curl line that reproduces the request, and the response seen.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { contractViolations, type Exchange, errorMessage } from './contract.ts';
+import { findOperation } from './document.ts';
+import { settings } from './settings.ts';
+
+export interface Call {
+  query?: Record<string, string | number | boolean | undefined>;
+  /** A JSON body (an object) or a raw string sent as is. */
+  json?: unknown;
+  /** A form-urlencoded body. */
+  form?: Record<string, string>;
+  raw?: { contentType: string; body: string };
+  token?: string;
+  /** Sent as X-Forwarded-For: the client address the target sees (behind a trusted proxy). */
+  ip?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Answer extends Exchange {
+  /** The curl line that reproduces the request. */
+  curl: string;
+  /** The error message of a failure answer, in either envelope. */
+  message: unknown;
+}
+
+const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+/** Sends one request to the target and records it. */
+export async function call(method: string, path: string, c: Call = {}): Promise<Answer> {
+  const url = new URL(path, settings.target);
+  for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { ...(c.headers ?? {}) };
+  if (c.token) headers.authorization = `Bearer ${c.token}`;
+  if (c.ip) headers['x-forwarded-for'] = c.ip;
+  let body: string | undefined;
+  if (c.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = typeof c.json === 'string' ? c.json : JSON.stringify(c.json);
+  } else if (c.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(c.form).toString();
+  } else if (c.raw) {
+    headers['content-type'] = c.raw.contentType;
+    body = c.raw.body;
+  }
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  const contentType = res.headers.get('content-type') ?? '';
+  let parsed: unknown = text;
+  if (contentType.includes('json')) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+  }
+  const curl = [
+    'curl -i',
+    `-X ${method}`,
+    quote(url.toString()),
+    ...Object.entries(headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
+    ...(body === undefined ? [] : [`--data ${quote(body)}`]),
+  ].join(' ');
+  const answer: Answer = {
+    method,
+    url: url.toString(),
+    status: res.status,
+    headers: Object.fromEntries(res.headers.entries()),
+    body: parsed,
+    contentType,
+    curl,
+    message: res.status >= 300 ? errorMessage(parsed) : undefined,
+  };
+  record(answer);
+  return answer;
+}
+
+/** Appends the exchange to this worker's traffic file, read by the coverage report. */
+function record(a: Answer): void {
+  const op = findOperation(a.method, new URL(a.url).pathname);
+  if (!op) return;
+  mkdirSync(settings.out, { recursive: true });
+  const message = typeof a.message === 'string' ? a.message : (a.message as { type?: string } | undefined)?.type;
+  appendFileSync(
+    join(settings.out, `traffic-${process.pid}.ndjson`),
+    `${JSON.stringify({ op: op.name, status: a.status, message })}\n`,
+  );
+}
+
+/** The request and response of an answer, for failure messages. */
+export function describe(a: Answer): string {
+  const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
+  return `\n  request:  ${a.curl}\n  response: ${a.status} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;
+}
+
+/** Fails with the reproduction when an answer breaks the document. */
+export function assertConforms(a: Answer): void {
+  const violations = contractViolations(a);
+  if (violations.length) throw new Error(`the answer breaks the document: ${violations.join('; ')}${describe(a)}`);
+}
+
+/** Fails with the reproduction unless `check` holds. */
+export function assertThat(a: Answer, check: boolean, what: string): void {
+  if (!check) throw new Error(`${what}${describe(a)}`);
+}

@@ -1,0 +1,21 @@
+// What the CLI passes to the test files (through the environment, since vitest runs them in
+// workers): the target, the level, credentials, and where reports go.
+import { resolve } from 'node:path';
+
+export type Level = 'contract' | 'behavior' | 'all';
+
+const env = process.env;
+export const settings = {
+  target: env.CONFORMANCE_TARGET ?? env.BASE_URL ?? 'http://127.0.0.1:8080',
+  level: (env.CONFORMANCE_LEVEL ?? 'all') as Level,
+  readOnly: env.CONFORMANCE_READ_ONLY === '1',
+  apiKey: env.MARKETPLACE_API_KEY,
+  adminApiKey: env.MARKETPLACE_ADMIN_API_KEY,
+  blockedCountry: env.MARKETPLACE_BLOCKED_COUNTRY,
+  out: resolve(env.CONFORMANCE_OUT ?? 'conformance/reports'),
+};
+
+/** Whether tests of a level run in this invocation. */
+export const runs = (level: 'contract' | 'behavior') => settings.level === 'all' || settings.level === level;
+
+export const LEVEL = 'left out by --level';
