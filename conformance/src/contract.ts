@@ -21,7 +21,7 @@ function validatorFor(pointer: string): ReturnType<typeof ajv.compile> {
   return v;
 }
 
-const escape = (p: string) => p.replaceAll('~', '~0').replaceAll('/', '~1');
+const pointerEscape = (p: string) => p.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** A message template (`invalid deposit key for assetId: <asset_id>`) as a regular expression. */
 export function templateRegex(message: string): RegExp {
@@ -72,7 +72,7 @@ export function contractViolations(exchange: Exchange): string[] {
   const where =
     typeof raw.$ref === 'string'
       ? raw.$ref.slice(1)
-      : `/paths/${escape(found.path)}/${found.method.toLowerCase()}/responses/${status}`;
+      : `/paths/${pointerEscape(found.path)}/${found.method.toLowerCase()}/responses/${status}`;
   const validate = validatorFor(`${where}/content/application~1json/schema`);
   if (!validate(exchange.body)) {
     return (validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message}`);

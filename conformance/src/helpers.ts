@@ -13,10 +13,11 @@ async function helper<T>(method: 'GET' | 'POST', path: string, json?: unknown): 
 
 export const helpers = {
   reset: () => helper('POST', '/reset'),
-  user: (body: Schemas['UserRequest'] = {}) => helper<{ platformId: string; apiKey: string }>('POST', '/users', body),
+  user: (body: Partial<Schemas['UserRequest']> = {}) =>
+    helper<{ platformId: string; apiKey: string }>('POST', '/users', body),
   item: (body: Schemas['ItemRequest']) =>
     helper<{ id: number; name: string; game: number; url: string }>('POST', '/items', body),
-  asset: (body: Schemas['AssetRequest']) =>
+  asset: (body: Partial<Schemas['AssetRequest']> & Pick<Schemas['AssetRequest'], 'owner' | 'itemId'>) =>
     helper<{ id: number; assetId: string; price: number | null }>('POST', '/assets', body),
   buyOrder: (body: Schemas['BuyOrderRequest']) => helper<{ id: number }>('POST', '/buyorders', body),
   advance: (seconds: number) => helper<{ now: number }>('POST', '/clock', { advance: seconds }),
@@ -25,7 +26,7 @@ export const helpers = {
 };
 
 /** A fresh user logged in from `ip`: its platform ID, API key and JWT. */
-export async function session(opts: Schemas['UserRequest'] = {}, ip = '198.51.100.10') {
+export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '198.51.100.10') {
   const user = await helpers.user(opts);
   const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);

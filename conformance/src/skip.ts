@@ -8,7 +8,7 @@ import { settings } from './settings.ts';
 /** The name the JSON reporter gives a test: its suites' titles and its own, space-separated. */
 function fullName(ctx: TestContext): string {
   const names: string[] = [ctx.task.name];
-  for (let suite = ctx.task.suite; suite && suite.name; suite = suite.suite) names.unshift(suite.name);
+  for (let suite = ctx.task.suite; suite?.name; suite = suite.suite) names.unshift(suite.name);
   return names.join(' ');
 }
 
