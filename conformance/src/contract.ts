@@ -95,3 +95,10 @@ export function errorMessage(body: unknown): unknown {
   const b = body as Json;
   return b?.message ?? b?.content;
 }
+
+/** The text of an error message, also when it is an object `{type, message}`. */
+export function messageText(message: unknown): string | undefined {
+  if (typeof message === 'string') return message;
+  const text = (message as Json)?.message;
+  return typeof text === 'string' ? text : undefined;
+}

@@ -93,7 +93,8 @@ function record(a: Answer): void {
 /** The request and response of an answer, for failure messages. */
 export function describe(a: Answer): string {
   const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-  return `\n  request:  ${a.curl}\n  response: ${a.status} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;
+  const curl = a.curl.length > 2000 ? `${a.curl.slice(0, 2000)}… (${a.curl.length} characters)` : a.curl;
+  return `\n  request:  ${curl}\n  response: ${a.status} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;
 }
 
 /** Fails with the reproduction when an answer breaks the document. */

@@ -107,7 +107,11 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   }
 
   app.use((_req: Request, res: Response) => sendError(res, 'A', NOT_FOUND, 404));
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(deps, err, req, res));
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // A body that fails to parse is refused before the operation is matched: match it here.
+    req.operation ??= matcher.match(req.method, req.path);
+    answerError(deps, err, req, res);
+  });
   return app;
 }
 
@@ -176,8 +180,9 @@ function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response
   if (badBody || e.status === 415) {
     sendError(res, envelope, INVALID_BODY, 300);
   } else if (e.status === 400 && Array.isArray(e.errors) && req.operation) {
-    const { message, status } = validationMessage(e.errors, req.operation.errorMessages);
-    sendError(res, status === 300 ? envelope : 'A', message, status);
+    const { message, status, type } = validationMessage(e.errors, req.operation.errorMessages);
+    // Operations whose errors are objects (`{type, message}`, the deposit trade status) get one.
+    sendError(res, status === 300 ? envelope : 'A', type ? { type, message } : message, status);
   } else if (e.status === 404 || e.status === 405) {
     sendError(res, 'A', NOT_FOUND, 404);
   } else {

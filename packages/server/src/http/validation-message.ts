@@ -31,23 +31,37 @@ export function describeIssue(issue: ValidationIssue): Failure {
   return { field, reason: keyword === 'required' ? 'missing' : 'invalid', keyword };
 }
 
-/** The documented message for the first issue, with the HTTP status it is sent with. */
-export function validationMessage(
-  issues: ValidationIssue[],
-  documented: ErrorMessage[],
-): { message: string; status: number } {
-  const failures = issues.map(describeIssue);
+/**
+ * The issues that say what is wrong with a field. Ajv reports every branch of a `oneOf`: a value
+ * that matched one branch's type also carries "must be <other type>" from the others, and a
+ * closing `oneOf` error. Those are dropped while a more specific issue about the field remains.
+ */
+function relevant(issues: ValidationIssue[]): ValidationIssue[] {
+  const kept = issues.filter((i) => !['oneOf', 'anyOf'].includes(describeIssue(i).keyword));
+  return kept.filter((issue) => {
+    const { field, keyword } = describeIssue(issue);
+    if (keyword !== 'type') return true;
+    const atField = issue.path.split('/').filter(Boolean).length <= 2;
+    const others = kept.some((o) => o !== issue && describeIssue(o).field === field && (describeIssue(o).keyword !== 'type' || o.path.split('/').filter(Boolean).length > 2));
+    return !(atField && others);
+  });
+}
+
+/** The documented message for the first issue, with the HTTP status and error type it is sent with. */
+export function validationMessage(issues: ValidationIssue[], documented: ErrorMessage[]): { message: string; status: number; type?: string } {
+  const chosen = relevant(issues);
+  const failures = (chosen.length ? chosen : issues).map(describeIssue);
+  // Messages with a placeholder (`<asset_id>`) are filled in by business rules, not here.
+  const usable = documented.filter((m) => !/<[a-z_]+>/i.test(m.message));
   for (const failure of failures) {
-    const candidates = documented.filter((m) => m.field === failure.field && m.reason === failure.reason);
-    const exact = candidates.find((m) => m.keyword === failure.keyword) ?? candidates.find((m) => !m.keyword);
-    const chosen = exact ?? candidates[0];
-    if (chosen) return { message: chosen.message, status: chosen.status ?? 300 };
+    const candidates = usable.filter((m) => m.field === failure.field && m.reason === failure.reason);
+    const entry = candidates.find((m) => m.keyword === failure.keyword) ?? candidates.find((m) => !m.keyword) ?? candidates[0];
+    if (entry) return { message: entry.message, status: entry.status ?? 300, ...(entry.type ? { type: entry.type } : {}) };
   }
   const first = failures[0];
   if (!first?.field) return { message: 'Invalid parameters', status: 300 };
   return {
-    message:
-      first.reason === 'missing' ? `Missing required parameter: ${first.field}` : `Invalid ${first.field} parameter`,
+    message: first.reason === 'missing' ? `Missing required parameter: ${first.field}` : `Invalid ${first.field} parameter`,
     status: 300,
   };
 }

@@ -1,0 +1,146 @@
+// Negative data generated from the document's own schemas: for each operation, requests that
+// break exactly one rule of a valid request (a required field missing, a wrong type, a number out
+// of range, a string too long, a value outside its enum or pattern), plus a malformed JSON body and
+// an unknown content type. The answer must be the documented error envelope, never a success and
+// never a 5xx; where the document names the message for that field and failure, that message.
+import { deref, type Json, type Operation } from './document.ts';
+import { type Built, buildRequest } from './requests.ts';
+
+export interface NegativeCase {
+  name: string;
+  request: Built & { raw?: { contentType: string; body: string } };
+  /** The field and failure, to find the documented message. */
+  field?: string;
+  reason?: 'missing' | 'invalid';
+  keyword?: string;
+}
+
+/** Values that break one constraint of a schema, with the keyword they break. */
+export function breakers(schema: Json): { value: unknown; keyword: string; label: string }[] {
+  const s = deref(schema) ?? {};
+  if (s.oneOf || s.anyOf) {
+    // A value of a JSON type none of the branches admits.
+    const types = new Set((s.oneOf ?? s.anyOf).flatMap((b: Json) => [deref(b)?.type].flat()));
+    const value = [12345, true, ['x'], 'x', { x: 1 }].find(
+      (v) =>
+        !types.has(Array.isArray(v) ? 'array' : typeof v === 'number' ? 'integer' : typeof v) &&
+        !(typeof v === 'number' && types.has('number')),
+    );
+    return value === undefined ? [] : [{ value, keyword: 'type', label: 'a value of no documented type' }];
+  }
+  const type = Array.isArray(s.type) ? s.type.filter((t: string) => t !== 'null')[0] : s.type;
+  const out: { value: unknown; keyword: string; label: string }[] = [];
+  if (type === 'integer' || type === 'number') {
+    out.push({ value: 'not-a-number', keyword: 'type', label: 'a string for a number' });
+    if (typeof s.minimum === 'number')
+      out.push({ value: s.minimum - 1, keyword: 'minimum', label: `${s.minimum - 1}, below the minimum` });
+    if (typeof s.maximum === 'number')
+      out.push({ value: s.maximum + 1, keyword: 'maximum', label: `${s.maximum + 1}, above the maximum` });
+  } else if (type === 'string') {
+    if (!s.enum) out.push({ value: { an: 'object' }, keyword: 'type', label: 'an object for a string' });
+    if (typeof s.maxLength === 'number')
+      out.push({
+        value: 'x'.repeat(s.maxLength + 1),
+        keyword: 'maxLength',
+        label: `${s.maxLength + 1} characters, above maxLength`,
+      });
+    if (s.enum) out.push({ value: 'not-in-the-enum', keyword: 'enum', label: 'a value outside the enum' });
+    // Outside the pattern but of an allowed length, so only the pattern fails.
+    const length = Math.min(Math.max(s.minLength ?? 1, 3), s.maxLength ?? 3);
+    const odd = '!'.repeat(length);
+    if (s.pattern && !new RegExp(s.pattern).test(odd))
+      out.push({ value: odd, keyword: 'pattern', label: 'a value outside the pattern' });
+  } else if (type === 'boolean') {
+    out.push({ value: 'maybe', keyword: 'type', label: 'a string for a boolean' });
+  } else if (type === 'array') {
+    out.push({ value: 'not-an-array', keyword: 'type', label: 'a string for an array' });
+    if (typeof s.maxItems === 'number')
+      out.push({
+        value: Array.from({ length: s.maxItems + 1 }, () => deref(s.items)?.examples?.[0] ?? '1'),
+        keyword: 'maxItems',
+        label: `${s.maxItems + 1} items, above maxItems`,
+      });
+  } else if (type === 'object') {
+    out.push({ value: 'not-an-object', keyword: 'type', label: 'a string for an object' });
+  }
+  return out;
+}
+
+/** Every negative case of an operation. */
+export function negativeCases(o: Operation): NegativeCase[] {
+  const base = buildRequest(o);
+  const cases: NegativeCase[] = [];
+  for (const raw of o.op.parameters ?? []) {
+    const p = deref(raw);
+    if (p.in === 'query' && p.required) {
+      const { [p.name]: _gone, ...query } = base.query;
+      cases.push({ name: `query ${p.name} missing`, request: { ...base, query }, field: p.name, reason: 'missing' });
+    }
+    for (const b of breakers(p.schema)) {
+      if (typeof b.value === 'object') continue; // not expressible in a URL
+      const value = String(b.value);
+      if (p.in === 'path') {
+        if (value === '') continue;
+        const path = o.path
+          .replace(`{${p.name}}`, encodeURIComponent(value))
+          .replace(/\{(\w+)\}/g, (_m, n) => base.path.split('/')[o.path.split('/').indexOf(`{${n}}`)]!);
+        cases.push({
+          name: `path ${p.name}: ${b.label}`,
+          request: { ...base, path },
+          field: p.name,
+          reason: 'invalid',
+          keyword: b.keyword,
+        });
+      } else if (p.in === 'query') {
+        cases.push({
+          name: `query ${p.name}: ${b.label}`,
+          request: { ...base, query: { ...base.query, [p.name]: value } },
+          field: p.name,
+          reason: 'invalid',
+          keyword: b.keyword,
+        });
+      }
+    }
+  }
+  const body = deref(deref(o.op.requestBody)?.content?.['application/json']?.schema);
+  if (body && base.json && typeof base.json === 'object') {
+    const valid = base.json as Record<string, unknown>;
+    for (const name of body.required ?? []) {
+      const { [name]: _gone, ...rest } = valid;
+      cases.push({ name: `body ${name} missing`, request: { ...base, json: rest }, field: name, reason: 'missing' });
+    }
+    for (const [name, schema] of Object.entries(body.properties ?? {})) {
+      for (const b of breakers(schema)) {
+        cases.push({
+          name: `body ${name}: ${b.label}`,
+          request: { ...base, json: { ...valid, [name]: b.value } },
+          field: name,
+          reason: 'invalid',
+          keyword: b.keyword,
+        });
+      }
+    }
+  }
+  if (o.op.requestBody) {
+    cases.push({
+      name: 'a malformed JSON body',
+      request: { ...base, json: undefined, raw: { contentType: 'application/json', body: '{"unterminated": ' } },
+    });
+    cases.push({
+      name: 'an unknown content type',
+      request: { ...base, json: undefined, raw: { contentType: 'text/plain', body: 'hello' } },
+    });
+  }
+  return cases;
+}
+
+/** The messages the operation documents for a failure of `field` (with `keyword` when it names one). */
+export function expectedMessages(o: Operation, c: NegativeCase): string[] {
+  if (!c.field) return [];
+  const listed: { message: string; field?: string; reason?: string; keyword?: string }[] =
+    o.op['x-error-messages'] ?? [];
+  const same = listed.filter((m) => m.field === c.field && m.reason === c.reason);
+  const exact = same.filter((m) => m.keyword === c.keyword);
+  const general = same.filter((m) => !m.keyword);
+  return (exact.length ? exact : general.length ? general : same).map((m) => m.message);
+}
