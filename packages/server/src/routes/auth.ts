@@ -54,7 +54,10 @@ export const authRoutes: Routes = {
 
   getUserIpList(ctx) {
     const { session, user } = callerOf(ctx);
-    const perPage = Number(ctx.query.perPage ?? ctx.query.perpage ?? 10);
+    // The validator fills in `perPage`'s default, so look at what the client actually sent: the
+    // seed accepts the page size as `perPage` or `perpage`.
+    const sent = new URLSearchParams(ctx.req.originalUrl.split('?')[1] ?? '');
+    const perPage = Number(sent.get('perPage') ?? sent.get('perpage') ?? 10);
     const options = {
       page: Number(ctx.query.page ?? 0),
       perPage,

@@ -1,0 +1,126 @@
+// Authentication and sessions (seed: "Authentication", "Authentication and session").
+import { beforeAll, describe, it } from 'vitest';
+import { jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertConforms, assertThat, call } from '../src/http.ts';
+import { settings } from '../src/settings.ts';
+import { skip } from '../src/skip.ts';
+
+beforeAll(resetIfPossible);
+
+describe('POST /user/login', () => {
+  it('Given an API key in a JSON or a form body, then a JWT with the seed claims is returned', async (ctx) => {
+    await needsHelpers(ctx);
+    const user = await helpers.user({ country: 'US' });
+    for (const body of [{ json: { apiKey: user.apiKey } }, { form: { apiKey: user.apiKey } }]) {
+      const before = await helpers.now();
+      const answer = await call('POST', '/user/login', { ...body, ip: '192.0.2.10' });
+      assertConforms(answer);
+      assertThat(answer, answer.status === 200, 'login must succeed');
+      const claims = jwtPayload((answer.body as { content: { jwt: string } }).content.jwt);
+      const iat = claims.iat as number;
+      const checks: [string, boolean][] = [
+        ['iss is API', claims.iss === 'API'],
+        ['sub is the platform ID', claims.sub === user.platformId],
+        ['steamid is the platform ID', claims.steamid === user.platformId],
+        ['API is true', claims.API === true],
+        ['ip is the login IP', claims.ip === '192.0.2.10'],
+        ['iat is now', Math.abs(iat - before) <= 5],
+        ['exp is about 31 days after iat', Math.abs((claims.exp as number) - iat - 31 * 86400) <= 86400],
+        ['jti is set', typeof claims.jti === 'string' && claims.jti !== ''],
+        ['proxy is a boolean', typeof claims.proxy === 'boolean'],
+        ['country is an ISO code', typeof claims.country === 'string'],
+        ['roles and rolesHash are present', 'roles' in claims && 'rolesHash' in claims],
+      ];
+      for (const [what, ok] of checks) assertThat(answer, ok, `claim: ${what}`);
+    }
+  });
+
+  it('Given no apiKey, then 300 Missing required parameter: apiKey', async (ctx) => {
+    await needsHelpers(ctx);
+    const answer = await call('POST', '/user/login', { json: {} });
+    assertThat(
+      answer,
+      answer.status === 300 && answer.message === 'Missing required parameter: apiKey',
+      'the seed message',
+    );
+  });
+
+  it('Given an unknown API key, then 403 Invalid API key', async (ctx) => {
+    await needsHelpers(ctx);
+    const answer = await call('POST', '/user/login', { json: { apiKey: 'no-such-key-0000000000' } });
+    assertThat(answer, answer.status === 403 && answer.message === 'Invalid API key', 'the seed message');
+  });
+
+  it('Given a client in a blocked country, then 403 Country blocked', async (ctx) => {
+    await needsHelpers(ctx);
+    if (!settings.blockedCountry)
+      return skip(ctx, 'which country the target blocks is not known (give --blocked-country)');
+    const user = await helpers.user();
+    await helpers.geoip('192.0.2.66', settings.blockedCountry);
+    const answer = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip: '192.0.2.66' });
+    assertThat(answer, answer.status === 403 && answer.message === 'Country blocked', 'the seed message');
+  });
+});
+
+describe('sessions', () => {
+  it('GET /user/ipList pages the sessions, marks the current one and hides ended ones unless expire=true', async (ctx) => {
+    await needsHelpers(ctx);
+    const user = await helpers.user();
+    const tokens: string[] = [];
+    for (const ip of ['192.0.2.21', '192.0.2.22', '192.0.2.23']) {
+      const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
+      tokens.push((login.body as { content: { jwt: string } }).content.jwt);
+    }
+    type Page = { content: { values: { id: number; ip: string; current: boolean }[]; count: number } };
+    const all = await call('GET', '/user/ipList', { token: tokens[2], ip: '192.0.2.23' });
+    assertConforms(all);
+    const page = (all.body as Page).content;
+    assertThat(all, page.count === 3 && page.values.length === 3, 'three live sessions');
+    assertThat(
+      all,
+      page.values
+        .filter((v) => v.current)
+        .map((v) => v.ip)
+        .join() === '192.0.2.23',
+      'only the calling session is current',
+    );
+    for (const name of ['perPage', 'perpage']) {
+      const small = await call('GET', '/user/ipList', {
+        query: { [name]: 2, page: 1 },
+        token: tokens[2],
+        ip: '192.0.2.23',
+      });
+      const p = (small.body as Page).content;
+      assertThat(small, p.values.length === 1 && p.count === 3, `${name}=2 page=1 holds the third session`);
+    }
+    const others = await call('GET', '/user/disconnectSession/all', { token: tokens[2], ip: '192.0.2.23' });
+    assertThat(others, others.status === 200, 'disconnecting the others succeeds');
+    const live = await call('GET', '/user/ipList', { token: tokens[2], ip: '192.0.2.23' });
+    assertThat(live, (live.body as Page).content.count === 1, 'only the current session is left');
+    const withEnded = await call('GET', '/user/ipList', {
+      query: { expire: 'true' },
+      token: tokens[2],
+      ip: '192.0.2.23',
+    });
+    assertThat(withEnded, (withEnded.body as Page).content.count === 3, 'expire=true includes the ended sessions');
+    const dead = await call('GET', '/user/ipList', { token: tokens[0], ip: '192.0.2.21' });
+    assertThat(dead, dead.status === 403, "a disconnected session's token is refused");
+  });
+
+  it('GET /user/disconnectSession/{id} ends one of my sessions', async (ctx) => {
+    await needsHelpers(ctx);
+    const a = await session({}, '192.0.2.31');
+    const b = await call('POST', '/user/login', { json: { apiKey: a.apiKey }, ip: '192.0.2.32' });
+    const tokenB = (b.body as { content: { jwt: string } }).content.jwt;
+    const list = await call('GET', '/user/ipList', { token: a.token, ip: a.ip });
+    const other = (list.body as { content: { values: { id: number; current: boolean }[] } }).content.values.find(
+      (v) => !v.current,
+    )!;
+    const end = await call('GET', `/user/disconnectSession/${other.id}`, { token: a.token, ip: a.ip });
+    assertConforms(end);
+    assertThat(end, end.status === 200, 'my other session is ended');
+    const refused = await call('GET', '/user/ipList', { token: tokenB, ip: '192.0.2.32' });
+    assertThat(refused, refused.status === 403, 'its token is refused');
+  });
+});
