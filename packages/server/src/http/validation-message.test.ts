@@ -97,10 +97,28 @@ describe('validationMessage', () => {
 
 describe('validationMessage with oneOf fields and typed errors', () => {
   const deposit: ErrorMessage[] = [
-    { message: 'invalid JSON format in value parameter', condition: 'x', field: 'value', reason: 'invalid', keyword: 'contentMediaType' },
-    { message: 'value must be a JSON object with assetId - price mapping', condition: 'x', field: 'value', reason: 'invalid', keyword: 'type' },
+    {
+      message: 'invalid JSON format in value parameter',
+      condition: 'x',
+      field: 'value',
+      reason: 'invalid',
+      keyword: 'contentMediaType',
+    },
+    {
+      message: 'value must be a JSON object with assetId - price mapping',
+      condition: 'x',
+      field: 'value',
+      reason: 'invalid',
+      keyword: 'type',
+    },
     { message: 'Invalid value parameter', condition: 'x', field: 'value', reason: 'invalid', keyword: 'propertyNames' },
-    { message: 'invalid deposit key for assetId: <asset_id>', condition: 'x', field: 'depositKeys', reason: 'invalid', keyword: 'pattern' },
+    {
+      message: 'invalid deposit key for assetId: <asset_id>',
+      condition: 'x',
+      field: 'depositKeys',
+      reason: 'invalid',
+      keyword: 'pattern',
+    },
     { message: 'Invalid trade ID', condition: 'x', field: 'tradeid', reason: 'invalid', type: 'error' },
   ];
   it('answers the type message when the value matches no branch', () => {
@@ -120,9 +138,15 @@ describe('validationMessage with oneOf fields and typed errors', () => {
     expect(validationMessage(issues, deposit).message).toBe('Invalid value parameter');
   });
   it('never sends a message template with its placeholder', () => {
-    expect(validationMessage([{ path: '/body/depositKeys/1', errorCode: 'pattern.openapi.validation' }], deposit).message).toBe('Invalid depositKeys parameter');
+    expect(
+      validationMessage([{ path: '/body/depositKeys/1', errorCode: 'pattern.openapi.validation' }], deposit).message,
+    ).toBe('Invalid depositKeys parameter');
   });
   it('carries the error type of typed errors', () => {
-    expect(validationMessage([{ path: '/params/tradeid', errorCode: 'type.openapi.validation' }], deposit)).toEqual({ message: 'Invalid trade ID', status: 300, type: 'error' });
+    expect(validationMessage([{ path: '/params/tradeid', errorCode: 'type.openapi.validation' }], deposit)).toEqual({
+      message: 'Invalid trade ID',
+      status: 300,
+      type: 'error',
+    });
   });
 });

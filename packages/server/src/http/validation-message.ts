@@ -42,26 +42,37 @@ function relevant(issues: ValidationIssue[]): ValidationIssue[] {
     const { field, keyword } = describeIssue(issue);
     if (keyword !== 'type') return true;
     const atField = issue.path.split('/').filter(Boolean).length <= 2;
-    const others = kept.some((o) => o !== issue && describeIssue(o).field === field && (describeIssue(o).keyword !== 'type' || o.path.split('/').filter(Boolean).length > 2));
+    const others = kept.some(
+      (o) =>
+        o !== issue &&
+        describeIssue(o).field === field &&
+        (describeIssue(o).keyword !== 'type' || o.path.split('/').filter(Boolean).length > 2),
+    );
     return !(atField && others);
   });
 }
 
 /** The documented message for the first issue, with the HTTP status and error type it is sent with. */
-export function validationMessage(issues: ValidationIssue[], documented: ErrorMessage[]): { message: string; status: number; type?: string } {
+export function validationMessage(
+  issues: ValidationIssue[],
+  documented: ErrorMessage[],
+): { message: string; status: number; type?: string } {
   const chosen = relevant(issues);
   const failures = (chosen.length ? chosen : issues).map(describeIssue);
   // Messages with a placeholder (`<asset_id>`) are filled in by business rules, not here.
   const usable = documented.filter((m) => !/<[a-z_]+>/i.test(m.message));
   for (const failure of failures) {
     const candidates = usable.filter((m) => m.field === failure.field && m.reason === failure.reason);
-    const entry = candidates.find((m) => m.keyword === failure.keyword) ?? candidates.find((m) => !m.keyword) ?? candidates[0];
-    if (entry) return { message: entry.message, status: entry.status ?? 300, ...(entry.type ? { type: entry.type } : {}) };
+    const entry =
+      candidates.find((m) => m.keyword === failure.keyword) ?? candidates.find((m) => !m.keyword) ?? candidates[0];
+    if (entry)
+      return { message: entry.message, status: entry.status ?? 300, ...(entry.type ? { type: entry.type } : {}) };
   }
   const first = failures[0];
   if (!first?.field) return { message: 'Invalid parameters', status: 300 };
   return {
-    message: first.reason === 'missing' ? `Missing required parameter: ${first.field}` : `Invalid ${first.field} parameter`,
+    message:
+      first.reason === 'missing' ? `Missing required parameter: ${first.field}` : `Invalid ${first.field} parameter`,
     status: 300,
   };
 }

@@ -133,14 +133,14 @@ describe('GET /user/buyorder/{item} and /user/getBuyorder', () => {
     expect(content.count.nb).toBe(3);
 
     const page = await t.api.GET('/user/getBuyorder', { params: { query: { count: 1, page: 1 } }, ...t.auth(me.jwt) });
-    expect((page.data?.content as typeof content).values.map((r) => r.itemid)).toEqual([hat.id]);
+    expect((page.data!.content as typeof content).values.map((r) => r.itemid)).toEqual([hat.id]);
     const search = await t.api.GET('/user/getBuyorder', { params: { query: { search: 'flames' } }, ...t.auth(me.jwt) });
-    expect((search.data?.content as typeof content).values.map((r) => r.itemid)).toEqual([hat.id]);
+    expect((search.data!.content as typeof content).values.map((r) => r.itemid)).toEqual([hat.id]);
     const undercut = await t.api.GET('/user/getBuyorder', {
       params: { query: { undercut: 'true' } },
       ...t.auth(me.jwt),
     });
-    expect((undercut.data?.content as typeof content).values.map((r) => r.itemid)).toEqual([hat.id]);
+    expect((undercut.data!.content as typeof content).values.map((r) => r.itemid)).toEqual([hat.id]);
 
     const one = await t.api.GET('/user/buyorder/{item}', { params: { path: { item: key.id } }, ...t.auth(me.jwt) });
     expect(one.data?.content).toMatchObject({
