@@ -15,7 +15,7 @@ const refused = (a: { status: number; body: unknown }) =>
   a.status === 403 && (a.body as { content?: unknown })?.content === 'forbidden';
 
 /** The token of a logged-in user, with a signature character flipped. */
-const tamper = (token: string) => `${token.slice(0, -2)}${token.endsWith('A') ? 'B' : 'A'}${token.slice(-1)}`;
+const tamper = (token: string) => `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`;
 
 describe('security: Connected routes', () => {
   it.for(connected)('$name refuses a missing, tampered and other-IP token with 403 forbidden', async (o, ctx) => {

@@ -1,0 +1,141 @@
+// Planted faults: a proxy in front of a correct implementation that breaks one rule of the contract
+// on the way through. The project's tests run the suite through each one and require it to fail:
+// a suite that cannot catch these would pass a broken backend.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are rewritten as plain JSON
+type Json = any;
+
+interface Exchange {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  status: number;
+  responseHeaders: Record<string, string>;
+  body: Json;
+}
+
+export interface Fault {
+  description: string;
+  /** The suite's tests that must notice it (a --grep pattern). */
+  grep: string;
+  request?: (headers: Record<string, string>) => void;
+  response?: (x: Exchange) => void;
+}
+
+const isAdminPath = (path: string) => path.startsWith('/admin/') || path.startsWith('/giveaways/deleteComment/');
+
+export const FAULTS: Record<string, Fault> = {
+  'wrong-message': {
+    description: 'business errors carry another message than the documented one',
+    grep: 'negative data: POST /user/login',
+    response: (x) => {
+      if (x.status === 300 && typeof x.body?.content === 'string') x.body.content = 'Something went wrong';
+    },
+  },
+  'missing-field': {
+    description: 'the listing count answer lacks its count field',
+    grep: 'listings',
+    response: (x) => {
+      if (x.path.startsWith('/item/listing/count/') && x.body?.content) delete x.body.content.count;
+    },
+  },
+  'wrong-sort-order': {
+    description: 'listings come most expensive first',
+    grep: 'listings',
+    response: (x) => {
+      if (/^\/item\/listing\/\d+/.test(x.path) && Array.isArray(x.body?.content)) x.body.content.reverse();
+    },
+  },
+  'wrong-price': {
+    description: 'pricing reports the lowest listing one cent off',
+    grep: 'pricing',
+    response: (x) => {
+      if (x.path.startsWith('/item/pricing/') && x.body?.content?.pricing)
+        x.body.content.pricing.lowest_sale_price += 1;
+    },
+  },
+  'no-ip-binding': {
+    description: 'tokens work from any IP (the proxy hides the client address)',
+    grep: 'other-IP token',
+    request: (headers) => {
+      headers['x-forwarded-for'] = '203.0.113.250';
+    },
+  },
+  'no-rate-limit-headers': {
+    description: '429 answers lack the rate-limit headers',
+    grep: 'rate limit',
+    response: (x) => {
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+        delete x.responseHeaders[h];
+    },
+  },
+  'admin-route-open': {
+    description: 'admin routes answer non-admins',
+    grep: 'refuses a non-admin',
+    response: (x) => {
+      if (isAdminPath(x.path) && x.status === 403) {
+        x.status = 200;
+        x.body = { status: 'success', data: {} };
+      }
+    },
+  },
+  'server-error-on-bad-input': {
+    description: 'bad input produces a 500',
+    grep: 'negative data: POST /user/login',
+    response: (x) => {
+      if (x.status === 300) {
+        x.status = 500;
+        x.body = { err: true, success: false, content: 'Internal server error' };
+      }
+    },
+  },
+};
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A proxy to `upstream` with `fault` planted (or none: a transparent proxy, the control). */
+export async function startFaultyProxy(
+  upstream: string,
+  fault?: Fault,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(async (req, res) => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+    fault?.request?.(headers);
+    const body = await readBody(req);
+    const answer = await fetch(new URL(req.url ?? '/', upstream), {
+      method: req.method,
+      headers,
+      body: body.length ? body : undefined,
+    });
+    const text = await answer.text();
+    const x: Exchange = {
+      method: req.method ?? 'GET',
+      path: (req.url ?? '/').split('?')[0]!,
+      headers,
+      status: answer.status,
+      responseHeaders: Object.fromEntries(
+        [...answer.headers.entries()].filter(
+          ([k]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(k),
+        ),
+      ),
+      body: (answer.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text,
+    };
+    fault?.response?.(x);
+    const out = typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
+    res.writeHead(x.status, x.responseHeaders);
+    res.end(out);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
