@@ -113,7 +113,7 @@ export async function startFaultyProxy(
     const answer = await fetch(new URL(req.url ?? '/', upstream), {
       method: req.method,
       headers,
-      body: body.length ? body : undefined,
+      body: body.length ? new Uint8Array(body) : undefined,
     });
     const text = await answer.text();
     const x: Exchange = {
