@@ -4,16 +4,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tx } from '../domain/tx.ts';
-import { openStore, readJournal } from './store.ts';
+import { openStore, readJournal, type Store } from './store.ts';
 
 let dir: string;
+let opened: Store[] = [];
+/** Opens a store that the test may leave open (as a crashed process would); closed afterwards. */
+async function open(file: string, options?: { snapshotEvery?: number }): Promise<Store> {
+  const store = await openStore(file, options);
+  opened.push(store);
+  return store;
+}
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'store-'));
+  opened = [];
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const store of opened) await store.close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** Commits one record through a unit of work, as the engine does. */
-async function commitRecord(store: Awaited<ReturnType<typeof openStore>>, id: number) {
+async function commitRecord(store: Store, id: number) {
   const tx = new Tx(store.state);
   tx.put('records', id, { id: String(id), kind: 'test', n: id });
   await store.append(tx.commit());
@@ -31,17 +42,17 @@ describe('the journal store', () => {
 
   it('recovers acknowledged commits from the journal without a snapshot', async () => {
     const file = join(dir, 'db.json');
-    const store = await openStore(file);
+    const store = await open(file);
     await Promise.all([1, 2, 3].map((id) => commitRecord(store, id)));
     // no close(): as after a crash, only the journal holds the commits
-    const recovered = await openStore(file);
+    const recovered = await open(file);
     expect(Object.keys(recovered.state.records).sort()).toEqual(['1', '2', '3']);
     expect(recovered.state.seq).toBe(3);
   });
 
   it('journals concurrent commits in order, one line each', async () => {
     const file = join(dir, 'db.json');
-    const store = await openStore(file);
+    const store = await open(file);
     await Promise.all(Array.from({ length: 50 }, (_, i) => commitRecord(store, i + 1)));
     const lines = readFileSync(`${file}.journal`, 'utf8').trim().split('\n');
     expect(lines).toHaveLength(50);
@@ -50,23 +61,23 @@ describe('the journal store', () => {
 
   it('snapshots and starts a fresh journal, keeping every change', async () => {
     const file = join(dir, 'db.json');
-    const store = await openStore(file, { snapshotEvery: 10 });
+    const store = await open(file, { snapshotEvery: 10 });
     for (let id = 1; id <= 25; id += 1) await commitRecord(store, id);
     await store.snapshot();
     await commitRecord(store, 26);
     const journal = readFileSync(`${file}.journal`, 'utf8').trim().split('\n');
     expect(journal).toHaveLength(1);
     expect(existsSync(`${file}.journal.old`)).toBe(false);
-    const recovered = await openStore(file);
+    const recovered = await open(file);
     expect(Object.keys(recovered.state.records)).toHaveLength(26);
   });
 
   it('ignores a torn last journal line', async () => {
     const file = join(dir, 'db.json');
-    const store = await openStore(file);
+    const store = await open(file);
     await commitRecord(store, 1);
     writeFileSync(`${file}.journal`, `${readFileSync(`${file}.journal`, 'utf8')}{"seq":2,"chan`);
-    const recovered = await openStore(file);
+    const recovered = await open(file);
     expect(Object.keys(recovered.state.records)).toEqual(['1']);
   });
 
@@ -88,7 +99,7 @@ describe('the journal store', () => {
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     expect(acknowledged.length).toBeGreaterThan(10);
-    const recovered = await openStore(file);
+    const recovered = await open(file);
     const present = new Set(Object.keys(recovered.state.records).map(Number));
     expect(acknowledged.filter((id) => !present.has(id))).toEqual([]);
   });
