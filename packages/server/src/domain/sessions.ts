@@ -38,13 +38,15 @@ export function login(tx: Tx, input: LoginInput): Result<{ user: User; session: 
     revoked: false,
   };
   tx.put('sessions', id, session);
+  tx.put('jtis', input.jti, { jti: input.jti, session: id });
   tx.put('users', user.platformId, { ...user, lastactivity: input.now });
   return ok({ user: tx.get('users', user.platformId) as User, session });
 }
 
 /** The live session of a token's `jti`, if any. */
 export function liveSession(tx: Tx, jti: string, now: number): Session | undefined {
-  const session = tx.all('sessions').find((s) => s.jti === jti);
+  const ref = tx.get('jtis', jti);
+  const session = ref && tx.get('sessions', ref.session);
   return session && !session.revoked && session.expire > now ? session : undefined;
 }
 

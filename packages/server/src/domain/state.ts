@@ -99,6 +99,8 @@ export interface Collections {
   users: User;
   apiKeys: { hash: string; user: string };
   sessions: Session;
+  /** Sessions by JWT ID: every authenticated request looks its session up by `jti`. */
+  jtis: { jti: string; session: number };
   items: Item;
   assets: Asset;
   buyOrders: BuyOrder;
@@ -122,6 +124,7 @@ export const COLLECTIONS: CollectionName[] = [
   'users',
   'apiKeys',
   'sessions',
+  'jtis',
   'items',
   'assets',
   'buyOrders',
@@ -129,6 +132,12 @@ export const COLLECTIONS: CollectionName[] = [
   'ledger',
   'records',
 ];
+
+/** Adds the collections a state saved by an older version lacks. */
+export function withAllCollections(state: State): State {
+  for (const c of COLLECTIONS) (state as Record<string, unknown>)[c] ??= {};
+  return state;
+}
 
 /** An empty state. */
 export function emptyState(): State {

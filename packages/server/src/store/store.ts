@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
-import { emptyState, type State } from '../domain/state.ts';
+import { emptyState, type State, withAllCollections } from '../domain/state.ts';
 import { applyChanges, type Change } from '../domain/tx.ts';
 import { DurableJsonFile } from './snapshot-file.ts';
 
@@ -68,7 +68,7 @@ export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): P
   const db = new Low<State>(new DurableJsonFile<State>(path), emptyState());
   const created = !existsSync(path);
   await db.read();
-  const state = db.data;
+  const state = withAllCollections(db.data);
   for (const file of [oldJournalPath, journalPath]) {
     if (!existsSync(file)) continue;
     for (const line of readJournal(readFileSync(file, 'utf8'), state.seq)) {
