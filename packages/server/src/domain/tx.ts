@@ -39,6 +39,8 @@ export class Tx {
   /** Every record of a collection as this unit of work sees it. */
   all<C extends CollectionName>(c: C): Readonly<Collections[C]>[] {
     const base = this.state[c] as Record<string, Collections[C]>;
+    // Reads (most requests) see the state as it is: no copy.
+    if (![...this.#writes.values()].some((w) => w.c === c)) return Object.values(base);
     const out = new Map<string, Collections[C]>(Object.entries(base));
     for (const w of this.#writes.values()) {
       if (w.c !== c) continue;

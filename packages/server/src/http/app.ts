@@ -13,6 +13,7 @@ import { sendError, sendOk } from './envelope.ts';
 import { coerceFormValue, derefSchema } from './form-body.ts';
 import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
 import { RouteMatcher } from './route-matcher.ts';
+import { cacheValidatorRouteRegexps } from './route-regexp-cache.ts';
 import { validationMessage } from './validation-message.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
@@ -76,6 +77,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     next();
   });
 
+  cacheValidatorRouteRegexps();
   app.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(deps.document),
