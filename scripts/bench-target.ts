@@ -1,0 +1,70 @@
+// A benchmark target in its own process (so the load generator does not share its event loop):
+// `bare` is an Express 5 app answering a JSON object with res.json, `reference` the reference
+// server with `assets` listed assets and `users` buyers holding one order each. Prints one JSON
+// line {url, item, tokens, body} once it listens.
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
+import { parseConfig } from '../packages/server/src/config.ts';
+import { placeOrder } from '../packages/server/src/domain/buy-orders.ts';
+import { putAsset, putItem } from '../packages/server/src/domain/catalog.ts';
+import { Tx } from '../packages/server/src/domain/tx.ts';
+import { createUser } from '../packages/server/src/domain/users.ts';
+import { composeServer } from '../packages/server/src/server.ts';
+
+const [kind, arg1, arg2, arg3] = process.argv.slice(2);
+
+function announce(server: import('node:http').Server, extra: object) {
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.stdout.write(`${JSON.stringify({ url, ...extra })}\n`);
+}
+
+if (kind === 'bare') {
+  const payload = JSON.parse(readFileSync(arg1!, 'utf8'));
+  const app = express();
+  app.get('/item/listing/:item', (_req, res) => {
+    res.json(payload);
+  });
+  const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+} else {
+  const [db, assets, users] = [arg1!, Number(arg2), Number(arg3)];
+  const { app, deps } = await composeServer({
+    config: parseConfig({ MARKETPLACE_DB: db }),
+    logger: pino({ level: 'silent' }),
+  });
+  const now = deps.clock.now();
+  const tx = new Tx(deps.store.state);
+  const seller = '76561190000000000';
+  createUser(tx, { name: 'Seller' }, 'bench-seller', seller, now);
+  const item = putItem(tx, { name: 'Bench Key', game: 440 });
+  for (let i = 0; i < assets; i += 1)
+    putAsset(tx, { owner: seller, itemId: item.id, state: 1, price: 100 + (i % 500) }, now);
+  const keys: string[] = [];
+  for (let u = 0; u < users; u += 1) {
+    const id = `765611900${String(u).padStart(8, '0')}`;
+    createUser(tx, { balance: 10_000_000 }, `bench-key-${u}`, id, now);
+    placeOrder(tx, { owner: id, itemId: item.id, price: 50, amount: 10, now });
+    keys.push(`bench-key-${u}`);
+  }
+  await deps.store.append(tx.commit());
+  await deps.store.snapshot();
+  const server = app.listen(0, '127.0.0.1', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const tokens: string[] = [];
+    for (const apiKey of keys) {
+      const res = await fetch(`${url}/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey }),
+      });
+      tokens.push(((await res.json()) as { content: { jwt: string } }).content.jwt);
+    }
+    announce(server, { item: item.id, tokens });
+  });
+  process.on('SIGTERM', async () => {
+    server.close();
+    await deps.store.close();
+    process.exit(0);
+  });
+}
