@@ -61,6 +61,6 @@ if (result.skipped.length) {
   for (const [reason, n] of byReason) console.log(`  ${n} × ${reason}`);
 }
 console.log(
-  `\nReports in ${result.out}: results.json, coverage.md, coverage.html${values.reporter.length ? `, ${values.reporter.join(', ')}` : ''}`,
+  `\nReports in ${result.out}: results.json, coverage.md, coverage.html${values.reporter.includes('junit') ? ', junit.xml' : ''}${values.reporter.includes('html') ? ', report.html' : ''}`,
 );
 process.exit(result.failed.length ? 1 : 0);

@@ -58,7 +58,6 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     ['json', { outputFile: jsonFile }],
   ];
   if (options.reporters?.includes('junit')) reporters.push(['junit', { outputFile: join(out, 'junit.xml') }]);
-  if (options.reporters?.includes('html')) reporters.push(['html', { outputFile: join(out, 'html/index.html') }]);
   const vitest = await startVitest('test', [], {
     config: resolve(import.meta.dirname, '../vitest.config.ts'),
     watch: false,
@@ -101,6 +100,22 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     out,
   };
   writeFileSync(join(out, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  if (options.reporters?.includes('html')) writeFileSync(join(out, 'report.html'), htmlReport(result, options.target));
   rmSync(jsonFile, { force: true });
   return result;
+}
+
+const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/** A self-contained HTML page of the run: totals, then every failure and skip with its reason. */
+function htmlReport(result: RunResult, target: string): string {
+  const rows = (list: TestOutcome[], cls: string) =>
+    list
+      .map((o) => `<tr class="${cls}"><td>${esc(o.name)}</td><td><pre>${esc(o.reason ?? '')}</pre></td></tr>`)
+      .join('\n');
+  return `<!doctype html><meta charset="utf-8"><title>Conformance of ${esc(target)}</title>
+<style>body{font:14px system-ui;margin:2em}td{border-bottom:1px solid #ddd;padding:4px 8px;vertical-align:top}pre{white-space:pre-wrap;margin:0}.failed td:first-child{color:#b00}.skipped td:first-child{color:#777}</style>
+<h1>Conformance of ${esc(target)}</h1>
+<p>passed ${result.passed}, failed ${result.failed.length}, skipped ${result.skipped.length} · covered operations ${result.coverage.operations.hit}/${result.coverage.operations.all}, statuses ${result.coverage.statuses.hit}/${result.coverage.statuses.all}, messages ${result.coverage.messages.hit}/${result.coverage.messages.all} (<a href="coverage.html">coverage</a>)</p>
+<table>${rows(result.failed, 'failed')}${rows(result.skipped, 'skipped')}</table>`;
 }

@@ -61,6 +61,8 @@ describe('the conformance suite', () => {
       'KP',
       '--reporter',
       'junit',
+      '--reporter',
+      'html',
     ]);
     expect(
       result.failed.map((f) => f.name),
@@ -71,6 +73,7 @@ describe('the conformance suite', () => {
     expect(result.skipped.every((s) => s.reason && !s.reason.includes('left it out'))).toBe(true);
     expect(readFileSync(join(result.out, 'coverage.md'), 'utf8')).toContain('| `POST /user/login` |');
     expect(readFileSync(join(result.out, 'junit.xml'), 'utf8')).toContain('<testsuites');
+    expect(readFileSync(join(result.out, 'report.html'), 'utf8')).toContain('passed');
   });
 
   it('passes against the Prism mock, with a reason for everything it skips', async () => {
