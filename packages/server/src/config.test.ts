@@ -8,7 +8,7 @@ describe('parseConfig', () => {
   it('has the documented defaults', () => {
     expect(parseConfig({})).toEqual({
       port: 8080,
-      db: './data/marketplace.json',
+      db: 'data/marketplace.json',
       jwtSecret: undefined,
       depositSecret: undefined,
       blockedCountries: [],
@@ -33,6 +33,12 @@ describe('parseConfig', () => {
       testMode: true,
       trustProxy: '10.0.0.0/8',
     });
+  });
+  it('takes a relative database path from where npm was run', () => {
+    expect(parseConfig({ INIT_CWD: '/srv/app' }).db).toBe('/srv/app/data/marketplace.json');
+    expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: 'x.json' }).db).toBe('/srv/app/x.json');
+    expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: '/var/db.json' }).db).toBe('/var/db.json');
+    expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: ':memory:' }).db).toBe(':memory:');
   });
   it('refuses a bad port', () => {
     expect(() => parseConfig({ PORT: 'http' })).toThrow();

@@ -4,7 +4,7 @@
 // survive restarts.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export interface Config {
   port: number;
@@ -18,6 +18,16 @@ export interface Config {
   siteUrl: string | undefined;
 }
 
+/**
+ * The store's file. A relative path is taken from where `npm` was run (`INIT_CWD`), not from the
+ * workspace folder npm switches to, so `npm start` at the root keeps its data in ./data.
+ */
+function databasePath(env: Record<string, string | undefined>): string {
+  const db = env.MARKETPLACE_DB ?? join('data', 'marketplace.json');
+  if (db === ':memory:' || isAbsolute(db) || !env.INIT_CWD) return db;
+  return join(env.INIT_CWD, db);
+}
+
 /** Reads the configuration from environment variables (pure). */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const port = Number(env.PORT ?? 8080);
@@ -25,7 +35,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
     port,
-    db: env.MARKETPLACE_DB ?? './data/marketplace.json',
+    db: databasePath(env),
     jwtSecret: env.MARKETPLACE_JWT_SECRET || undefined,
     depositSecret: env.MARKETPLACE_DEPOSIT_SECRET || undefined,
     blockedCountries: (env.MARKETPLACE_BLOCKED_COUNTRIES ?? '')
