@@ -106,7 +106,7 @@ try {
   await ref.stop();
   const readRatio = read.rps / base.rps;
   rows.push([
-    'Express hello-world (baseline)',
+    'Express res.json of the same body (baseline)',
     fmt(base.rps),
     fmt(base.mean),
     fmt(base.p50),

@@ -3,7 +3,6 @@
 // convert a form body to the schema's types, validate against the document, run the handler.
 // Every failure leaves in the API's envelope with the documented message.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { Tx } from '../domain/tx.ts';
 import { identify, permits } from './authenticate.ts';
@@ -13,8 +12,8 @@ import { sendError, sendOk } from './envelope.ts';
 import { coerceFormValue, derefSchema } from './form-body.ts';
 import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
 import { RouteMatcher } from './route-matcher.ts';
-import { cacheValidatorRouteRegexps } from './route-regexp-cache.ts';
 import { validationMessage } from './validation-message.ts';
+import { documentValidators } from './validators.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
@@ -77,16 +76,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     next();
   });
 
-  cacheValidatorRouteRegexps();
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(deps.document),
-      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
-      validateResponses: deps.config.testMode,
-      validateSecurity: false,
-      validateFormats: true,
-    }),
-  );
+  app.use(documentValidators(deps.document, deps.config.testMode));
 
   for (const op of operations.values()) {
     const handler = routes[op.operationId];
