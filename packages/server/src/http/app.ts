@@ -45,14 +45,17 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'extended');
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms, ip: req.ip }, 'request');
+  // The access log costs a listener per request: only when someone reads debug logs.
+  if (deps.logger.isLevelEnabled('debug')) {
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        deps.logger.debug({ method: req.method, path: req.path, status: res.statusCode, ms, ip: req.ip }, 'request');
+      });
+      next();
     });
-    next();
-  });
+  }
   app.use(express.json({ limit: '10mb' }));
   app.use(express.urlencoded({ extended: true, limit: '10mb' }));
   for (const router of before) app.use(router);

@@ -9,8 +9,12 @@ interface Compiled {
   literals: number;
 }
 
+const firstSegment = (path: string) => path.split('/')[1] ?? '';
+
 export class RouteMatcher {
   #routes: Compiled[];
+  /** The routes by first path segment (no document path starts with a parameter). */
+  #bySegment = new Map<string, Compiled[]>();
 
   constructor(operations: Iterable<OperationInfo>) {
     this.#routes = [...operations]
@@ -26,16 +30,20 @@ export class RouteMatcher {
         };
       })
       .sort((a, b) => b.literals - a.literals);
+    for (const r of this.#routes) {
+      const key = firstSegment(r.info.path);
+      this.#bySegment.set(key, [...(this.#bySegment.get(key) ?? []), r]);
+    }
   }
 
   /** The operation of `METHOD path`, or undefined for an unknown route. */
   match(method: string, path: string): OperationInfo | undefined {
     const upper = method.toUpperCase();
-    return this.#routes.find((r) => r.info.method === upper && r.pattern.test(path))?.info;
+    return this.#bySegment.get(firstSegment(path))?.find((r) => r.info.method === upper && r.pattern.test(path))?.info;
   }
 
   /** Whether some operation has this path with another method (for 405-style answers). */
   knowsPath(path: string): boolean {
-    return this.#routes.some((r) => r.pattern.test(path));
+    return (this.#bySegment.get(firstSegment(path)) ?? []).some((r) => r.pattern.test(path));
   }
 }
