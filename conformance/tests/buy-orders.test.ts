@@ -1,0 +1,114 @@
+// Buy orders (seed: "Endpoints > Buy orders", "States and transitions"): one per user and item,
+// value x amount reserved from the balance while the order stands, released on update and removal.
+import { beforeAll, describe, it } from 'vitest';
+import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const post = async (me: Me, path: string, json: object) => {
+  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+
+describe('POST /item/buyorder, /update, /remove', () => {
+  it('Given a balance of 1000, an order reserves value x amount: a second order is refused until the first is removed', async (ctx) => {
+    await needsHelpers(ctx);
+    const key = await helpers.item({ name: 'Reserve Key', game: 440 });
+    const hat = await helpers.item({ name: 'Reserve Hat', game: 440 });
+    const me = await session({ balance: 1000 });
+    const first = await post(me, '/item/buyorder', { itemid: key.id, value: 300, amount: 2 });
+    assertThat(
+      first,
+      first.status === 200 && JSON.stringify((first.body as { content: unknown }).content) === '{"details":"Inserted"}',
+      'the order is inserted',
+    );
+    const second = await post(me, '/item/buyorder', { itemid: hat.id, value: 500, amount: 1 });
+    assertThat(
+      second,
+      second.status === 300 && second.message === 'Not enough balance',
+      '600 of 1000 is reserved: 500 more is refused',
+    );
+    const removed = await post(me, '/item/buyorder/remove', { itemid: key.id });
+    assertThat(removed, removed.status === 200, 'the first order is removed');
+    const again = await post(me, '/item/buyorder', { itemid: hat.id, value: 500, amount: 1 });
+    assertThat(again, again.status === 200, 'the released reservation pays for the second order');
+  });
+
+  it('Given an order, updating it swaps the reservation, and the seed messages answer what does not exist', async (ctx) => {
+    await needsHelpers(ctx);
+    const key = await helpers.item({ name: 'Update Key', game: 440 });
+    const other = await helpers.item({ name: 'Update Other', game: 440 });
+    const me = await session({ balance: 1000 });
+    const none = await post(me, '/item/buyorder/update', { itemid: key.id, value: 100, amount: 1 });
+    assertThat(
+      none,
+      none.status === 300 && none.message === 'You dont have buy order on this item !',
+      'the seed message, with its space',
+    );
+    await post(me, '/item/buyorder', { itemid: key.id, value: 100, amount: 5 });
+    const duplicate = await post(me, '/item/buyorder', { itemid: key.id, value: 100, amount: 1 });
+    assertThat(
+      duplicate,
+      duplicate.message === 'You already have buy order on this item please remove them in your profile page!',
+      'one order per item',
+    );
+    const up = await post(me, '/item/buyorder/update', { itemid: key.id, value: 450, amount: 2 });
+    assertThat(
+      up,
+      up.status === 200 && (up.body as { content: unknown }).content === 'Buy order updated',
+      'the order is updated',
+    );
+    const left = await post(me, '/item/buyorder', { itemid: other.id, value: 101, amount: 1 });
+    assertThat(left, left.message === 'Not enough balance', '900 of 1000 is now reserved: 101 more is refused');
+    const fits = await post(me, '/item/buyorder', { itemid: other.id, value: 100, amount: 1 });
+    assertThat(fits, fits.status === 200, 'exactly the rest fits');
+    await post(me, '/item/buyorder/remove', { itemid: key.id });
+    const gone = await post(me, '/item/buyorder/remove', { itemid: key.id });
+    assertThat(gone, gone.status === 300 && gone.message === 'No buy order found', 'nothing left to remove');
+  });
+});
+
+describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
+  it('lists only my orders, newest first, with their items, and counts them in count.nb', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ balance: 10_000 });
+    const them = await session({ balance: 10_000 });
+    const names = ['Alpha Crate', 'Beta Crate', 'Gamma Crate'];
+    const items = [];
+    for (const name of names) items.push(await helpers.item({ name, game: 440 }));
+    for (const item of items) await post(me, '/item/buyorder', { itemid: item.id, value: 10, amount: 1 });
+    await post(them, '/item/buyorder', { itemid: items[0]!.id, value: 99, amount: 1 });
+    const list = await call('GET', '/user/getBuyorder', { token: me.token, ip: me.ip });
+    assertConforms(list);
+    const content = (
+      list.body as { content: { values: { name: string; platformid: string }[]; count: { nb: number } } }
+    ).content;
+    assertThat(list, content.values.map((v) => v.name).join() === [...names].reverse().join(), 'newest first');
+    assertThat(
+      list,
+      content.count.nb === 3 && content.values.every((v) => v.platformid === me.platformId),
+      'only mine',
+    );
+    const search = await call('GET', '/user/getBuyorder', { query: { search: 'gam' }, token: me.token, ip: me.ip });
+    assertThat(
+      search,
+      (search.body as typeof list.body & { content: typeof content }).content.values.map((v) => v.name).join() ===
+        'Gamma Crate',
+      'search on the name',
+    );
+    const short = await call('GET', '/user/getBuyorder', { query: { search: 'ga' }, token: me.token, ip: me.ip });
+    assertConforms(short);
+    assertThat(short, short.status === 300, 'a search term under 3 characters is refused');
+    const one = await call('GET', `/user/buyorder/${items[0]!.id}`, { token: me.token, ip: me.ip });
+    assertConforms(one);
+    assertThat(
+      one,
+      (one.body as { content: { informations: { price: number } } }).content.informations.price === 10,
+      'my order, not theirs',
+    );
+  });
+});
