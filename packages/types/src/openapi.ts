@@ -2572,7 +2572,8 @@ export interface paths {
          *
          *     At `endsAt` the giveaway ends: the winner is drawn as `GiveawayFairness` describes, the items go
          *     to the winner's inventory (state 0) or back to the creator's when nobody joined, and the giveaway
-         *     moves to the history lists.
+         *     moves to the history lists. A giveaway past its `endsAt` is ended before any giveaway route
+         *     answers, so the clock alone decides (this document's design).
          */
         post: operations["postGiveawaysCreate"];
         delete?: never;
@@ -5704,14 +5705,21 @@ export interface components {
          * GiveawayFairness
          * @description How the winner is drawn, so anyone can verify it afterwards (this document's design: the seed
          *     does not show giveaway lifecycle rules). At creation the server picks a random 32-byte
-         *     `serverSeed` and publishes only `serverSeedHash` = SHA-256 hex of the seed (as hex text). At the
-         *     end it reveals `serverSeed`; `winnerIndex` = the first 8 hex digits of
-         *     HMAC-SHA256(key = serverSeed, message = url) read as an integer, modulo the number of
-         *     participants, and indexes the participants sorted by join time (oldest first).
+         *     `serverSeed`, written as 64 lowercase hex characters, and publishes only `serverSeedHash` =
+         *     SHA-256 of those 64 characters (as UTF-8 text), in hex. At the end it reveals `serverSeed`;
+         *     `winnerIndex` = the first 8 hex digits of HMAC-SHA256(key = the 64 seed characters, message =
+         *     the giveaway `url`) read as an integer, modulo the number of participants, and indexes the
+         *     participants sorted by join time (oldest first). The second example verifies: for url
+         *     `3fa85f6457b2` the HMAC starts with `6823cd01`, and 0x6823cd01 mod 42 participants = 15.
          * @example {
-         *       "serverSeedHash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *       "serverSeedHash": "11a8fcd63f02d4d6199c3777857ee3ff9eb40f4ab72a313d88f304fb29af0d05",
          *       "serverSeed": null,
          *       "winnerIndex": null
+         *     }
+         * @example {
+         *       "serverSeedHash": "11a8fcd63f02d4d6199c3777857ee3ff9eb40f4ab72a313d88f304fb29af0d05",
+         *       "serverSeed": "9c4e2a7b1d8f30562e1a4b7c9d0f83a1e6b25c4d7f90a13b8e2c6d41f5a7b903",
+         *       "winnerIndex": 15
          *     }
          */
         GiveawayFairness: {
@@ -5751,7 +5759,7 @@ export interface components {
          *       "descriptionAfter": "Good luck!",
          *       "chatVerification": false,
          *       "fairness": {
-         *         "serverSeedHash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+         *         "serverSeedHash": "11a8fcd63f02d4d6199c3777857ee3ff9eb40f4ab72a313d88f304fb29af0d05",
          *         "serverSeed": null,
          *         "winnerIndex": null
          *       }
