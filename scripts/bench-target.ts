@@ -23,7 +23,7 @@ function announce(server: import('node:http').Server, extra: object) {
 if (kind === 'bare') {
   const payload = JSON.parse(readFileSync(arg1!, 'utf8'));
   const app = express();
-  app.get('/item/listing/:item', (_req, res) => {
+  app.get('/item/:route/:item', (_req, res) => {
     res.json(payload);
   });
   const server = app.listen(0, '127.0.0.1', () => announce(server, {}));

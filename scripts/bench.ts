@@ -2,12 +2,17 @@
 // measured in the same run on this machine (so the ratios mean something; absolute numbers do not
 // travel). How to read it:
 //   read    GET /item/listing/{item} with request validation, against a bare Express 5 app
-//           answering the same JSON object with res.json: target ratio >= 0.6.
+//           answering the same JSON object with res.json: target ratio >= 0.6 (req/s of the
+//           server / req/s of the baseline). Should the listing route not answer 200 (not
+//           implemented), GET /item/details/{item} is measured instead and its row says so.
 //   write   POST /item/buyorder/update (a reservation swap: two ledger entries, a journal line,
 //           an fsync) on a file store holding 1k and then 100k assets: target mean latency at
-//           100k <= 2x the latency at 1k.
+//           100k <= 2x the latency at 1k. (POST /item/buyorder itself allows one order per user
+//           and item, so it cannot be repeated for 5 s; the update runs the same reservation code.)
 // Each target runs in its own process (scripts/bench-target.ts); autocannon runs here.
-// Production semantics: not test mode (no response validation), logs silent.
+// Production semantics: NODE_ENV=production, not test mode (no response validation), logs silent.
+// "met" compares the ratio with its target; with fewer than ~2 free cores the load generator and
+// the target share a CPU and every figure drops, so compare ratios, not absolute numbers.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +33,7 @@ interface Started {
 function start(args: string[]): Promise<Started> {
   const child = spawn(process.execPath, [join(import.meta.dirname, 'bench-target.ts'), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   return new Promise((done, failed) => {
     let buffer = '';
@@ -97,11 +103,22 @@ const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 try {
   // Read: the listing route against a bare Express app serving the same object.
   const ref = await start(['reference', join(scratch, 'read.json'), '20', '1']);
-  const body = await (await fetch(`${ref.url}/item/listing/${ref.item}`)).text();
-  writeFileSync(join(scratch, 'listing.json'), body);
-  const bare = await start(['bare', join(scratch, 'listing.json')]);
-  const base = await measure({ url: `${bare.url}/item/listing/${ref.item}` });
-  const read = await measure({ url: `${ref.url}/item/listing/${ref.item}` });
+  // The listing route when it is implemented (answers 200), else the item details.
+  let route = '';
+  let body = '';
+  for (const template of ['/item/listing/{item}', '/item/details/{item}']) {
+    const res = await fetch(`${ref.url}${template.replace('{item}', String(ref.item))}`);
+    if (res.status !== 200) continue;
+    route = template;
+    body = await res.text();
+    break;
+  }
+  if (!route) throw new Error('neither GET /item/listing/{item} nor GET /item/details/{item} answers 200');
+  const path = route.replace('{item}', String(ref.item));
+  writeFileSync(join(scratch, 'read-body.json'), body);
+  const bare = await start(['bare', join(scratch, 'read-body.json')]);
+  const base = await measure({ url: `${bare.url}${path}` });
+  const read = await measure({ url: `${ref.url}${path}` });
   await bare.stop();
   await ref.stop();
   const readRatio = read.rps / base.rps;
@@ -116,7 +133,7 @@ try {
     '',
   ]);
   rows.push([
-    `GET /item/listing/{item} (${body.length} B, validated)`,
+    `GET ${route} (${body.length} B, validated)`,
     fmt(read.rps),
     fmt(read.mean),
     fmt(read.p50),

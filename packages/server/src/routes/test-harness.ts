@@ -14,9 +14,18 @@ import { composeServer } from '../server.ts';
 // biome-ignore lint/suspicious/noExplicitAny: helper bodies are free-form JSON
 type Body = Record<string, any>;
 
-/** Starts a test-mode server with an in-memory store, empty unless `demoData`. */
-export async function startTestServer({ demoData = false } = {}) {
-  const config = parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1' });
+/**
+ * Starts a test-mode server with an in-memory store, empty unless `demoData`; `env` adds to or
+ * overrides that configuration (a blocked country, a file store).
+ */
+export async function startTestServer({
+  demoData = false,
+  env = {},
+}: {
+  demoData?: boolean;
+  env?: Record<string, string>;
+} = {}) {
+  const config = parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', ...env });
   const { app, deps } = await composeServer({ config, demoData, logger: pino({ level: 'silent' }) });
   const server: Server = await new Promise((done) => {
     const s = app.listen(0, '127.0.0.1', () => done(s));

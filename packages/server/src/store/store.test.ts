@@ -46,6 +46,7 @@ describe('the journal store', () => {
     await Promise.all([1, 2, 3].map((id) => commitRecord(store, id)));
     // no close(): as after a crash, only the journal holds the commits
     const recovered = await open(file);
+    expect(recovered.created).toBe(false); // so demo data is not seeded a second time
     expect(Object.keys(recovered.state.records).sort()).toEqual(['1', '2', '3']);
     expect(recovered.state.seq).toBe(3);
   });

@@ -66,7 +66,7 @@ export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): P
   const journalPath = `${path}.journal`;
   const oldJournalPath = `${path}.journal.old`;
   const db = new Low<State>(new DurableJsonFile<State>(path), emptyState());
-  const created = !existsSync(path);
+  const noSnapshot = !existsSync(path);
   await db.read();
   const state = withAllCollections(db.data);
   for (const file of [oldJournalPath, journalPath]) {
@@ -77,6 +77,8 @@ export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): P
     }
   }
 
+  // New only when nothing was ever committed: a crash before the first snapshot leaves a journal.
+  const created = noSnapshot && state.seq === 0;
   let journal: FileHandle = await open(journalPath, 'a');
   let queue: { line: string; done: () => void; failed: (e: unknown) => void }[] = [];
   // Flushes and journal rotations run one at a time, in order, on this chain.

@@ -1,0 +1,124 @@
+// The request pipeline's own answers (http/app.ts): unusable bodies, parameters of the wrong type,
+// unknown routes, operations without a handler yet, and the document at /openapi.json.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NOT_FOUND } from '../domain/messages.ts';
+import { routes } from '../routes/index.ts';
+import { refusal, startTestServer, type TestServer } from '../routes/test-harness.ts';
+import { BUNDLED_DOCUMENT } from '../server.ts';
+import { INVALID_BODY } from './app.ts';
+
+let t: TestServer;
+let jwt: string;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.reset();
+  jwt = await t.login((await t.user({ balance: 10_000 })).apiKey);
+});
+
+const notFound = [404, { err: true, success: false, content: NOT_FOUND }];
+
+async function send(
+  method: string,
+  path: string,
+  init: { contentType?: string; body?: BodyInit; auth?: boolean } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (init.contentType) headers['content-type'] = init.contentType;
+  if (init.auth) headers.authorization = `Bearer ${jwt}`;
+  const res = await fetch(`${t.baseUrl}${path}`, { method, headers, body: init.body });
+  return [res.status, await res.json()];
+}
+
+describe('bodies the pipeline cannot use', () => {
+  it.each([
+    ['malformed JSON', 'application/json', '{"apiKey": '],
+    ['JSON that is not an object', 'application/json', '"apiKey"'],
+    ['an unsupported content type', 'text/plain', 'apiKey=x'],
+    // fetch labels a string text/plain: bytes go without a content type.
+    ['a body without a content type', undefined, new Blob(['{"apiKey": "x"}'])],
+  ])('answers %s with 300 Invalid request body', async (_, contentType, body) => {
+    expect(await send('POST', '/user/login', { contentType, body })).toEqual([
+      300,
+      { err: true, success: false, content: INVALID_BODY },
+    ]);
+  });
+
+  it('answers the same on a Connected route, after the permission check', async () => {
+    const malformed = { contentType: 'application/json', body: '{"itemid": 1,' };
+    expect(await send('POST', '/item/buyorder', { ...malformed, auth: true })).toEqual([
+      300,
+      { err: true, success: false, content: INVALID_BODY },
+    ]);
+    expect((await send('POST', '/item/buyorder', { contentType: 'text/plain', body: 'x', auth: true }))[1]).toEqual({
+      err: true,
+      success: false,
+      content: INVALID_BODY,
+    });
+  });
+});
+
+describe('parameters of the wrong type', () => {
+  it.each([
+    ['/user/ipList?page=abc', 'Invalid page parameter'],
+    ['/user/ipList?page=-1', 'Invalid page parameter'],
+    ['/user/ipList?perPage=51', 'Invalid perPage parameter'],
+    ['/user/ipList?perpage=1.5', 'Invalid perpage parameter'],
+    ['/user/ipList?expire=yes', 'Invalid expire parameter'],
+    ['/user/disconnectSession/abc', 'Invalid id parameter'],
+  ])('GET %s answers 300 %s', async (path, message) => {
+    expect(await send('GET', path, { auth: true })).toEqual([300, { err: true, success: false, content: message }]);
+  });
+
+  it('a body field of the wrong type gets Invalid <field> parameter too', async () => {
+    const r = await t.api.POST('/user/login', {
+      body: { apiKey: 42 as unknown as string },
+    });
+    expect(refusal(r)).toEqual([300, 'Invalid apiKey parameter']);
+  });
+
+  it('ignores query parameters the document does not name', async () => {
+    expect((await send('GET', '/user/ipList?colour=blue', { auth: true }))[0]).toBe(200);
+  });
+});
+
+describe('unknown routes', () => {
+  it.each([
+    ['GET', '/nope'],
+    ['GET', '/user'],
+    ['GET', '/user/login'],
+    ['POST', '/user/ipList'],
+    ['GET', '/user/ipList/extra'],
+    ['GET', '/item/listing'],
+  ])('%s %s answers 404 Not found in envelope A, with or without a token', async (method, path) => {
+    expect(await send(method, path)).toEqual(notFound);
+    expect(await send(method, path, { auth: true })).toEqual(notFound);
+  });
+
+  it('answers an operation of the document without a handler yet 404 like an unknown route, not 500', async () => {
+    // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
+    const paths: Record<string, any> = t.deps.document.paths;
+    const pending = Object.entries(paths).filter(
+      ([path, item]) =>
+        item.get &&
+        !routes[item.get.operationId] &&
+        !path.includes('{') &&
+        item.get['x-permission'] === 'Connected + API' &&
+        !(item.get.parameters ?? []).some((p: { required?: boolean }) => p.required),
+    );
+    if (pending.length === 0) return; // every operation has its handler
+    for (const [path] of pending) expect(await send('GET', path, { auth: true }), path).toEqual(notFound);
+  });
+});
+
+describe('GET /openapi.json', () => {
+  it('serves the bundled document', async () => {
+    const res = await fetch(`${t.baseUrl}/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')));
+  });
+});

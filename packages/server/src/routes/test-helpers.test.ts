@@ -1,0 +1,200 @@
+// The test-helper contract (shared/test-helpers.md): state, clock and GeoIP helpers in test mode,
+// envelope A with HTTP 300 for a bad helper request, and outside test mode a 404 exactly like an
+// unknown route's.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { LOGIN } from '../domain/messages.ts';
+import { refusal, startTestServer, type TestServer } from './test-harness.ts';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+beforeEach(() => t.reset());
+
+/** Status and body of a helper call with a JSON body. */
+async function helper(method: 'GET' | 'POST', path: string, body?: unknown, baseUrl = t.baseUrl) {
+  const res = await fetch(`${baseUrl}/test_helpers${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return [res.status, await res.json()];
+}
+const bad = (message: string) => [300, { err: true, success: false, content: message }];
+const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
+
+describe('POST /test_helpers/users', () => {
+  it('creates a user with the documented defaults and a working API key', async () => {
+    const [status, body] = await helper('POST', '/users', {});
+    expect(status).toBe(200);
+    const { platformId, apiKey } = body.content;
+    expect(platformId).toMatch(/^[0-9]{17}$/);
+    expect(t.deps.store.state.users[platformId]).toMatchObject({
+      platformId,
+      balance: 0,
+      admin: false,
+      country: 'US',
+    });
+    expect(claimsOf(await t.login(apiKey)).sub).toBe(platformId);
+  });
+
+  it('keeps a given platformId and refuses it twice', async () => {
+    const platformId = '76561198000000042';
+    expect((await helper('POST', '/users', { platformId, balance: 150, admin: true }))[1].content.platformId).toBe(
+      platformId,
+    );
+    expect(t.deps.store.state.users[platformId]).toMatchObject({ balance: 150, admin: true });
+    expect(await helper('POST', '/users', { platformId })).toEqual(bad('platformId already exists'));
+  });
+
+  it.each([
+    [{ balance: -1 }, 'Invalid balance parameter'],
+    [{ balance: 1.5 }, 'Invalid balance parameter'],
+    [{ platformId: '123' }, 'Invalid platformId parameter'],
+  ])('refuses %j with 300 %s', async (body, message) => {
+    expect(await helper('POST', '/users', body)).toEqual(bad(message));
+  });
+});
+
+describe('POST /test_helpers/items and /assets', () => {
+  it('stores an item and an asset of it', async () => {
+    const [, item] = await helper('POST', '/items', { name: 'Key', game: 440 });
+    expect(item.content).toMatchObject({ id: expect.any(Number), name: 'Key', game: 440 });
+    const { platformId } = await t.user();
+    const [status, asset] = await helper('POST', '/assets', { owner: platformId, itemId: item.content.id, state: 1 });
+    expect(status).toBe(200);
+    expect(asset.content).toMatchObject({ id: expect.any(Number), assetId: expect.any(String) });
+  });
+
+  it.each([
+    ['/items', { game: 440 }, 'Missing required parameter: name'],
+    ['/items', { name: 'Key', game: 1 }, 'Invalid game parameter'],
+    ['/assets', { owner: '76561198000000001', itemId: 1 }, 'Unknown user'],
+  ])('POST %s %j answers 300 %s', async (path, body, message) => {
+    expect(await helper('POST', path, body)).toEqual(bad(message));
+  });
+
+  it('answers 300 for an asset of an unknown item', async () => {
+    const { platformId } = await t.user();
+    expect(await helper('POST', '/assets', { owner: platformId, itemId: 999 })).toEqual(bad('Unknown item'));
+  });
+});
+
+describe('the clock', () => {
+  it('is set, advanced and read', async () => {
+    expect(await helper('POST', '/clock', { set: 1_800_000_000 })).toEqual([
+      200,
+      { err: false, success: true, content: { now: 1_800_000_000 } },
+    ]);
+    expect((await helper('POST', '/clock', { advance: 3600 }))[1].content.now).toBe(1_800_003_600);
+    expect((await helper('GET', '/clock'))[1].content.now).toBe(1_800_003_600);
+    expect(await helper('POST', '/clock', { forward: 1 })).toEqual(bad('Send advance or set'));
+  });
+
+  it('is what JWTs are issued by', async () => {
+    await t.clock({ set: 1_800_000_000 });
+    expect(claimsOf(await t.login((await t.user()).apiKey)).iat).toBe(1_800_000_000);
+  });
+});
+
+describe('POST /test_helpers/geoip', () => {
+  it('sets the country a client IP resolves to; unknown IPs are US', async () => {
+    expect(await helper('POST', '/geoip', { ip: '10.1.2.3', country: 'fr' })).toEqual([
+      200,
+      { err: false, success: true, content: { ip: '10.1.2.3', country: 'FR' } },
+    ]);
+    const { apiKey } = await t.user();
+    const from = async (ip: string) => {
+      const { data } = await t.api.POST('/user/login', { body: { apiKey }, headers: { 'x-forwarded-for': ip } });
+      return claimsOf((data!.content as { jwt: string }).jwt).country;
+    };
+    expect(await from('10.1.2.3')).toBe('FR');
+    expect(await from('10.1.2.4')).toBe('US');
+  });
+
+  it.each([
+    [{ country: 'FR' }, 'Invalid ip parameter'],
+    [{ ip: '10.1.2.3', country: 'France' }, 'Invalid country parameter'],
+  ])('refuses %j with 300 %s', async (body, message) => {
+    expect(await helper('POST', '/geoip', body)).toEqual(bad(message));
+  });
+});
+
+describe('POST /test_helpers/reset', () => {
+  it('forgets users, the clock, GeoIP entries and rate-limit counters', async () => {
+    const platformId = '76561198000000077';
+    await t.clock({ set: 1_800_000_000 });
+    await helper('POST', '/geoip', { ip: '127.0.0.1', country: 'FR' });
+    const { apiKey } = await t.user({ platformId });
+    const jwt = await t.login(apiKey);
+    const prices = () => t.api.GET('/item/prices', { params: { query: { game: 440 } }, ...t.auth(jwt) });
+    expect((await prices()).response.status).toBe(200);
+    expect((await prices()).response.status).toBe(429);
+
+    expect(await helper('POST', '/reset')).toEqual([200, { err: false, success: true, content: { ok: true } }]);
+    expect(t.deps.store.state.users).toEqual({});
+    expect(refusal(await t.api.POST('/user/login', { body: { apiKey } }))).toEqual([403, LOGIN.invalidApiKey]);
+    expect(Math.abs((await t.now()) - Math.floor(Date.now() / 1000))).toBeLessThanOrEqual(1);
+
+    const again = await t.login((await t.user({ platformId })).apiKey);
+    expect(claimsOf(again).country).toBe('US');
+    const r = await t.api.GET('/item/prices', { params: { query: { game: 440 } }, ...t.auth(again) });
+    expect(r.response.status).toBe(200);
+  });
+});
+
+describe('the other helpers', () => {
+  it('GET /test_helpers/outbox lists messages of a channel, and refuses an unknown channel', async () => {
+    expect(await helper('GET', '/outbox?channel=email')).toEqual([
+      200,
+      { err: false, success: true, content: { messages: [] } },
+    ]);
+    expect(await helper('GET', '/outbox?channel=pigeon')).toEqual(bad('Invalid channel parameter'));
+  });
+
+  it('answers a malformed JSON body 300, and an unknown helper 404', async () => {
+    const res = await fetch(`${t.baseUrl}/test_helpers/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"balance": ',
+    });
+    expect([res.status, await res.json()]).toEqual(bad('Invalid request body'));
+    expect(await helper('POST', '/teleport', {})).toEqual([404, { err: true, success: false, content: 'Not found' }]);
+  });
+});
+
+describe('outside test mode', () => {
+  let prod: TestServer;
+  beforeAll(async () => {
+    prod = await startTestServer({ env: { MARKETPLACE_TEST_MODE: '0' } });
+  });
+  afterAll(() => prod.close());
+
+  /** Everything a client can see of an answer. */
+  async function seen(method: string, path: string, body?: unknown) {
+    const res = await fetch(`${prod.baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+  }
+
+  it.each([
+    ['POST', '/test_helpers/reset', undefined],
+    ['POST', '/test_helpers/users', { admin: true }],
+    ['POST', '/test_helpers/clock', { advance: 60 }],
+    ['GET', '/test_helpers/clock', undefined],
+    ['GET', '/test_helpers/outbox', undefined],
+  ])('%s %s answers exactly like an unknown route', async (method, path, body) => {
+    const answer = await seen(method, path, body);
+    expect(answer).toEqual(await seen(method, '/no_such_route', body));
+    expect(answer).toMatchObject({ status: 404, body: '{"err":true,"success":false,"content":"Not found"}' });
+    expect(prod.deps.store.state.users).toEqual({});
+  });
+
+  it('keeps the real clock', () => {
+    expect(prod.deps.testClock).toBeUndefined();
+  });
+});
