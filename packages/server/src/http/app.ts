@@ -84,24 +84,37 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
 
   app.use(documentValidators(deps.document, deps.config.testMode));
 
+  // Handlers sit in one router per first path segment, so Express tries a few routes per request
+  // instead of every operation of the document.
+  const routers = new Map<string, express.Router>();
   for (const op of operations.values()) {
     const handler = routes[op.operationId];
     if (!handler) continue; // not implemented yet: answers 404 like an unknown route
+    const segment = op.path.split('/')[1] ?? '';
+    let router = routers.get(segment);
+    if (!router) {
+      router = express.Router();
+      routers.set(segment, router);
+      app.use(`/${segment}`, router);
+    }
     const method = op.method.toLowerCase() as 'get' | 'post';
-    app[method](expressPath(op.path), async (req: Request, res: Response, next: NextFunction) => {
-      // Express tries routes in registration order, so `/item/pricing/:item` would also take
-      // `/item/pricing/bulk`: only the operation the matcher chose (literals first) answers.
-      if (req.operation !== op) return next();
-      const ctx = context(deps, req, op);
-      const reply = await handler(ctx);
-      if ('raw' in reply) {
-        res.status(200).type(reply.raw.contentType).send(reply.raw.body);
-      } else if (reply.ok) {
-        sendOk(res, op.envelope, reply.value);
-      } else {
-        sendError(res, op.envelope, reply.error, reply.status ?? 300);
-      }
-    });
+    router[method](
+      expressPath(op.path.slice(segment.length + 1)) || '/',
+      async (req: Request, res: Response, next: NextFunction) => {
+        // Express tries routes in registration order, so `/item/pricing/:item` would also take
+        // `/item/pricing/bulk`: only the operation the matcher chose (literals first) answers.
+        if (req.operation !== op) return next();
+        const ctx = context(deps, req, op);
+        const reply = await handler(ctx);
+        if ('raw' in reply) {
+          res.status(200).type(reply.raw.contentType).send(reply.raw.body);
+        } else if (reply.ok) {
+          sendOk(res, op.envelope, reply.value);
+        } else {
+          sendError(res, op.envelope, reply.error, reply.status ?? 300);
+        }
+      },
+    );
   }
 
   // Reached by a document operation without a handler yet: 404 like an unknown route. Written
