@@ -44,29 +44,17 @@ export interface Session {
  */
 export type Item = Schema<'Item'> & { maxPrice: number | null };
 
-/** A listing / backpack entry (seed: Listing). `user` is the owner's platform ID. */
-export interface Asset {
-  id: number;
-  assetId: string;
-  item_id: number;
+/**
+ * A listing / backpack entry: the document's Listing (seed: Listing) with the owner (`user`) and
+ * `ip` always present (the API hides them from non-admins), `lastupdate`, and `tradeHoldUntil`,
+ * the end of a trade hold (seed: Limits, 7 days for game 730), which the API never shows.
+ */
+export type Asset = Omit<Schema<'Listing'>, 'user' | 'ip'> & {
   user: string;
   ip: string;
-  state: number;
-  price: number | null;
-  bot: string;
-  game: number;
-  wear: number | null;
-  sheen: string;
-  killstreaker: string;
-  spell: string;
-  parts: string | null;
-  paint: string | null;
-  html: string;
-  values: unknown;
-  getImage: string | number | null;
   lastupdate: number;
   tradeHoldUntil: number | null;
-}
+};
 
 /** A buy order: the document's BuyOrder (seed: Buy order); price x amount is reserved from the owner's balance. */
 export type BuyOrder = Schema<'BuyOrder'>;
