@@ -3,7 +3,7 @@
 // change another user's sessions or buy orders.
 import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { isConnected, operations } from '../src/document.ts';
+import { isConnected, type Operation, operations } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertThat, call } from '../src/http.ts';
 import { buildRequest } from '../src/requests.ts';
@@ -14,6 +14,12 @@ const connected = operations.filter(isConnected);
 const refused = (a: { status: number; body: unknown }) =>
   a.status === 403 && (a.body as { content?: unknown })?.content === 'forbidden';
 
+/** Calls an operation with its documented request, as `token` from `ip`. */
+function callDocumented(o: Operation, token: string | undefined, ip: string) {
+  const built = buildRequest(o);
+  return call(o.method, built.path, { query: built.query, json: built.json, token, ip });
+}
+
 /** The token of a logged-in user, with a signature character flipped. */
 const tamper = (token: string) => `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`;
 
@@ -21,13 +27,12 @@ describe('security: Connected routes', () => {
   it.for(connected)('$name refuses a missing, tampered and other-IP token with 403 forbidden', async (o, ctx) => {
     await needsHelpers(ctx);
     const me = await session({}, '203.0.113.1');
-    const built = buildRequest(o);
     for (const [what, token, ip] of [
       ['no token', undefined, me.ip],
       ['a tampered token', tamper(me.token), me.ip],
       ['a token from another IP', me.token, '203.0.113.2'],
     ] as const) {
-      const answer = await call(o.method, built.path, { query: built.query, json: built.json, token, ip });
+      const answer = await callDocumented(o, token, ip);
       assertThat(answer, refused(answer), `given ${what}, the route must answer 403 forbidden`);
     }
   });
@@ -37,13 +42,7 @@ describe('security: Connected routes', () => {
     const me = await session({}, '203.0.113.3');
     await helpers.advance(32 * 24 * 3600);
     for (const o of connected) {
-      const built = buildRequest(o);
-      const answer = await call(o.method, built.path, {
-        query: built.query,
-        json: built.json,
-        token: me.token,
-        ip: me.ip,
-      });
+      const answer = await callDocumented(o, me.token, me.ip);
       assertThat(answer, refused(answer), `${o.name}: a token past its expiry must answer 403 forbidden`);
     }
   });
@@ -53,13 +52,7 @@ describe('security: Connected routes', () => {
     async (o, ctx) => {
       await needsHelpers(ctx);
       const me = await session({}, '203.0.113.4');
-      const built = buildRequest(o);
-      const answer = await call(o.method, built.path, {
-        query: built.query,
-        json: built.json,
-        token: me.token,
-        ip: me.ip,
-      });
+      const answer = await callDocumented(o, me.token, me.ip);
       assertThat(answer, refused(answer), 'an admin route must refuse a non-admin');
     },
   );
