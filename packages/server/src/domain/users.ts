@@ -3,6 +3,7 @@
 // about accounts (seed: "Endpoints > Items"): a store's card by its short URL and the staff list.
 import { createHash } from 'node:crypto';
 import type { components } from '@marketplace/types';
+import { move } from './ledger.ts';
 import { ITEMS } from './messages.ts';
 import type { User } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -34,7 +35,7 @@ export function createUser(tx: Tx, input: NewUser, apiKey: string, platformId: s
     name: input.name ?? `User ${platformId.slice(-4)}`,
     image: `https://avatars.example.com/${platformId}.jpg`,
     email: input.email ?? '',
-    balance: input.balance ?? 0,
+    balance: 0,
     reserved: 0,
     admin: input.admin ?? false,
     country: input.country ?? 'US',
@@ -50,7 +51,11 @@ export function createUser(tx: Tx, input: NewUser, apiKey: string, platformId: s
   tx.put('users', platformId, user);
   const hash = hashApiKey(apiKey);
   tx.put('apiKeys', hash, { hash, user: platformId });
-  return user;
+  // An opening balance enters through the ledger like any other money, so every cent is traced.
+  const opening = input.balance ?? 0;
+  if (opening > 0)
+    move(tx, { user: platformId, amount: opening, type: 'bonus', description: 'Opening balance', relatedId: 0, now });
+  return tx.get('users', platformId) as User;
 }
 
 /** Whether a user is banned at `now` (seed: POST /admin/ban; a banned user can neither log in nor act). */

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { auditMoney } from './audit.ts';
+import { placeOrder, removeOrder, updateOrder } from './buy-orders.ts';
+import { putItem } from './catalog.ts';
+import { emptyState } from './state.ts';
+import { Tx } from './tx.ts';
+import { createUser } from './users.ts';
+
+const USERS = ['76561198000000001', '76561198000000002', '76561198000000003'];
+
+/** A state with three users and three items, committed. */
+function world() {
+  const state = emptyState();
+  const tx = new Tx(state);
+  for (const [i, id] of USERS.entries()) createUser(tx, { balance: 5_000 * (i + 1) }, `key-${i}`, id, 1000);
+  for (const name of ['A', 'B', 'C']) putItem(tx, { name, game: 440 });
+  tx.commit();
+  return state;
+}
+
+const command = fc.record({
+  kind: fc.constantFrom('place', 'update', 'remove'),
+  user: fc.integer({ min: 0, max: USERS.length - 1 }),
+  item: fc.integer({ min: 1, max: 3 }),
+  price: fc.integer({ min: 1, max: 4_000 }),
+  amount: fc.integer({ min: 1, max: 5 }),
+});
+
+describe('the money invariant', () => {
+  it('holds after every step of thousands of random buy-order commands by several users', () => {
+    fc.assert(
+      fc.property(fc.array(command, { minLength: 1, maxLength: 60 }), (commands) => {
+        const state = world();
+        for (const c of commands) {
+          const tx = new Tx(state);
+          const terms = { owner: USERS[c.user]!, itemId: c.item, price: c.price, amount: c.amount, now: 2000 };
+          const result =
+            c.kind === 'place'
+              ? placeOrder(tx, terms)
+              : c.kind === 'update'
+                ? updateOrder(tx, terms)
+                : removeOrder(tx, terms.owner, c.item, 2000);
+          if (result.ok) tx.commit();
+          expect(auditMoney(state).problems).toEqual([]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('notices money created from nothing, a balance off its ledger, and a reservation off its orders', () => {
+    const state = world();
+    state.users[USERS[0]!]!.balance += 1;
+    state.users[USERS[1]!]!.reserved += 7;
+    const problems = auditMoney(state).problems;
+    expect(problems.some((p) => p.includes('but ledger'))).toBe(true);
+    expect(problems.some((p) => p.includes('but orders hold'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('on the service'))).toBe(true);
+  });
+});
