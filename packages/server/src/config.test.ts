@@ -34,6 +34,22 @@ describe('parseConfig', () => {
       trustProxy: '10.0.0.0/8',
     });
   });
+  it.each([
+    ['1', true],
+    ['true', false],
+    ['0', false],
+    [undefined, false],
+  ])('test mode for MARKETPLACE_TEST_MODE=%s is %s: only "1" enables it', (value, on) => {
+    expect(parseConfig({ MARKETPLACE_TEST_MODE: value }).testMode).toBe(on);
+  });
+
+  it('reads the secrets and the SMTP URL, treating empty values as absent', () => {
+    const given = { MARKETPLACE_JWT_SECRET: 'j', MARKETPLACE_DEPOSIT_SECRET: 'd', MARKETPLACE_SMTP_URL: 'smtp://m:25' };
+    expect(parseConfig(given)).toMatchObject({ jwtSecret: 'j', depositSecret: 'd', smtpUrl: 'smtp://m:25' });
+    const empty = { MARKETPLACE_JWT_SECRET: '', MARKETPLACE_DEPOSIT_SECRET: '', MARKETPLACE_SMTP_URL: '' };
+    expect(parseConfig(empty)).toMatchObject({ jwtSecret: undefined, depositSecret: undefined, smtpUrl: undefined });
+  });
+
   it('takes a relative database path from where npm was run', () => {
     expect(parseConfig({ INIT_CWD: '/srv/app' }).db).toBe('/srv/app/data/marketplace.json');
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: 'x.json' }).db).toBe('/srv/app/x.json');
@@ -46,6 +62,12 @@ describe('parseConfig', () => {
 });
 
 describe('loadSecret', () => {
+  it('keeps a secret for :memory: in memory only, fresh each time', () => {
+    const a = loadSecret(undefined, ':memory:', 'jwt-secret');
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(loadSecret(undefined, ':memory:', 'jwt-secret')).not.toBe(a);
+  });
+
   it('generates a secret once and keeps it private beside the database', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
     try {

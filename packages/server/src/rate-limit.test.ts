@@ -29,4 +29,26 @@ describe('RateLimiter', () => {
     limiter.clear();
     expect(limiter.hit('k', 1, 60).allowed).toBe(true);
   });
+
+  it('starts afresh when the clock is moved back before the window', () => {
+    const clock = createTestClock(base);
+    const limiter = new RateLimiter(clock);
+    clock.advance(3600);
+    limiter.hit('k', 1, 300);
+    clock.reset();
+    expect(limiter.hit('k', 1, 300)).toMatchObject({ allowed: true, reset: 1300 });
+  });
+
+  it('drops expired windows once it holds more than its maximum', () => {
+    const clock = createTestClock(base);
+    const limiter = new RateLimiter(clock, { maxWindows: 3 });
+    for (const key of ['a', 'b', 'c']) limiter.hit(key, 1, 60);
+    clock.advance(30);
+    limiter.hit('d', 1, 60); // 4 windows, none expired yet
+    expect(limiter.size).toBe(4);
+    clock.advance(31);
+    limiter.hit('e', 1, 60); // a, b and c have expired
+    expect(limiter.size).toBe(2);
+    expect(limiter.hit('d', 1, 60).allowed).toBe(false);
+  });
 });

@@ -15,20 +15,29 @@ export interface Verdict {
 
 export class RateLimiter {
   readonly #clock: Clock;
+  readonly #maxWindows: number;
   #windows = new Map<string, { start: number; count: number; window: number }>();
 
-  constructor(clock: Clock) {
+  /** `maxWindows`: past this many keys, expired windows are dropped (memory stays bounded). */
+  constructor(clock: Clock, { maxWindows = 50_000 } = {}) {
     this.#clock = clock;
+    this.#maxWindows = maxWindows;
+  }
+
+  /** How many windows are held. */
+  get size(): number {
+    return this.#windows.size;
   }
 
   /** Counts one request against `key`: at most `limit` per `windowSeconds`. */
   hit(key: string, limit: number, windowSeconds: number): Verdict {
     const now = this.#clock.now();
     let w = this.#windows.get(key);
+    // A window that starts after `now` belongs to a clock the test helpers have moved back.
     if (!w || now >= w.start + w.window || now < w.start) {
       w = { start: now, count: 0, window: windowSeconds };
       this.#windows.set(key, w);
-      if (this.#windows.size > 50_000) this.#sweep(now);
+      if (this.#windows.size > this.#maxWindows) this.#sweep(now);
     }
     const reset = w.start + w.window;
     if (w.count >= limit) return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, reset - now) };

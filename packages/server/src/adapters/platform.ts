@@ -1,6 +1,7 @@
 // The external game platform: users' own inventories (what a deposit can offer) and the trade
 // offers the service's bots send. The simulator holds both in memory; the test helpers set
-// inventories and settle offers (accept, decline, fail).
+// inventories and settle offers (accept, decline, fail). An offer stays pending (status 0) until
+// it is settled: accepted is 3, declined or failed -1 (seed: Trade statuses).
 
 export interface PlatformAsset {
   assetId: string;
@@ -9,6 +10,7 @@ export interface PlatformAsset {
 }
 
 export type OfferKind = 'deposit' | 'withdraw' | 'instant_sell';
+export type OfferOutcome = 'accept' | 'decline' | 'fail';
 
 export interface Offer {
   tradeId: string;
@@ -22,6 +24,7 @@ export interface Platform {
   inventory(platformId: string, game: number): PlatformAsset[];
   sendOffer(offer: Omit<Offer, 'tradeId' | 'status'>): Offer;
   offers(platformId?: string): Offer[];
+  offer(tradeId: string): Offer | undefined;
 }
 
 export class PlatformSimulator implements Platform {
@@ -39,17 +42,39 @@ export class PlatformSimulator implements Platform {
 
   sendOffer(offer: Omit<Offer, 'tradeId' | 'status'>): Offer {
     this.#next += 1;
-    const sent = { ...offer, tradeId: String(this.#next), status: 0 };
+    const sent = { ...offer, assetIds: [...offer.assetIds], tradeId: String(this.#next), status: 0 };
     this.#offers.push(sent);
-    return sent;
+    return { ...sent };
   }
 
+  /** Offers, oldest first, optionally of one user (copies: settle is the only way to change one). */
   offers(platformId?: string): Offer[] {
-    return this.#offers.filter((o) => !platformId || o.platformId === platformId);
+    return this.#offers.filter((o) => !platformId || o.platformId === platformId).map((o) => ({ ...o }));
   }
 
   offer(tradeId: string): Offer | undefined {
-    return this.#offers.find((o) => o.tradeId === tradeId);
+    const found = this.#offers.find((o) => o.tradeId === tradeId);
+    return found && { ...found };
+  }
+
+  /**
+   * Settles a pending offer; undefined when there is no pending offer with that ID. Items the
+   * user gives away (deposit, instant sell) leave their platform inventory when accepted.
+   */
+  settle(tradeId: string, outcome: OfferOutcome): Offer | undefined {
+    const offer = this.#offers.find((o) => o.tradeId === tradeId);
+    if (offer?.status !== 0) return undefined;
+    offer.status = outcome === 'accept' ? 3 : -1;
+    if (offer.status === 3 && offer.kind !== 'withdraw') {
+      const given = new Set(offer.assetIds);
+      for (const [key, assets] of this.#inventories)
+        if (key.startsWith(`${offer.platformId}:`))
+          this.#inventories.set(
+            key,
+            assets.filter((a) => !given.has(a.assetId)),
+          );
+    }
+    return { ...offer };
   }
 
   clear(): void {

@@ -33,6 +33,14 @@ describe('login JWT', () => {
     });
   });
 
+  it('carries the admin role and a hash that follows the roles', async () => {
+    const claims = await verifyToken(secret, await signToken(secret, { ...input, roles: ['user', 'admin'] }), now);
+    expect(claims?.roles).toEqual(['user', 'admin']);
+    expect(claims?.rolesHash).toBe(rolesHash(['user', 'admin']));
+    expect(rolesHash(['user', 'admin'])).toMatch(/^[0-9a-f]{64}$/);
+    expect(rolesHash(['user', 'admin'])).not.toBe(rolesHash(['user']));
+  });
+
   it('expires after about 31 days', async () => {
     const token = await signToken(secret, input);
     expect(await verifyToken(secret, token, now + TOKEN_LIFETIME_SECONDS - 1)).not.toBeNull();
@@ -58,6 +66,22 @@ describe('login JWT', () => {
     ['garbage', () => 'not.a.token'],
   ])('refuses %s', async (_, mangle) => {
     expect(await verifyToken(secret, mangle(await signToken(secret, input)), now)).toBeNull();
+  });
+
+  it.each([
+    ['nothing missing (the control)', { iss: 'API', API: true, ip: '10.0.0.1' }, true],
+    ['another issuer', { iss: 'WEB', API: true, ip: '10.0.0.1' }, false],
+    ['no API claim', { iss: 'API', ip: '10.0.0.1' }, false],
+    ['no IP claim', { iss: 'API', API: true }, false],
+  ])('a correctly signed token with %s is accepted: %s', async (_name, claims, accepted) => {
+    const token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('x')
+      .setJti('j')
+      .setIssuedAt(now)
+      .setExpirationTime(now + 60)
+      .sign(secret);
+    expect((await verifyToken(secret, token, now)) !== null).toBe(accepted);
   });
 
   it('refuses another key and another algorithm', async () => {

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { auditMoney } from './audit.ts';
 import { placeOrder, removeOrder, updateOrder } from './buy-orders.ts';
 import { putItem } from './catalog.ts';
+import { move } from './ledger.ts';
+import { cashoutFee } from './money.ts';
+import type { CashoutStatus } from './records.ts';
 import { emptyState } from './state.ts';
 import { Tx } from './tx.ts';
 import { createUser } from './users.ts';
@@ -57,5 +60,61 @@ describe('the money invariant', () => {
     expect(problems.some((p) => p.includes('but ledger'))).toBe(true);
     expect(problems.some((p) => p.includes('but orders hold'))).toBe(true);
     expect(problems.some((p) => p.startsWith('on the service'))).toBe(true);
+  });
+});
+
+describe('the money invariant with cashouts', () => {
+  /** A cashout of 5000 cents by the third user (15000 held) as records.ts describes it, then its outcome. */
+  function cashout(state: ReturnType<typeof world>, outcome: CashoutStatus, refund: boolean) {
+    const user = USERS[2]!;
+    const amount = 5_000;
+    const fee = cashoutFee(amount, 'provider_a');
+    let tx = new Tx(state);
+    const id = tx.nextId('cashouts');
+    if (!move(tx, { user, amount: -(amount + fee), type: 'cashout', description: 'Cashout', relatedId: id, now: 3000 }))
+      throw new Error('the cashout was refused');
+    tx.collectFee(fee);
+    const record = {
+      id,
+      user,
+      amount,
+      fee,
+      method: 'provider_a' as const,
+      email: '',
+      status: 'pending' as CashoutStatus,
+      transactionId: 'PA-1',
+      requestedAt: 3000,
+      estimatedCompletionAt: 3000,
+      completedAt: null,
+    };
+    tx.put('cashouts', id, record);
+    tx.commit();
+    tx = new Tx(state);
+    tx.put('cashouts', id, { ...record, status: outcome });
+    if (refund) {
+      move(tx, { user, amount: amount + fee, type: 'refund', description: 'Refund', relatedId: id, now: 3001 });
+      tx.collectFee(-fee);
+    }
+    tx.commit();
+  }
+
+  it.each<[CashoutStatus, boolean]>([
+    ['pending', false],
+    ['processing', false],
+    ['completed', false],
+    ['failed', true],
+    ['cancelled', true],
+  ])('holds for a cashout that is %s', (status, refund) => {
+    const state = world();
+    cashout(state, status, refund);
+    const audit = auditMoney(state);
+    expect(audit.problems).toEqual([]);
+    expect(audit.wentOut).toBe(refund ? 0 : 5_000);
+  });
+
+  it('notices a failed cashout that was never refunded', () => {
+    const state = world();
+    cashout(state, 'failed', false);
+    expect(auditMoney(state).problems).toEqual([expect.stringMatching(/^on the service/)]);
   });
 });

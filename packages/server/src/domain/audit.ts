@@ -1,7 +1,9 @@
 // The money invariant (issue 5: "money is never created or lost"): every balance equals the sum of
 // its ledger entries, every reservation equals what its buy orders hold, and all money on the
 // service (balances, reservations, collected fees) equals what came in (deposits, bonuses) minus
-// what went out (cashouts).
+// what went out (cashouts not failed or cancelled: a failed one is refunded, seed "Cashout
+// statuses"). Outflow is read from the cashout records, not from `cashout` ledger entries, because
+// an entry also carries the fee (records.ts, Cashout), which stays on the service as a fee.
 import type { State } from './state.ts';
 
 export interface Audit {
@@ -22,8 +24,9 @@ export function auditMoney(state: State): Audit {
   for (const e of Object.values(state.ledger)) {
     ledgerSum.set(e.user, (ledgerSum.get(e.user) ?? 0) + e.amount);
     if (e.type === 'deposit' || e.type === 'bonus') cameIn += e.amount;
-    if (e.type === 'cashout') wentOut -= e.amount;
   }
+  for (const c of Object.values(state.cashouts))
+    if (c.status !== 'failed' && c.status !== 'cancelled') wentOut += c.amount;
   const held = new Map<string, number>();
   for (const o of Object.values(state.buyOrders))
     held.set(o.platformid, (held.get(o.platformid) ?? 0) + o.price * o.amount);

@@ -3,6 +3,21 @@
 // resources ("Resources and their fields") wherever the seed names them; where the document has
 // the resource, the record type is the document's schema (plus fields the API never shows).
 import type { Schema } from '@marketplace/types';
+import type { PayoutMethod } from './money.ts';
+import type {
+  Ban,
+  CartRow,
+  Cashout,
+  CodeRequest,
+  Giveaway,
+  GiveawayComment,
+  Notification,
+  Ticket,
+  TicketMessage,
+  Trade,
+  TwoFactor,
+} from './records.ts';
+import { accountDefaults, type NotificationKind, type PrivacySetting } from './users.ts';
 
 /** A user account (seed: User). Money is integer cents; `reserved` is held by buy orders. */
 export interface User {
@@ -15,13 +30,26 @@ export interface User {
   admin: boolean;
   country: string;
   verified: boolean;
-  twoFactor: boolean;
+  /** Shown as the string `2fa` by GET /user/infos; the secret lives in `twoFactor`. */
+  twoFactorEnabled: boolean;
   tradeurl: string;
   walletmail: string;
   shorturl: string;
+  /** Seed Limits: a short URL is changeable once per month. */
+  shorturlChangedAt: number | null;
   since: number;
   lastactivity: number;
   banUntil: number | null;
+  /** Seed POST /admin/support/block. */
+  supportBlocked: boolean;
+  /** Payment methods linked for cashouts (seed: Cashout, "A payment method must be linked first"). */
+  paymentMethods: PayoutMethod[];
+  /** The master switch (seed: POST /user/setMailNotificationStatus; `notification` of User). */
+  emailNotifications: boolean;
+  /** Seed Events: each e-mail kind is switchable. */
+  notifications: Record<NotificationKind, boolean>;
+  /** Seed POST /user/setPrivacySetting. */
+  privacy: Record<PrivacySetting, boolean>;
 }
 
 /** A login session: one JWT (`jti`), bound to the IP used at login (seed: Session row). */
@@ -94,7 +122,21 @@ export interface Collections {
   buyOrders: BuyOrder;
   sales: Sale;
   ledger: LedgerEntry;
-  /** Further areas (cart, trades, cashouts, tickets, giveaways...) store records here too. */
+  cartRows: CartRow;
+  /** Every trade offer the bots send: deposits, withdrawals and instant sells. */
+  trades: Trade;
+  cashouts: Cashout;
+  notifications: Notification;
+  tickets: Ticket;
+  ticketMessages: TicketMessage;
+  giveaways: Giveaway;
+  giveawayComments: GiveawayComment;
+  bans: Ban;
+  /** Codes sent by e-mail: e-mail change and 2FA reset. */
+  codeRequests: CodeRequest;
+  /** By platform ID. */
+  twoFactor: TwoFactor;
+  /** Free-form records (store tests; an area not modelled yet). */
   records: { id: string; kind: string; [key: string]: unknown };
 }
 export type CollectionName = keyof Collections;
@@ -118,12 +160,31 @@ export const COLLECTIONS: CollectionName[] = [
   'buyOrders',
   'sales',
   'ledger',
+  'cartRows',
+  'trades',
+  'cashouts',
+  'notifications',
+  'tickets',
+  'ticketMessages',
+  'giveaways',
+  'giveawayComments',
+  'bans',
+  'codeRequests',
+  'twoFactor',
   'records',
 ];
 
-/** Adds the collections a state saved by an older version lacks. */
-export function withAllCollections(state: State): State {
+/**
+ * Brings a state saved by an older version up to date: missing collections, and account fields
+ * added since (`twoFactor` became `twoFactorEnabled`). Run after journal replay, since journaled
+ * user rows are as old as the version that wrote them.
+ */
+export function upgradeState(state: State): State {
   for (const c of COLLECTIONS) (state as Record<string, unknown>)[c] ??= {};
+  for (const [id, user] of Object.entries(state.users)) {
+    const { twoFactor, ...rest } = user as User & { twoFactor?: boolean };
+    state.users[id] = { ...accountDefaults(), ...rest, twoFactorEnabled: rest.twoFactorEnabled ?? twoFactor ?? false };
+  }
   return state;
 }
 

@@ -56,4 +56,28 @@ describe('Tx', () => {
         .sort(),
     ).toEqual([2, 3]);
   });
+
+  it('hands out IDs after the committed counter, never one claimed by a chosen ID', () => {
+    const state = emptyState();
+    const first = new Tx(state);
+    expect([first.nextId('items'), first.nextId('items')]).toEqual([1, 2]);
+    first.commit();
+    const second = new Tx(state);
+    second.claimId('items', 10);
+    second.claimId('items', 4); // below the counter: no effect
+    expect(second.nextId('items')).toBe(11);
+    const dropped = new Tx(state);
+    dropped.nextId('items'); // never committed
+    expect(new Tx(state).nextId('items')).toBe(3);
+  });
+
+  it('replays changes into a collection an older snapshot lacks', () => {
+    const tx = new Tx(emptyState());
+    tx.put('cashouts', 1, { id: 1 } as never);
+    const changes = tx.commit();
+    const old = emptyState() as unknown as Record<string, unknown>;
+    delete old.cashouts;
+    applyChanges(old as never, changes);
+    expect(old.cashouts).toEqual({ '1': { id: 1 } });
+  });
 });

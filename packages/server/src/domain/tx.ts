@@ -108,7 +108,9 @@ export function applyChanges(state: State, changes: Change[]): void {
       else if (id.startsWith('counter:')) state.counters[id.slice(8)] = row as number;
       continue;
     }
-    const collection = state[c] as Record<string, unknown>;
+    const collections = state as unknown as Record<string, Record<string, unknown>>;
+    collections[c] ??= {}; // a journal may name a collection that an older snapshot lacks
+    const collection = collections[c];
     if (row === null) delete collection[id];
     else collection[id] = row;
   }

@@ -5,12 +5,52 @@ import { createHash } from 'node:crypto';
 import type { components } from '@marketplace/types';
 import { move } from './ledger.ts';
 import { ITEMS } from './messages.ts';
+import type { PayoutMethod } from './money.ts';
 import type { User } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
 /** SHA-256 hex of an API key: how keys are stored and looked up. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
 
+/** E-mail notification kinds (seed: Events). */
+export const NOTIFICATION_KINDS = [
+  'tradeCompleted',
+  'offerReceived',
+  'buyOrderFilled',
+  'itemSold',
+  'depositCompleted',
+  'marketing',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/** Seed POST /user/setPrivacySetting. */
+export const PRIVACY_SETTINGS = [
+  'profilePublic',
+  'inventoryPublic',
+  'tradeHistoryPublic',
+  'showOnLeaderboard',
+] as const;
+export type PrivacySetting = (typeof PRIVACY_SETTINGS)[number];
+
+type AccountSettings = 'twoFactorEnabled' | 'shorturlChangedAt' | 'supportBlocked' | 'paymentMethods';
+type Preferences = 'emailNotifications' | 'notifications' | 'privacy';
+
+/**
+ * The settings of a new account (the seed shows no defaults): every e-mail kind on except
+ * marketing, which a user opts into; a public profile; nothing linked; no 2FA.
+ */
+export function accountDefaults(): Pick<User, AccountSettings | Preferences> {
+  return {
+    twoFactorEnabled: false,
+    shorturlChangedAt: null,
+    supportBlocked: false,
+    paymentMethods: [],
+    emailNotifications: true,
+    notifications: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, k !== 'marketing'])) as User['notifications'],
+    privacy: Object.fromEntries(PRIVACY_SETTINGS.map((k) => [k, true])) as User['privacy'],
+  };
+}
+
+/** The options of POST /test_helpers/users (shared/test-helpers.md), all optional. */
 export interface NewUser {
   platformId?: string;
   balance?: number;
@@ -21,9 +61,10 @@ export interface NewUser {
   tradeUrl?: string;
   twoFactor?: boolean;
   verified?: boolean;
+  paymentMethods?: PayoutMethod[];
 }
 
-/** A fresh 17-digit platform ID in the platform's 64-bit range (7656119...). */
+/** A fresh 17-digit platform ID in the platform's 64-bit range (7656119...), from injected randomness. */
 export function newPlatformId(randomDigits: (n: number) => string): string {
   return `7656119${randomDigits(10)}`;
 }
@@ -31,6 +72,7 @@ export function newPlatformId(randomDigits: (n: number) => string): string {
 /** Creates a user with an API key; `apiKey` is the clear key to hand out once. */
 export function createUser(tx: Tx, input: NewUser, apiKey: string, platformId: string, now: number): User {
   const user: User = {
+    ...accountDefaults(),
     platformId,
     name: input.name ?? `User ${platformId.slice(-4)}`,
     image: `https://avatars.example.com/${platformId}.jpg`,
@@ -40,7 +82,8 @@ export function createUser(tx: Tx, input: NewUser, apiKey: string, platformId: s
     admin: input.admin ?? false,
     country: input.country ?? 'US',
     verified: input.verified ?? true,
-    twoFactor: input.twoFactor ?? false,
+    twoFactorEnabled: input.twoFactor ?? false,
+    paymentMethods: [...new Set(input.paymentMethods ?? [])],
     tradeurl: input.tradeUrl ?? '',
     walletmail: '',
     shorturl: '',

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import express from 'express';
+import { NOT_FOUND } from '../domain/messages.ts';
 
 export const DOCS_PAGE = resolve(import.meta.dirname, '../../../../docs/site/index.html');
 
@@ -13,7 +14,7 @@ export function documentsRouter(document: unknown): express.Router {
   });
   router.get('/docs', (_req, res) => {
     if (existsSync(DOCS_PAGE)) res.sendFile(DOCS_PAGE);
-    else res.status(404).json({ err: true, success: false, content: 'Not found' });
+    else res.status(404).json({ err: true, success: false, content: NOT_FOUND });
   });
   return router;
 }

@@ -48,10 +48,21 @@ describe('POST /test_helpers/users', () => {
     expect(await helper('POST', '/users', { platformId })).toEqual(bad('platformId already exists'));
   });
 
+  it('links the given payment methods and switches 2FA on when asked', async () => {
+    const body = { paymentMethods: ['provider_b'], twoFactor: true };
+    const { platformId } = (await helper('POST', '/users', body))[1].content;
+    expect(t.deps.store.state.users[platformId]).toMatchObject({
+      paymentMethods: ['provider_b'],
+      twoFactorEnabled: true,
+    });
+  });
+
   it.each([
     [{ balance: -1 }, 'Invalid balance parameter'],
     [{ balance: 1.5 }, 'Invalid balance parameter'],
     [{ platformId: '123' }, 'Invalid platformId parameter'],
+    [{ paymentMethods: 'provider_a' }, 'Invalid paymentMethods parameter'],
+    [{ paymentMethods: ['provider_c'] }, 'Invalid paymentMethods parameter'],
   ])('refuses %j with 300 %s', async (body, message) => {
     expect(await helper('POST', '/users', body)).toEqual(bad(message));
   });

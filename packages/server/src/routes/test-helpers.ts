@@ -4,6 +4,7 @@
 import express, { type Request, type Response } from 'express';
 import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
+import { NOT_FOUND } from '../domain/messages.ts';
 import { emptyState } from '../domain/state.ts';
 import { type Result, Tx } from '../domain/tx.ts';
 import { createUser, newPlatformId } from '../domain/users.ts';
@@ -45,6 +46,14 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
     if (b.balance !== undefined && (!isInt(b.balance) || b.balance < 0)) return bad('Invalid balance parameter');
     if (b.platformId !== undefined && !/^[0-9]{17}$/.test(String(b.platformId)))
       return bad('Invalid platformId parameter');
+    if (
+      b.paymentMethods !== undefined &&
+      !(
+        Array.isArray(b.paymentMethods) &&
+        b.paymentMethods.every((m: unknown) => m === 'provider_a' || m === 'provider_b')
+      )
+    )
+      return bad('Invalid paymentMethods parameter');
     const platformId = b.platformId ?? newPlatformId(deps.random.digits);
     const apiKey = deps.random.hex(24);
     return run((tx) => {
@@ -137,6 +146,6 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
     return bad('Unknown cashout');
   });
 
-  router.all('/test_helpers/*rest', (_req, res) => sendError(res, 'A', 'Not found', 404));
+  router.all('/test_helpers/*rest', (_req, res) => sendError(res, 'A', NOT_FOUND, 404));
   return router;
 }

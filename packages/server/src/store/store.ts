@@ -3,12 +3,13 @@
 // arriving together share one write and one fsync (group commit). Periodically the whole state is
 // written as a lowdb snapshot and the journal starts afresh, so no request rewrites every record.
 // Recovery loads the snapshot, then replays the journal lines it does not contain yet; a torn last
-// line (a crash mid-write, never acknowledged) is ignored.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+// line (a crash mid-write, never acknowledged) is ignored, and the journals of an unclean stop are
+// folded into a snapshot at once.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
-import { emptyState, type State, withAllCollections } from '../domain/state.ts';
+import { emptyState, type State, upgradeState } from '../domain/state.ts';
 import { applyChanges, type Change } from '../domain/tx.ts';
 import { DurableJsonFile } from './snapshot-file.ts';
 
@@ -68,7 +69,7 @@ export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): P
   const db = new Low<State>(new DurableJsonFile<State>(path), emptyState());
   const noSnapshot = !existsSync(path);
   await db.read();
-  const state = withAllCollections(db.data);
+  const state = db.data;
   for (const file of [oldJournalPath, journalPath]) {
     if (!existsSync(file)) continue;
     for (const line of readJournal(readFileSync(file, 'utf8'), state.seq)) {
@@ -76,9 +77,19 @@ export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): P
       state.seq = line.seq;
     }
   }
+  upgradeState(state); // after replay: journaled rows are as old as the version that wrote them
 
   // New only when nothing was ever committed: a crash before the first snapshot leaves a journal.
   const created = noSnapshot && state.seq === 0;
+  // A clean close leaves empty journals. After an unclean stop, fold them into a snapshot before
+  // appending again: new lines must not follow a torn tail (recovery stops there), and a later
+  // rotation must not overwrite a `.journal.old` whose lines are in no snapshot yet.
+  if ([oldJournalPath, journalPath].some((f) => existsSync(f) && statSync(f).size > 0)) {
+    db.data = state;
+    await db.write();
+    rmSync(oldJournalPath, { force: true });
+    rmSync(journalPath, { force: true });
+  }
   let journal: FileHandle = await open(journalPath, 'a');
   let queue: { line: string; done: () => void; failed: (e: unknown) => void }[] = [];
   // Flushes and journal rotations run one at a time, in order, on this chain.
