@@ -39,8 +39,8 @@ export interface Exchange {
 
 const SHARED = ['403', '404', '429', '500'];
 
-/** Every way `exchange` breaks the document; empty when it conforms. */
-export function contractViolations(exchange: Exchange): string[] {
+/** Every way a recorded exchange breaks the document; empty when it conforms. */
+export function checkResponse(exchange: Exchange): string[] {
   const url = new URL(exchange.url);
   const found = findOperation(exchange.method, url.pathname);
   if (!found)

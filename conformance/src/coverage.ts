@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import { templateRegex } from './contract.ts';
 import { operations } from './document.ts';
 
-interface Seen {
+/** One recorded exchange, as the traffic files keep it. */
+export interface Seen {
   op: string;
   status: number;
   message?: string;
+  level?: 'contract' | 'behavior';
 }
 
 export interface CoverageRow {

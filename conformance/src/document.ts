@@ -68,3 +68,15 @@ export const globalMessages: { message: string }[] = document['x-global-error-me
 
 /** Whether an operation needs a session (403 without one). */
 export const isConnected = (o: Operation): boolean => !['None', 'API only'].includes(o.permission);
+
+/** Operations that end the caller's session (the `/user/disconnect...` routes). */
+export const endsSession = (o: Operation): boolean => o.path.startsWith('/user/disconnect');
+
+/**
+ * Whether calling the operation changes state on the target: every POST, and the GETs whose
+ * description says they do (log out, resend a trade offer, create a 2FA secret or a CSV token).
+ */
+export const changesState = (o: Operation): boolean =>
+  o.method === 'POST' ||
+  endsSession(o) ||
+  ['/trades/resend', '/user/2FA/create', '/user/generateCSVToken'].includes(o.path);

@@ -2,6 +2,8 @@
 // the clock, the outbox and GeoIP. Only used when the target exposes them.
 import type { TestHelperComponents } from '@marketplace/types';
 import { call } from './http.ts';
+import { settings } from './settings.ts';
+import type { Target } from './target.ts';
 
 type Schemas = TestHelperComponents['schemas'];
 
@@ -21,6 +23,7 @@ export const helpers = {
     helper<{ id: number; assetId: string; price: number | null }>('POST', '/assets', body),
   buyOrder: (body: Schemas['BuyOrderRequest']) => helper<{ id: number }>('POST', '/buyorders', body),
   advance: (seconds: number) => helper<{ now: number }>('POST', '/clock', { advance: seconds }),
+  setClock: (unix: number) => helper<{ now: number }>('POST', '/clock', { set: unix }),
   now: async () => (await helper<{ now: number }>('GET', '/clock')).now,
   geoip: (ip: string, country: string) => helper('POST', '/geoip', { ip, country }),
 };
@@ -32,3 +35,28 @@ export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   return { ...user, ip, token: (login.body as { content: { jwt: string } }).content.jwt };
 }
+
+async function login(apiKey: string | undefined, ip: string): Promise<string | undefined> {
+  if (!apiKey) return undefined;
+  const answer = await call('POST', '/user/login', { json: { apiKey }, ip });
+  return (answer.body as { content?: { jwt?: string } })?.content?.jwt;
+}
+
+/**
+ * Tokens for a user and an admin: fresh accounts where the target has test helpers, any string on
+ * a mock (Prism accepts any bearer), else logins with --api-key / --admin-api-key (when given).
+ * A JWT is bound to the login IP: call with the same `ip`.
+ */
+export async function callerTokens(t: Target, ip: string): Promise<{ user?: string; admin?: string }> {
+  if (t.helpers && !t.readOnly)
+    return {
+      user: (await session({ balance: 1_000_000 }, ip)).token,
+      admin: (await session({ admin: true, balance: 1_000_000 }, ip)).token,
+    };
+  if (t.prism) return { user: 'mock-token', admin: 'mock-token' };
+  return { user: await login(settings.apiKey, ip), admin: await login(settings.adminApiKey, ip) };
+}
+
+/** Why a test cannot call an operation without credentials. */
+export const noCredentials = (admin: boolean) =>
+  `no credentials for ${admin ? 'an admin' : 'a Connected'} route (give ${admin ? '--admin-api-key' : '--api-key'}, or a target with test helpers)`;

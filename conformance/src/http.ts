@@ -2,9 +2,10 @@
 // every failure message carries a curl line that reproduces the request, and the response seen.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { contractViolations, type Exchange, errorMessage } from './contract.ts';
+import { expect } from 'vitest';
+import { checkResponse, type Exchange, errorMessage } from './contract.ts';
 import { findOperation } from './document.ts';
-import { settings } from './settings.ts';
+import { levelOf, settings } from './settings.ts';
 
 export interface Call {
   query?: Record<string, string | number | boolean | undefined>;
@@ -17,9 +18,15 @@ export interface Call {
   /** Sent as X-Forwarded-For: the client address the target sees (behind a trusted proxy). */
   ip?: string;
   headers?: Record<string, string>;
+  /** false: leave the exchange out of the coverage (the suite's own probes). */
+  record?: boolean;
 }
 
 export interface Answer extends Exchange {
+  /** The operation the request addressed (`GET /item/listing/{item}`), if the document has it. */
+  operation?: string;
+  /** What was sent, as sent. */
+  request: { headers: Record<string, string>; body?: string };
   /** The curl line that reproduces the request. */
   curl: string;
   /** The error message of a failure answer, in either envelope. */
@@ -27,6 +34,8 @@ export interface Answer extends Exchange {
 }
 
 const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+/** A curl line cut to a readable length (a 7 MB body stays out of the report). */
+const short = (curl: string) => (curl.length > 1000 ? `${curl.slice(0, 1000)}… (${curl.length} characters)` : curl);
 
 /** Sends one request to the target and records it. */
 export async function call(method: string, path: string, c: Call = {}): Promise<Answer> {
@@ -46,7 +55,20 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     headers['content-type'] = c.raw.contentType;
     body = c.raw.body;
   }
-  const res = await fetch(url, { method, headers, body });
+  const curl = [
+    'curl -i',
+    `-X ${method}`,
+    quote(url.toString()),
+    ...Object.entries(headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
+    ...(body === undefined ? [] : [`--data ${quote(body)}`]),
+  ].join(' ');
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body });
+  } catch (e) {
+    const cause = (e as Error).cause ?? e;
+    throw new Error(`the target did not answer (${String(cause)})\n  request:  ${short(curl)}`);
+  }
   const text = await res.text();
   const contentType = res.headers.get('content-type') ?? '';
   let parsed: unknown = text;
@@ -57,16 +79,11 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
       parsed = text;
     }
   }
-  const curl = [
-    'curl -i',
-    `-X ${method}`,
-    quote(url.toString()),
-    ...Object.entries(headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
-    ...(body === undefined ? [] : [`--data ${quote(body)}`]),
-  ].join(' ');
   const answer: Answer = {
     method,
     url: url.toString(),
+    operation: findOperation(method, url.pathname)?.name,
+    request: { headers, body },
     status: res.status,
     headers: Object.fromEntries(res.headers.entries()),
     body: parsed,
@@ -74,32 +91,40 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     curl,
     message: res.status >= 300 ? errorMessage(parsed) : undefined,
   };
-  record(answer);
+  if (c.record !== false) record(answer);
   return answer;
+}
+
+/** The test file sending a request, when it runs under vitest. */
+function testFile(): string | undefined {
+  try {
+    return expect.getState().testPath;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Appends the exchange to this worker's traffic file, read by the coverage report. */
 function record(a: Answer): void {
-  const op = findOperation(a.method, new URL(a.url).pathname);
-  if (!op) return;
+  if (!a.operation) return;
   mkdirSync(settings.out, { recursive: true });
   const message = typeof a.message === 'string' ? a.message : (a.message as { type?: string } | undefined)?.type;
+  const file = testFile();
   appendFileSync(
     join(settings.out, `traffic-${process.pid}.ndjson`),
-    `${JSON.stringify({ op: op.name, status: a.status, message })}\n`,
+    `${JSON.stringify({ op: a.operation, status: a.status, message, level: file ? levelOf(file) : undefined })}\n`,
   );
 }
 
 /** The request and response of an answer, for failure messages. */
 export function describe(a: Answer): string {
   const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-  const curl = a.curl.length > 2000 ? `${a.curl.slice(0, 2000)}… (${a.curl.length} characters)` : a.curl;
-  return `\n  request:  ${curl}\n  response: ${a.status} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;
+  return `\n  request:  ${short(a.curl)}\n  response: ${a.status} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;
 }
 
 /** Fails with the reproduction when an answer breaks the document. */
 export function assertConforms(a: Answer): void {
-  const violations = contractViolations(a);
+  const violations = checkResponse(a);
   if (violations.length) throw new Error(`the answer breaks the document: ${violations.join('; ')}${describe(a)}`);
 }
 

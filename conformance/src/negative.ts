@@ -134,13 +134,21 @@ export function negativeCases(o: Operation): NegativeCase[] {
   return cases;
 }
 
-/** The messages the operation documents for a failure of `field` (with `keyword` when it names one). */
+/**
+ * The messages the document names for a failure of `field` (ADR 0002): the operation's entries for
+ * that field and reason, those naming the failing keyword first, then those naming none; without
+ * an entry, the documented fallback (`Missing required parameter: <field>`, `Invalid <field>
+ * parameter`). Empty when the case breaks no single field (a malformed body).
+ */
 export function expectedMessages(o: Operation, c: NegativeCase): string[] {
   if (!c.field) return [];
-  const listed: { message: string; field?: string; reason?: string; keyword?: string }[] =
-    o.op['x-error-messages'] ?? [];
+  const listed: { message: string; field?: string; reason?: string; keyword?: string }[] = (
+    o.op['x-error-messages'] ?? []
+  ).filter((m: { message: string }) => !/<[a-z_]+>/i.test(m.message));
   const same = listed.filter((m) => m.field === c.field && m.reason === c.reason);
   const exact = same.filter((m) => m.keyword === c.keyword);
   const general = same.filter((m) => !m.keyword);
-  return (exact.length ? exact : general.length ? general : same).map((m) => m.message);
+  const chosen = exact.length ? exact : general.length ? general : same;
+  if (chosen.length) return [...new Set(chosen.map((m) => m.message))];
+  return [c.reason === 'missing' ? `Missing required parameter: ${c.field}` : `Invalid ${c.field} parameter`];
 }

@@ -4,13 +4,19 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startVitest } from 'vitest/node';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
-import type { Level } from './settings.ts';
+import { operations } from './document.ts';
+import { htmlReport, type RunResult, type TestOutcome, writeResults } from './report.ts';
+import { type Level, levelOf } from './settings.ts';
 import { readSkips } from './skip.ts';
+
+export type { RunResult, TestOutcome } from './report.ts';
 
 export interface RunOptions {
   target: string;
   level?: Level;
   readOnly?: boolean;
+  /** Treat the target as a mock (Prism) without probing it. */
+  mock?: boolean;
   grep?: string;
   reporters?: ('junit' | 'json' | 'html')[];
   apiKey?: string;
@@ -21,20 +27,17 @@ export interface RunOptions {
   quiet?: boolean;
 }
 
-export interface TestOutcome {
-  name: string;
-  file: string;
-  state: 'passed' | 'failed' | 'skipped';
-  reason?: string;
-}
+const ROOT = resolve(import.meta.dirname, '..');
 
-export interface RunResult {
-  passed: number;
-  failed: TestOutcome[];
-  skipped: TestOutcome[];
-  outcomes: TestOutcome[];
-  coverage: ReturnType<typeof totals>;
-  out: string;
+/** The reports a run writes into its out directory. */
+export function reportFiles(options: Pick<RunOptions, 'reporters'>): string[] {
+  return [
+    'results.json',
+    'coverage.md',
+    'coverage.html',
+    ...(options.reporters?.includes('junit') ? ['junit.xml'] : []),
+    ...(options.reporters?.includes('html') ? ['report.html'] : []),
+  ];
 }
 
 /** Runs the suite once and returns what passed, failed and was skipped (with reasons). */
@@ -47,19 +50,18 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     CONFORMANCE_TARGET: options.target,
     CONFORMANCE_LEVEL: options.level ?? 'all',
     CONFORMANCE_READ_ONLY: options.readOnly ? '1' : '0',
+    CONFORMANCE_MOCK: options.mock ? '1' : '0',
     CONFORMANCE_OUT: out,
     ...(options.apiKey ? { MARKETPLACE_API_KEY: options.apiKey } : {}),
     ...(options.adminApiKey ? { MARKETPLACE_ADMIN_API_KEY: options.adminApiKey } : {}),
     ...(options.blockedCountry ? { MARKETPLACE_BLOCKED_COUNTRY: options.blockedCountry } : {}),
   });
   const jsonFile = join(out, 'vitest.json');
-  const reporters: unknown[] = [
-    options.quiet ? ['dot', { silent: true }] : 'default',
-    ['json', { outputFile: jsonFile }],
-  ];
+  const reporters: unknown[] = [...(options.quiet ? [] : ['default']), ['json', { outputFile: jsonFile }]];
   if (options.reporters?.includes('junit')) reporters.push(['junit', { outputFile: join(out, 'junit.xml') }]);
   const vitest = await startVitest('test', [], {
-    config: resolve(import.meta.dirname, '../vitest.config.ts'),
+    root: ROOT,
+    config: resolve(ROOT, 'vitest.config.ts'),
     watch: false,
     reporters: reporters as never,
     testNamePattern: options.grep,
@@ -69,53 +71,46 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const raw = JSON.parse(readFileSync(jsonFile, 'utf8')) as {
     testResults: {
       name: string;
-      assertionResults: {
-        fullName: string;
-        status: string;
-        failureMessages: string[];
-        meta?: { skipReason?: string };
-      }[];
+      assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
     }[];
   };
   const skipReasons = readSkips(out);
+  const unexplained = options.grep ? `left out by --grep ${options.grep}` : 'skipped without a recorded reason';
   const outcomes: TestOutcome[] = raw.testResults.flatMap((f) =>
     f.assertionResults.map((a) => ({
       name: a.fullName,
-      file: f.name.replace(`${resolve(import.meta.dirname, '..')}/`, ''),
+      file: f.name.replace(`${ROOT}/`, ''),
+      level: levelOf(f.name),
       state: a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped',
-      reason:
-        a.status === 'failed'
-          ? a.failureMessages.join('\n')
-          : (skipReasons.get(a.fullName) ?? 'skipped: the level or --grep left it out'),
+      reason: a.status === 'failed' ? a.failureMessages.join('\n') : (skipReasons.get(a.fullName) ?? unexplained),
     })),
   );
-  const rows = coverage(readTraffic(out));
+  for (const o of outcomes) if (o.state === 'passed') delete o.reason;
+  const traffic = readTraffic(out);
+  const rows = coverage(traffic);
   writeCoverage(out, rows, options.target);
+  const perLevel = (level: 'contract' | 'behavior') => {
+    const mine = outcomes.filter((o) => o.level === level);
+    return {
+      operations: new Set(traffic.filter((s) => s.level === level).map((s) => s.op)).size,
+      of: operations.length,
+      passed: mine.filter((o) => o.state === 'passed').length,
+      failed: mine.filter((o) => o.state === 'failed').length,
+      skipped: mine.filter((o) => o.state === 'skipped').length,
+    };
+  };
   const result: RunResult = {
+    target: options.target,
     passed: outcomes.filter((o) => o.state === 'passed').length,
     failed: outcomes.filter((o) => o.state === 'failed'),
     skipped: outcomes.filter((o) => o.state === 'skipped'),
     outcomes,
+    levels: { contract: perLevel('contract'), behavior: perLevel('behavior') },
     coverage: totals(rows),
     out,
   };
-  writeFileSync(join(out, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
-  if (options.reporters?.includes('html')) writeFileSync(join(out, 'report.html'), htmlReport(result, options.target));
+  writeResults(out, result);
+  if (options.reporters?.includes('html')) writeFileSync(join(out, 'report.html'), htmlReport(result));
   rmSync(jsonFile, { force: true });
   return result;
-}
-
-const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-
-/** A self-contained HTML page of the run: totals, then every failure and skip with its reason. */
-function htmlReport(result: RunResult, target: string): string {
-  const rows = (list: TestOutcome[], cls: string) =>
-    list
-      .map((o) => `<tr class="${cls}"><td>${esc(o.name)}</td><td><pre>${esc(o.reason ?? '')}</pre></td></tr>`)
-      .join('\n');
-  return `<!doctype html><meta charset="utf-8"><title>Conformance of ${esc(target)}</title>
-<style>body{font:14px system-ui;margin:2em}td{border-bottom:1px solid #ddd;padding:4px 8px;vertical-align:top}pre{white-space:pre-wrap;margin:0}.failed td:first-child{color:#b00}.skipped td:first-child{color:#777}</style>
-<h1>Conformance of ${esc(target)}</h1>
-<p>passed ${result.passed}, failed ${result.failed.length}, skipped ${result.skipped.length} · covered operations ${result.coverage.operations.hit}/${result.coverage.operations.all}, statuses ${result.coverage.statuses.hit}/${result.coverage.statuses.all}, messages ${result.coverage.messages.hit}/${result.coverage.messages.all} (<a href="coverage.html">coverage</a>)</p>
-<table>${rows(result.failed, 'failed')}${rows(result.skipped, 'skipped')}</table>`;
 }

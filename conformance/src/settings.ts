@@ -9,6 +9,8 @@ export const settings = {
   target: env.CONFORMANCE_TARGET ?? env.BASE_URL ?? 'http://127.0.0.1:8080',
   level: (env.CONFORMANCE_LEVEL ?? 'all') as Level,
   readOnly: env.CONFORMANCE_READ_ONLY === '1',
+  /** --mock: the target is a mock (Prism) whatever the detection says. */
+  mock: env.CONFORMANCE_MOCK === '1',
   apiKey: env.MARKETPLACE_API_KEY,
   adminApiKey: env.MARKETPLACE_ADMIN_API_KEY,
   blockedCountry: env.MARKETPLACE_BLOCKED_COUNTRY,
@@ -19,3 +21,10 @@ export const settings = {
 export const runs = (level: 'contract' | 'behavior') => settings.level === 'all' || settings.level === level;
 
 export const LEVEL = 'left out by --level';
+
+/** The files of the contract level; every other test file is the behaviour level. */
+const CONTRACT_FILES = ['contract.test.ts', 'negative.test.ts'];
+
+/** The level a test file belongs to. */
+export const levelOf = (file: string): 'contract' | 'behavior' =>
+  CONTRACT_FILES.some((f) => file.endsWith(`/${f}`) || file === f) ? 'contract' : 'behavior';

@@ -1,22 +1,12 @@
 // Market-data reads (seed: "Items (public and market data)", "Pricing", "Limits"), checked against
 // state this file sets up through the test helpers.
 import { beforeAll, describe, it } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { content, getOk as get, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
+import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 
 beforeAll(resetIfPossible);
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-const content = (a: Answer): any =>
-  (a.body as { content?: unknown; data?: unknown }).content ?? (a.body as { data?: unknown }).data;
-
-async function get(path: string, query: Record<string, string | number> = {}, token?: string, ip?: string) {
-  const answer = await call('GET', path, { query, token, ip });
-  assertConforms(answer);
-  assertThat(answer, answer.status === 200, `${path} must succeed`);
-  return answer;
-}
 
 describe('listings', () => {
   it('GET /item/listing/{item} lists on-sale assets by price ascending, paged, with the seller only for admins', async (ctx) => {
@@ -147,10 +137,10 @@ describe('item details', () => {
 });
 
 describe('pricing', () => {
-  it('GET /item/pricing/{item} is computed, then cached for 20 minutes', async (ctx) => {
+  it('GET /item/pricing/{item}: Given listings and buy orders, then the pricing is computed, cached for 20 minutes, then recomputed', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
-    const item = await helpers.item({ name: 'Priced Key', game: 440 });
+    const item = await helpers.item({ name: 'Priced Key', game: 440, deal: 321 });
     const seller = await helpers.user();
     for (const price of [220, 205]) await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
     const buyer = await helpers.user({ balance: 1000 });
@@ -159,23 +149,66 @@ describe('pricing', () => {
     const p = content(first);
     assertThat(
       first,
-      p.cached === false && p.pricing.lowest_sale_price === 205 && p.pricing.lowest_buy_order === 190,
-      'computed from the listings and orders',
+      p.cached === false &&
+        p.item_id === item.id &&
+        p.pricing.lowest_sale_price === 205 &&
+        p.pricing.lowest_buy_order === 190 &&
+        p.pricing.platform_price === 321,
+      'computed from the listings (205), the orders (190) and the external price (321), not cached',
     );
+    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 150 });
     const again = await get(`/item/pricing/${item.id}`, {}, me.token, me.ip);
-    assertThat(again, content(again).cached === true, 'served from the cache');
+    assertThat(
+      again,
+      content(again).cached === true && content(again).pricing.lowest_sale_price === 205,
+      'within 20 minutes: served from the cache, the new 150 listing not yet seen',
+    );
     await helpers.advance(21 * 60);
     const later = await get(`/item/pricing/${item.id}`, {}, me.token, me.ip);
-    assertThat(later, content(later).cached === false, 'recomputed after 20 minutes');
+    assertThat(
+      later,
+      content(later).cached === false && content(later).pricing.lowest_sale_price === 150,
+      'after 21 minutes: recomputed, with the 150 listing',
+    );
   });
 
-  it('GET /item/pricing/bulk counts duplicates separately and refuses more than 100 IDs', async (ctx) => {
+  it('GET /item/pricing/bulk: Given two items, then rows are refreshed, reused for 5 minutes (duplicates counted separately), and refreshed again', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const a = await helpers.item({ name: 'Bulk A', game: 440 });
     const b = await helpers.item({ name: 'Bulk B', game: 440 });
-    const bulk = await get('/item/pricing/bulk', { items: `${a.id},${b.id},${a.id}` }, me.token, me.ip);
-    assertThat(bulk, content(bulk).total_items === 3, 'three requested, duplicates included');
+    const ask = (ids: number[]) => get('/item/pricing/bulk', { items: ids.join(',') }, me.token, me.ip);
+    type Bulk = { total_items: number; cached_items: number; refreshed_items: number; items: Json[] };
+    const shape = (answer: Answer) => {
+      const c = content(answer) as Bulk;
+      return {
+        totals: [c.total_items, c.cached_items, c.refreshed_items].join(),
+        ids: c.items.map((i) => i.item_id).join(),
+        fromCache: c.items.map((i) => i.from_cache).join(),
+      };
+    };
+    const fresh = await ask([a.id, b.id]);
+    assertThat(
+      fresh,
+      JSON.stringify(shape(fresh)) ===
+        JSON.stringify({ totals: '2,0,2', ids: `${a.id},${b.id}`, fromCache: 'false,false' }),
+      'first ask: both computed (total 2, cached 0, refreshed 2)',
+    );
+    const reused = await ask([a.id, b.id, a.id]);
+    assertThat(
+      reused,
+      JSON.stringify(shape(reused)) ===
+        JSON.stringify({ totals: '3,3,0', ids: `${a.id},${b.id},${a.id}`, fromCache: 'true,true,true' }),
+      'within 5 minutes: three entries (the duplicate counted), all from the stored rows',
+    );
+    await helpers.advance(6 * 60);
+    const stale = await ask([a.id, b.id]);
+    assertThat(
+      stale,
+      JSON.stringify(shape(stale)) ===
+        JSON.stringify({ totals: '2,0,2', ids: `${a.id},${b.id}`, fromCache: 'false,false' }),
+      'after 6 minutes: both recomputed',
+    );
     const tooMany = await call('GET', '/item/pricing/bulk', {
       query: { items: Array.from({ length: 101 }, () => a.id).join(',') },
       token: me.token,
@@ -186,26 +219,121 @@ describe('pricing', () => {
   });
 });
 
-describe('price lists and public data', () => {
-  it('GET /public/price serves CSV with the exact header', async (ctx) => {
+describe('price lists', () => {
+  /** An item with two listings (205, 220), two buy orders (190, 150) and an external price of 321. */
+  async function pricedItem(name: string, game: 440 | 730 | 570 | 252490) {
+    const item = await helpers.item({ name, game, deal: 321 });
+    const seller = await helpers.user();
+    for (const price of [220, 205]) await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
+    for (const price of [190, 150]) {
+      const buyer = await helpers.user({ balance: 1000 });
+      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount: 1 });
+    }
+    return item;
+  }
+
+  it('GET /public/price: Given an item with listings and buy orders, then its JSON row and CSV line carry them', async (ctx) => {
     await needsHelpers(ctx);
-    await helpers.item({ name: 'Csv Item', game: 570 });
-    const answer = await call('GET', '/public/price', { query: { format: 'csv', game: 570 } });
-    assertConforms(answer);
+    const item = await pricedItem('Survival Crate', 252490);
+    // update=1 refreshes the cached list; it is honoured once per minute per IP, so each call has its own.
+    const json = await call('GET', '/public/price', { query: { game: 252490, update: 1 }, ip: '198.51.100.101' });
+    assertConforms(json);
+    const list = content(json);
+    const row = (list.prices as Json[]).find((r) => r.itemId === item.id);
     assertThat(
-      answer,
-      String(answer.body).split('\n')[0]?.trim() ===
-        'itemId,name,game,buyPrice,sellPrice,platformPrice,listingCount,buyOrderCount',
-      'the CSV header of the seed',
+      json,
+      row?.name === 'Survival Crate' &&
+        row.buyPrice === 190 &&
+        row.sellPrice === 205 &&
+        row.platformPrice === 321 &&
+        row.listingCount === 2 &&
+        row.buyOrderCount === 2,
+      'the row: buyPrice 190, sellPrice 205, platformPrice 321, 2 listings, 2 buy orders',
+    );
+    assertThat(
+      json,
+      (list.prices as Json[]).every((r) => r.game === 252490) && list.itemCount === list.prices.length,
+      'game=252490 lists that game only, itemCount counts the rows',
+    );
+    const csv = await call('GET', '/public/price', {
+      query: { format: 'csv', game: 252490, update: 1 },
+      ip: '198.51.100.102',
+    });
+    assertConforms(csv);
+    const lines = String(csv.body).trim().split(/\r?\n/);
+    assertThat(
+      csv,
+      lines[0] === 'itemId,name,game,buyPrice,sellPrice,platformPrice,listingCount,buyOrderCount',
+      'the CSV header of the seed, exactly',
+    );
+    assertThat(
+      csv,
+      lines.includes(`${item.id},Survival Crate,252490,190,205,321,2,2`),
+      'the item as a CSV line in header order',
     );
   });
 
-  it('GET /infos/prices/buyorderAndLowestSales answers envelope B and GET /infos/admin lists staff', async (ctx) => {
+  it('GET /infos/prices/buyorderAndLowestSales: Given items with both sides, a listing only and a buy order only, then envelope B carries them (0 meaning none)', async (ctx) => {
+    await needsHelpers(ctx);
+    const both = await pricedItem('Infos Key', 440);
+    const listed = await helpers.item({ name: 'Listed Only', game: 440 });
+    const wanted = await helpers.item({ name: 'Wanted Only', game: 440 });
+    const bare = await helpers.item({ name: 'Bare Key', game: 440 });
+    const seller = await helpers.user();
+    await helpers.asset({ owner: seller.platformId, itemId: listed.id, state: 1, price: 75 });
+    const buyer = await helpers.user({ balance: 1000 });
+    await helpers.buyOrder({ owner: buyer.platformId, itemId: wanted.id, price: 60, amount: 1 });
+    const answer = await call('GET', '/infos/prices/buyorderAndLowestSales', {
+      query: { update: 1 },
+      ip: '198.51.100.103',
+    });
+    assertConforms(answer);
+    const body = answer.body as { status?: string; data?: { prices?: Json[] } };
+    const pair = (id: number) => {
+      const p = body.data?.prices?.find((r) => r.item_id === id);
+      return p ? `${p.buyorder_price}/${p.lowest_sale_price}` : 'absent';
+    };
+    assertThat(answer, body.status === 'success', 'envelope B (the reference variant)');
+    assertThat(answer, pair(both.id) === '190/205', 'both sides: highest buy order 190, lowest listing 205');
+    assertThat(answer, pair(listed.id) === '0/75', 'a listing only: buy order 0');
+    assertThat(answer, pair(wanted.id) === '60/0', 'a buy order only: lowest listing 0');
+    assertThat(answer, ['0/0', 'absent'].includes(pair(bare.id)), 'an item with neither: 0/0 when listed');
+  });
+});
+
+describe('GET /infos/admin', () => {
+  it('Given an admin and a user, then the staff list names the admin only', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await helpers.user({ admin: true, name: 'Staff Member' });
-    const infos = await get('/infos/prices/buyorderAndLowestSales');
-    assertThat(infos, (infos.body as { status?: string }).status === 'success', 'envelope B');
+    const user = await helpers.user({ name: 'Not Staff' });
     const staff = await get('/infos/admin');
-    assertThat(staff, JSON.stringify(staff.body).includes(admin.platformId), 'the admin is listed');
+    const entries = (staff.body as { data: { name: string; platformId: string }[] }).data;
+    assertThat(
+      staff,
+      entries.some((e) => e.platformId === admin.platformId && e.name === 'Staff Member'),
+      'the admin is listed with its name',
+    );
+    assertThat(staff, !entries.some((e) => e.platformId === user.platformId), 'a non-admin is not listed');
+  });
+});
+
+describe('GET /user/store/{identifier}', () => {
+  it('Given a user who set a short URL, then the store answers its public information; an unknown one is not found', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ name: 'Store Owner' });
+    const shortUrl = `store-${me.platformId.slice(-8)}`;
+    const set = await call('POST', '/user/updateShortUrl', { json: { shortUrl }, token: me.token, ip: me.ip });
+    needsRoute(ctx, set, 'to give the user a store');
+    assertConforms(set);
+    assertThat(set, set.status === 200, 'the short URL is stored');
+    const store = await get(`/user/store/${shortUrl}`);
+    assertThat(
+      store,
+      content(store).platformId === me.platformId && content(store).name === 'Store Owner',
+      'the store of that user',
+    );
+    const unknown = await call('GET', '/user/store/no-such-store-00');
+    assertConforms(unknown);
+    assertThat(unknown, unknown.status === 300 && unknown.message === 'Store not found', 'Store not found');
   });
 });

@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
+import { operations } from './document.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'coverage-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const seen = [
+  { op: 'POST /user/login', status: 200 },
+  { op: 'POST /user/login', status: 300, message: 'Missing required parameter: apiKey' },
+  { op: 'POST /deposit/trade', status: 300, message: 'invalid deposit key for assetId: 991' },
+  { op: 'POST /deposit/trade', status: 418 },
+];
+const rows = coverage(seen);
+const row = (name: string) => rows.find((r) => r.operation === name)!;
+
+describe('coverage', () => {
+  it('has a row per operation, with its documented statuses and messages', () => {
+    expect(rows.map((r) => r.operation)).toEqual(operations.map((o) => o.name));
+    expect(row('POST /user/login').statuses.map((s) => s.status)).toEqual(['200', '300', '403', '429', '500']);
+  });
+
+  it('marks the statuses and messages the traffic exercised', () => {
+    const loginRow = row('POST /user/login');
+    expect(loginRow.statuses.filter((s) => s.hit).map((s) => s.status)).toEqual(['200', '300']);
+    expect(loginRow.messages.filter((m) => m.hit).map((m) => m.message)).toEqual([
+      'Missing required parameter: apiKey',
+    ]);
+    expect(loginRow.messages.filter((m) => !m.hit).map((m) => m.message)).toEqual([
+      'Invalid API key',
+      'Country blocked',
+    ]);
+  });
+
+  it('matches message templates and ignores undocumented statuses', () => {
+    const deposit = row('POST /deposit/trade');
+    expect(deposit.messages.find((m) => m.message === 'invalid deposit key for assetId: <asset_id>')?.hit).toBe(true);
+    expect(deposit.statuses.find((s) => s.status === '418')).toBeUndefined();
+  });
+
+  it('totals operations, statuses and messages', () => {
+    const t = totals(rows);
+    expect(t.operations).toEqual({ hit: 2, all: operations.length });
+    expect(t.statuses.hit).toBe(3);
+    expect(t.messages.hit).toBe(2);
+    expect(t.statuses.all).toBe(rows.flatMap((r) => r.statuses).length);
+  });
+
+  it('writes coverage.md and coverage.html with the totals and percentages', () => {
+    writeCoverage(dir, rows, 'http://api.test');
+    const md = readFileSync(join(dir, 'coverage.md'), 'utf8');
+    expect(md).toContain(`operations 2/${operations.length} (${Math.round((2 / operations.length) * 100)}%)`);
+    expect(md).toContain('| `POST /user/login` | ✔ 200 ✔ 300 · 403 · 429 · 500 | 1/3 |');
+    expect(md).toContain('- ✔ `Missing required parameter: apiKey`');
+    const html = readFileSync(join(dir, 'coverage.html'), 'utf8');
+    expect(html).toContain('<code>POST /user/login</code>');
+    expect(html).toContain('&lt;asset_id&gt;');
+  });
+
+  it('reads the traffic files the workers wrote, and removes them', () => {
+    writeFileSync(join(dir, 'traffic-1.ndjson'), `${JSON.stringify(seen[0])}\n${JSON.stringify(seen[1])}\n`);
+    writeFileSync(join(dir, 'traffic-2.ndjson'), `${JSON.stringify(seen[2])}\n`);
+    expect(readTraffic(dir)).toHaveLength(3);
+    expect(readTraffic(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { changesState, findOperation, operations } from './document.ts';
+
+describe('findOperation', () => {
+  it.each([
+    [
+      'a literal segment wins over a parameter',
+      'GET',
+      '/user/disconnectSession/all',
+      'GET /user/disconnectSession/all',
+    ],
+    ['a parameter takes any other value', 'GET', '/user/disconnectSession/42', 'GET /user/disconnectSession/{id}'],
+    ['more literal segments win', 'GET', '/item/listing/count/5', 'GET /item/listing/count/{item}'],
+    ['two parameters', 'GET', '/item/listing/5/76561198000000001', 'GET /item/listing/{item}/{userid}'],
+    ['a literal beside a parameter', 'GET', '/item/pricing/bulk', 'GET /item/pricing/bulk'],
+    ['the parameter beside it', 'GET', '/item/pricing/12', 'GET /item/pricing/{item}'],
+    ['a deeper literal path', 'GET', '/item/details/fromid/123', 'GET /item/details/fromid/{backpackid}'],
+    ['a slug', 'GET', '/item/details/mann-co-supply-crate-key', 'GET /item/details/{item}'],
+    ['a trailing slash', 'GET', '/user/ipList/', 'GET /user/ipList'],
+    ['the method counts', 'POST', '/item/pricing/12', undefined],
+    ['an unknown path', 'GET', '/no/such/route', undefined],
+    ['a prefix is not a match', 'GET', '/item/pricing/12/extra', undefined],
+  ])('%s: %s %s', (_, method, path, want) => {
+    expect(findOperation(method, path)?.name).toBe(want);
+  });
+});
+
+describe('operations', () => {
+  it('lists every operation of the bundle with its permission level', () => {
+    expect(operations.length).toBeGreaterThan(0);
+    for (const o of operations)
+      expect(o.permission, o.name).toMatch(/^(None|API only|Connected \+ API( \+ 2FA)?|admin)$/);
+  });
+
+  it.each([
+    ['GET /user/ipList', false],
+    ['GET /user/disconnect', true],
+    ['GET /user/disconnectSession/{id}', true],
+    ['POST /user/login', true],
+  ])('%s changes state: %s', (name, want) => {
+    const o = operations.find((x) => x.name === name);
+    expect(o && changesState(o)).toBe(want);
+  });
+});

@@ -1,0 +1,122 @@
+// Sales as the public reads show them (seed: "Sales graph rows", GET /item/salesGraph/{item},
+// GET /public/sales): sales recorded by listing assets into a buy order, at clock times this file
+// sets, then read back by day, by week and in the anonymized public feed.
+import { createHash } from 'node:crypto';
+import { beforeAll, describe, it, type TestContext } from 'vitest';
+import { content, getOk as get, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
+import type { Json } from '../src/document.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+/** A user with a session who sells assets into a buy order: every sale is recorded at its price. */
+async function market(ctx: TestContext, itemId: number) {
+  const seller = await session();
+  const buyer = await helpers.user({ balance: 100_000 });
+  await helpers.buyOrder({ owner: buyer.platformId, itemId, price: 1000, amount: 50 });
+  return {
+    seller,
+    buyer,
+    /** Lists one new asset at `price`, at or under the order: it sells at once, at `price`. */
+    sell: async (price: number) => {
+      const asset = await helpers.asset({ owner: seller.platformId, itemId, state: 0 });
+      const answer = await call('POST', '/inventory/price', {
+        json: { ids: asset.assetId, price },
+        token: seller.token,
+        ip: seller.ip,
+      });
+      needsRoute(ctx, answer, 'to record a sale');
+      assertThat(answer, answer.status === 200, 'the asset sells into the buy order');
+    },
+  };
+}
+
+const DAY = 86_400;
+const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
+
+describe('GET /item/salesGraph/{item}', () => {
+  it('Given sales on two days of one week and one day of the next, then 1M has a row per day and 5Y a row per week', async (ctx) => {
+    await needsHelpers(ctx);
+    // Noon UTC on the next Wednesday: the same calendar day and week in any time zone of the server.
+    const now = await helpers.now();
+    const wednesday = Math.floor(now / DAY) * DAY + ((3 - new Date(now * 1000).getUTCDay() + 7) % 7 || 7) * DAY;
+    await helpers.setClock(wednesday + DAY / 2);
+    const item = await helpers.item({ name: 'Graphed Key', game: 440 });
+    const { seller, sell } = await market(ctx, item.id);
+    await sell(150);
+    await sell(180);
+    await helpers.advance(DAY); // Thursday
+    await sell(200);
+    await helpers.advance(7 * DAY); // Thursday of the next week
+    await sell(90);
+    const monday = wednesday - 2 * DAY;
+
+    const daily = await get(`/item/salesGraph/${item.id}`, { period: '1M' }, seller.token, seller.ip);
+    const days = (content(daily).values as { date: string; price: number; nb: number }[])
+      .filter((r) => r.nb > 0)
+      .sort((x, y) => x.date.localeCompare(y.date))
+      .map((r) => `${r.date.slice(0, 10)}:${r.price}:${r.nb}`);
+    const wantDays = [`${day(wednesday)}:330:2`, `${day(wednesday + DAY)}:200:1`, `${day(wednesday + 8 * DAY)}:90:1`];
+    assertThat(daily, days.join() === wantDays.join(), `daily rows ${wantDays.join(', ')}`);
+
+    const weekly = await get(`/item/salesGraph/${item.id}`, { period: '5Y' }, seller.token, seller.ip);
+    const weeks = (
+      content(weekly).values as { first_date: string; week: string; total_price: number; total_nb: number }[]
+    )
+      .filter((r) => r.total_nb > 0)
+      .sort((x, y) => x.first_date.localeCompare(y.first_date));
+    const wantWeeks = [`${day(monday)}:530:3`, `${day(monday + 7 * DAY)}:90:1`];
+    assertThat(
+      weekly,
+      weeks.map((r) => `${r.first_date.slice(0, 10)}:${r.total_price}:${r.total_nb}`).join() === wantWeeks.join(),
+      `weekly rows (first_date the Monday) ${wantWeeks.join(', ')}`,
+    );
+    assertThat(weekly, weeks[0]?.week !== weeks[1]?.week, 'the two weeks have different week numbers');
+  });
+});
+
+describe('GET /public/sales', () => {
+  it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it', async (ctx) => {
+    await needsHelpers(ctx);
+    const start = await helpers.now();
+    await helpers.advance(10);
+    const item = await helpers.item({ name: 'Feed Sword', game: 570 });
+    const { seller, buyer, sell } = await market(ctx, item.id);
+    for (const price of [310, 320, 330]) {
+      await sell(price);
+      await helpers.advance(10);
+    }
+    const feed = await get('/public/sales', { game: 570, since: start });
+    const sales = content(feed).sales as Json[];
+    assertThat(
+      feed,
+      sales.map((s) => `${s.itemId}:${s.price}`).join() === [330, 320, 310].map((p) => `${item.id}:${p}`).join() &&
+        content(feed).count === 3,
+      'the three sales since the start, newest first',
+    );
+    const anonymous = (id: string) => createHash('sha256').update(id).digest('hex').slice(0, 8);
+    assertThat(
+      feed,
+      sales.every((s) => s.seller !== seller.platformId && s.buyer !== buyer.platformId),
+      'seller and buyer are not the platform IDs',
+    );
+    assertThat(
+      feed,
+      sales.every((s) => s.seller === anonymous(seller.platformId) && s.buyer === anonymous(buyer.platformId)),
+      'seller and buyer are the documented anonymous tokens (SHA-256 prefix)',
+    );
+    const limited = await get('/public/sales', { game: 570, since: start, limit: 2 });
+    assertThat(
+      limited,
+      (content(limited).sales as Json[]).map((s) => s.price).join() === '330,320',
+      'limit=2 keeps the two newest',
+    );
+    const later = await get('/public/sales', { game: 570, since: sales[1].timestamp });
+    assertThat(
+      later,
+      (content(later).sales as Json[]).map((s) => s.price).join() === '330',
+      'since keeps only the sales after it',
+    );
+  });
+});
