@@ -22,7 +22,8 @@ export interface Offer {
 
 export interface Platform {
   inventory(platformId: string, game: number): PlatformAsset[];
-  sendOffer(offer: Omit<Offer, 'tradeId' | 'status'>): Offer;
+  /** Sends an offer; `tradeId` is the engine's when it names the trade record first. */
+  sendOffer(offer: Omit<Offer, 'tradeId' | 'status'> & { tradeId?: string }): Offer;
   offers(platformId?: string): Offer[];
   offer(tradeId: string): Offer | undefined;
 }
@@ -40,9 +41,9 @@ export class PlatformSimulator implements Platform {
     this.#inventories.set(`${platformId}:${game}`, assets);
   }
 
-  sendOffer(offer: Omit<Offer, 'tradeId' | 'status'>): Offer {
+  sendOffer(offer: Omit<Offer, 'tradeId' | 'status'> & { tradeId?: string }): Offer {
     this.#next += 1;
-    const sent = { ...offer, assetIds: [...offer.assetIds], tradeId: String(this.#next), status: 0 };
+    const sent = { ...offer, assetIds: [...offer.assetIds], tradeId: offer.tradeId ?? String(this.#next), status: 0 };
     this.#offers.push(sent);
     return { ...sent };
   }

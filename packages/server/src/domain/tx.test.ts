@@ -81,3 +81,19 @@ describe('Tx', () => {
     expect(old.cashouts).toEqual({ '1': { id: 1 } });
   });
 });
+
+describe('Tx effects and failure', () => {
+  it('collects emitted effects in order', () => {
+    const tx = new Tx(emptyState());
+    tx.emit({ kind: 'affiliate', code: 'a', user: undefined, ip: '1.1.1.1' });
+    tx.emit({ kind: 'moderation', notice: 'ban', text: 't', data: {} });
+    expect(tx.effects.map((e) => e.kind)).toEqual(['affiliate', 'moderation']);
+  });
+
+  it('keeps writes on failure only when asked', () => {
+    const tx = new Tx(emptyState());
+    expect(tx.keepsWritesOnFailure).toBe(false);
+    tx.keepWritesOnFailure();
+    expect(tx.keepsWritesOnFailure).toBe(true);
+  });
+});

@@ -2,6 +2,7 @@
 // (every write is applied at once and returned as the change list the store journals) or is
 // dropped (nothing happened). This is what makes "no half-applied change" hold: a command that
 // fails half-way leaves the state as it was.
+import type { Effect } from './effects.ts';
 import type { CollectionName, Collections, State } from './state.ts';
 
 export interface Change {
@@ -24,6 +25,8 @@ export class Tx {
   #writes = new Map<string, { c: CollectionName; id: string; row: unknown }>();
   #counters: Record<string, number> = {};
   #fees = 0;
+  #effects: Effect[] = [];
+  #keepOnFailure = false;
 
   constructor(state: State) {
     this.state = state;
@@ -74,6 +77,28 @@ export class Tx {
   /** Records cents kept by the marketplace as fees. */
   collectFee(cents: number): void {
     this.#fees += cents;
+  }
+
+  /** Asks for an outside effect once the unit of work is durable (domain/effects.ts). */
+  emit(effect: Effect): void {
+    this.#effects.push(effect);
+  }
+
+  /** The effects emitted so far, in order. */
+  get effects(): readonly Effect[] {
+    return this.#effects;
+  }
+
+  /**
+   * Makes the writes made so far count even if the command then fails: a wrong code counts as an
+   * attempt although the request is refused. Effects of a failed command are still dropped.
+   */
+  keepWritesOnFailure(): void {
+    this.#keepOnFailure = true;
+  }
+
+  get keepsWritesOnFailure(): boolean {
+    return this.#keepOnFailure;
   }
 
   /** Applies every write to the state and returns them as journal changes. */

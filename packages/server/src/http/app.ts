@@ -9,6 +9,7 @@ import { identify, permits } from './authenticate.ts';
 import type { Caller, Ctx, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { sendError, sendOk } from './envelope.ts';
+import { execute } from './execute.ts';
 import { coerceFormValue, derefSchema } from './form-body.ts';
 import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
 import { RouteMatcher } from './route-matcher.ts';
@@ -149,12 +150,7 @@ function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
     body: req.body ?? {},
     query: req.query ?? {},
     params: req.params as Record<string, string>,
-    async run(command) {
-      const tx = new Tx(deps.store.state);
-      const result = command(tx);
-      if (result.ok) await deps.store.append(tx.commit());
-      return result;
-    },
+    run: (command) => execute(deps, command),
     read: (query) => query(new Tx(deps.store.state)),
   };
 }

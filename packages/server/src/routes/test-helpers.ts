@@ -6,10 +6,12 @@ import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
 import { NOT_FOUND } from '../domain/messages.ts';
 import { emptyState } from '../domain/state.ts';
-import { type Result, Tx } from '../domain/tx.ts';
+import type { Result, Tx } from '../domain/tx.ts';
 import { createUser, newPlatformId } from '../domain/users.ts';
 import type { ServerDeps } from '../http/deps.ts';
 import { sendError, sendOk } from '../http/envelope.ts';
+import { execute } from '../http/execute.ts';
+import { reportPayment, settleOffer } from './test-helpers-settle.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: helper bodies are checked field by field here
 type Body = any;
@@ -21,12 +23,7 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
   const reply = (res: Response, result: Result<unknown>) =>
     result.ok ? sendOk(res, 'A', result.value) : sendError(res, 'A', result.error, 300);
   const bad = (error: string): Result<never> => ({ ok: false, error });
-  const run = async <T>(command: (tx: Tx) => Result<T>): Promise<Result<T>> => {
-    const tx = new Tx(deps.store.state);
-    const result = command(tx);
-    if (result.ok) await deps.store.append(tx.commit());
-    return result;
-  };
+  const run = <T>(command: (tx: Tx) => Result<T>): Promise<Result<T>> => execute(deps, command);
   const post = (path: string, handler: (body: Body, req: Request) => Promise<Result<unknown>> | Result<unknown>) =>
     router.post(`/test_helpers${path}`, async (req, res) => reply(res, await handler(req.body ?? {}, req)));
 
@@ -133,17 +130,15 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
   router.get('/test_helpers/platform/offers', (req, res) =>
     sendOk(res, 'A', { offers: deps.platform.offers(req.query.platformId as string | undefined) }),
   );
-  // Trades are created by the deposit, withdrawal and instant-sell routes (part 2); until one
-  // exists every trade ID is unknown.
   post('/platform/offers/:tradeId', (b: Body, req) => {
     if (!['accept', 'decline', 'fail'].includes(b.outcome)) return bad('Invalid outcome');
-    const offer = deps.platform.offer(String(req.params.tradeId));
-    if (!offer) return bad('Unknown trade');
-    return bad('Trade is not pending');
+    return settleOffer(deps, String(req.params.tradeId), b.outcome);
   });
-  post('/payments/:cashoutId', (b: Body) => {
+  post('/payments/:cashoutId', (b: Body, req) => {
     if (!['processing', 'completed', 'failed'].includes(b.outcome)) return bad('Invalid outcome');
-    return bad('Unknown cashout');
+    const id = Number(req.params.cashoutId);
+    if (!Number.isSafeInteger(id)) return bad('Unknown cashout');
+    return reportPayment(deps, id, b.outcome);
   });
 
   router.all('/test_helpers/*rest', (_req, res) => sendError(res, 'A', NOT_FOUND, 404));

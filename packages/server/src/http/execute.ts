@@ -1,0 +1,51 @@
+// Runs one engine command: a unit of work over the state, committed and journaled (durable) when
+// it succeeds (or when it asked to keep its writes on failure), then its outside effects. Route
+// handlers (`ctx.run`) and the test helpers both go through here, so an effect never runs for a
+// change that was not made durable first.
+import type { Effect } from '../domain/effects.ts';
+import { type Result, Tx } from '../domain/tx.ts';
+import type { ServerDeps } from './deps.ts';
+
+export async function execute<T>(deps: ServerDeps, command: (tx: Tx) => Result<T>): Promise<Result<T>> {
+  const tx = new Tx(deps.store.state);
+  const result = command(tx);
+  if (result.ok || tx.keepsWritesOnFailure) await deps.store.append(tx.commit());
+  if (result.ok) await perform(deps, tx.effects);
+  return result;
+}
+
+/**
+ * Performs effects in order. A failing adapter (an SMTP server down) is logged, not answered:
+ * the change is already durable and the client must learn that it happened.
+ */
+export async function perform(deps: ServerDeps, effects: readonly Effect[]): Promise<void> {
+  const now = deps.clock.now();
+  for (const effect of effects) {
+    try {
+      switch (effect.kind) {
+        case 'mail':
+          await deps.mail.send(effect.mail, now);
+          break;
+        case 'moderation':
+          deps.moderation.notify(effect.notice, effect.text, effect.data, now);
+          break;
+        case 'affiliate':
+          deps.affiliates.click(effect.code, effect.user, effect.ip, now);
+          break;
+        case 'offer':
+          deps.platform.sendOffer({
+            tradeId: effect.tradeId,
+            kind: effect.offer,
+            platformId: effect.platformId,
+            assetIds: effect.assetIds,
+          });
+          break;
+        case 'payout':
+          deps.payments.submit(effect.cashoutId, effect.provider, effect.amount, effect.email);
+          break;
+      }
+    } catch (error) {
+      deps.logger.error({ err: error, effect: effect.kind }, 'an outside effect failed after its change was stored');
+    }
+  }
+}

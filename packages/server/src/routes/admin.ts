@@ -1,0 +1,4 @@
+// Admin: bans and the platform inventory. (Stub: handlers are added by operationId as the area is implemented.)
+import type { Routes } from '../http/context.ts';
+
+export const adminRoutes: Routes = {};

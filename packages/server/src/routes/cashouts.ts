@@ -1,0 +1,4 @@
+// Cashouts and payout methods. (Stub: handlers are added by operationId as the area is implemented.)
+import type { Routes } from '../http/context.ts';
+
+export const cashoutsRoutes: Routes = {};

@@ -1,0 +1,4 @@
+// Giveaways. (Stub: handlers are added by operationId as the area is implemented.)
+import type { Routes } from '../http/context.ts';
+
+export const giveawaysRoutes: Routes = {};

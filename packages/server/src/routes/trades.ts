@@ -1,0 +1,4 @@
+// Trades: withdrawals, trade lists, resend, admin revert. (Stub: handlers are added by operationId as the area is implemented.)
+import type { Routes } from '../http/context.ts';
+
+export const tradesRoutes: Routes = {};
