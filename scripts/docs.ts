@@ -55,11 +55,11 @@ export function decorate(doc: Json): Json {
   return out;
 }
 
-if (import.meta.main) {
+/** Builds the page from the bundle into `output` (Redocly build-docs, everything inlined). */
+export function buildDocs(output = join(root, 'docs/site/index.html')): string {
   const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 'utf8'));
   const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
   const input = join(scratch, 'openapi.json');
-  const output = join(root, 'docs/site/index.html');
   try {
     writeFileSync(input, JSON.stringify(decorate(doc)));
     mkdirSync(dirname(output), { recursive: true });
@@ -71,8 +71,10 @@ if (import.meta.main) {
         env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
       },
     );
-    console.log(`wrote ${output}`);
+    return output;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+if (import.meta.main) console.log(`wrote ${buildDocs()}`);
