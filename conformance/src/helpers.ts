@@ -1,5 +1,5 @@
 // The test helpers of shared/test-helpers.md, typed by the test-helpers document: state set-up,
-// the clock, the outbox and GeoIP. Only used when the target exposes them.
+// the clock, the outbox, the platform's inventory and offers, payments and GeoIP. Only used when the target exposes them.
 import type { TestHelperComponents } from '@marketplace/types';
 import { call } from './http.ts';
 import { settings } from './settings.ts';
@@ -26,6 +26,25 @@ export const helpers = {
   setClock: (unix: number) => helper<{ now: number }>('POST', '/clock', { set: unix }),
   now: async () => (await helper<{ now: number }>('GET', '/clock')).now,
   geoip: (ip: string, country: string) => helper('POST', '/geoip', { ip, country }),
+  /** What the outside world was sent, oldest first (e-mails with their `data.code`, notices). */
+  outbox: async (channel: Schemas['OutboxMessage']['channel'], to?: string) => {
+    const query = new URLSearchParams(to === undefined ? { channel } : { channel, to });
+    return (await helper<{ messages: Schemas['OutboxMessage'][] }>('GET', `/outbox?${query}`)).messages;
+  },
+  /** Sets what a user holds on the external platform (what GET /deposit/{game} offers). */
+  platformInventory: (body: Schemas['PlatformInventoryRequest']) =>
+    helper<{ count: number }>('POST', '/platform/inventory', body),
+  /** The trade offers the service's bots sent, oldest first. */
+  offers: async (platformId?: string) => {
+    const query = platformId === undefined ? '' : `?${new URLSearchParams({ platformId })}`;
+    return (await helper<{ offers: Schemas['PlatformOffer'][] }>('GET', `/platform/offers${query}`)).offers;
+  },
+  /** The user accepts, declines or fails a trade offer on the platform. */
+  settleOffer: (tradeId: string, outcome: Schemas['OfferOutcomeRequest']['outcome']) =>
+    helper<Record<string, unknown>>('POST', `/platform/offers/${encodeURIComponent(tradeId)}`, { outcome }),
+  /** The payment provider reports on a cashout. */
+  payment: (cashoutId: number, outcome: Schemas['PaymentOutcomeRequest']['outcome']) =>
+    helper<Record<string, unknown>>('POST', `/payments/${cashoutId}`, { outcome }),
 };
 
 /** A fresh user logged in from `ip`: its platform ID, API key and JWT. */
