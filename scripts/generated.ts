@@ -17,6 +17,7 @@ export const ARTIFACTS = [
   'openapi/bundled/test-helpers.json',
   'packages/types/src/openapi.ts',
   'packages/types/src/test-helpers.ts',
+  'packages/types/src/operation-index.ts',
 ] as const;
 
 /** Bundles one API of redocly.yaml with the Redocly CLI and returns the parsed document. */
@@ -46,6 +47,45 @@ async function types(doc: Record<string, unknown>): Promise<string> {
   return `// ${GENERATED_NOTE}\n// Source: ${doc['x-source']}\n\n${astToString(ast)}`;
 }
 
+interface OperationEntry {
+  operationId: string;
+  permission: string;
+  messages: string[];
+}
+
+/**
+ * What the types cannot say: each operation's ID, permission level and documented business error
+ * messages (`x-error-messages`), by path and method, as literal types. The client names the
+ * operation of an error with it and types a 300's message as the union of the documented ones.
+ */
+export function operationIndex(doc: Record<string, unknown>): string {
+  const index: Record<string, Record<string, OperationEntry>> = {};
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+  for (const [path, item] of Object.entries(paths))
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op !== 'object' || !op || typeof op.operationId !== 'string') continue;
+      const messages = ((op['x-error-messages'] as { message: string }[] | undefined) ?? []).map((m) => m.message);
+      index[path] ??= {};
+      index[path][method] = {
+        operationId: op.operationId,
+        permission: String(op['x-permission'] ?? ''),
+        messages: [...new Set(messages)],
+      };
+    }
+  const globals = ((doc['x-global-error-messages'] as { message: string }[] | undefined) ?? []).map((m) => m.message);
+  return [
+    `// ${GENERATED_NOTE}`,
+    `// Source: ${doc['x-source']}`,
+    '',
+    '/** Operation ID, permission level and documented business error messages, by path and method. */',
+    `export const operationIndex = ${JSON.stringify(index, null, 2)} as const;`,
+    '',
+    '/** Messages any operation may answer (`x-global-error-messages`; `<field>` stands for a field name). */',
+    `export const globalErrorMessages = ${JSON.stringify(globals, null, 2)} as const;`,
+    '',
+  ].join('\n');
+}
+
 /** Writes every artifact under `outRoot` (the repository root or a scratch copy). */
 export async function generate(repoRoot: string, outRoot: string): Promise<void> {
   const api = marked({ 'x-source': 'openapi/openapi.yaml', ...bundle(repoRoot, 'marketplace') });
@@ -56,6 +96,7 @@ export async function generate(repoRoot: string, outRoot: string): Promise<void>
     'openapi/bundled/test-helpers.json': `${JSON.stringify(helpers, null, 2)}\n`,
     'packages/types/src/openapi.ts': await types(api),
     'packages/types/src/test-helpers.ts': await types(helpers),
+    'packages/types/src/operation-index.ts': operationIndex(api),
   };
   for (const [rel, text] of Object.entries(files)) {
     const target = join(outRoot, rel);
