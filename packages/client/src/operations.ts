@@ -1,0 +1,66 @@
+// Types of operations by path and method, from the generated types and operation index: what an
+// operation answers on success, what its business errors look like, and which messages it documents.
+import type { globalErrorMessages, operationIndex, paths } from '@marketplace/types';
+
+export type Method = 'get' | 'post';
+
+/** Paths that have an operation for `M`. */
+export type PathsWith<M extends Method> = {
+  [P in keyof paths]: paths[P] extends { [K in M]: { responses: unknown } } ? P : never;
+}[keyof paths];
+
+/** The operation object of the generated types. */
+export type Operation<P extends keyof paths, M extends Method> = paths[P] extends { [K in M]: infer O } ? O : never;
+
+type JsonOf<R> = R extends { content: infer C } ? C[keyof C] : never;
+
+/** The body of a 200 answer (either envelope, or a raw document such as CSV). */
+export type SuccessBody<O> = O extends { responses: { 200: infer R } } ? JsonOf<R> : never;
+
+/**
+ * What a success carries: envelope A's `content`, envelope B's `data`, else the body itself.
+ * The envelopes are told apart by their required keys (`err` for A, `status` for B), as the
+ * optional `content?` of A would match B too.
+ */
+export type Content<O> = Unwrapped<SuccessBody<O>>;
+type Unwrapped<B> = B extends { err: boolean }
+  ? B extends { content?: infer C }
+    ? Exclude<C, undefined>
+    : never
+  : B extends { status: string }
+    ? B extends { data?: infer D }
+      ? D
+      : undefined
+    : B;
+
+/**
+ * The body of a business error (HTTP 300). openapi-fetch types `error` from 4xx and 5xx answers
+ * only (its `ErrorStatus`), so a 300 body is not in its `error` type: this is the bridge.
+ */
+export type BusinessErrorBody<O> = O extends { responses: { 300: infer R } } ? JsonOf<R> : never;
+
+type Index = typeof operationIndex;
+
+/** The operationId of a path and method. */
+export type OperationId<P extends keyof paths, M extends Method> = P extends keyof Index
+  ? M extends keyof Index[P]
+    ? Index[P][M] extends { operationId: infer I }
+      ? I
+      : never
+    : never
+  : never;
+
+/** The business error messages the document lists for an operation (`x-error-messages`). */
+export type DocumentedMessage<P extends keyof paths, M extends Method> = P extends keyof Index
+  ? M extends keyof Index[P]
+    ? Index[P][M] extends { messages: readonly (infer S)[] }
+      ? S
+      : never
+    : never
+  : never;
+
+/** Messages any operation may answer; `<field>` stands for a field name. */
+export type GlobalMessage =
+  | Exclude<(typeof globalErrorMessages)[number], `${string}<field>${string}`>
+  | `Missing required parameter: ${string}`
+  | `Invalid ${string} parameter`;
