@@ -15,7 +15,8 @@ export type ErrorKind = 'business' | 'forbidden' | 'not_found' | 'rate_limited' 
 export function kindOf(status: number): ErrorKind {
   if (status === 0) return 'network';
   if (status === 300) return 'business';
-  if (status === 403) return 'forbidden';
+  // The API refuses with 403; a 401 comes from mocks that check the security scheme (Prism).
+  if (status === 401 || status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   if (status === 429) return 'rate_limited';
   return 'server';
