@@ -21,13 +21,15 @@ describe('decorate', () => {
   const decorated = decorate(bundle);
   const find = (method: string, path: string) => decorated.paths[path][method];
 
-  it('writes the permission of every operation and a curl sample with its method and path', () => {
+  it('writes the permission of every operation and curl and client samples with its method and path', () => {
     for (const { path, method, op } of operations) {
       const out = find(method, path);
       expect(out.description).toContain(`**Permission:** ${op['x-permission']}`);
       const curl = out['x-codeSamples'].find((s: { lang: string }) => s.lang === 'curl');
       expect(curl.source).toContain(`-X ${method.toUpperCase()} "$BASE_URL${path}"`);
       expect(curl.source.includes('Authorization: Bearer')).toBe(!['None', 'API only'].includes(op['x-permission']));
+      const client = out['x-codeSamples'].find((s: { lang: string }) => s.lang === 'TypeScript');
+      expect(client.source).toContain(`await market.${method.toUpperCase()}('${path}'`);
     }
   });
 

@@ -2,22 +2,16 @@
 // written to docs/site/index.html (not committed: it is built from the bundle by `npm start` and
 // `npm run docs`). Redoc shows descriptions and code samples but not our `x-` facts, so each
 // operation's description gets its permission level, rate limit, error messages, gaps and
-// extension mark, and `x-codeSamples` with a curl line.
+// extension mark, and `x-codeSamples`: a curl line and a call with the typed client.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { clientSample, curlSample } from './code-samples.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 type Json = any;
 const root = resolve(import.meta.dirname, '..');
-
-/** The example request body of an operation, if it documents one. */
-function exampleBody(op: Json): unknown {
-  const media = op.requestBody?.content?.['application/json'];
-  const first = Object.values(media?.examples ?? {})[0] as Json;
-  return first?.value ?? media?.example;
-}
 
 /** Adds the facts Redoc would not show to every operation's description. */
 export function decorate(doc: Json): Json {
@@ -43,12 +37,9 @@ export function decorate(doc: Json): Json {
       if (op['x-reference-variant']) lines.push('', `**Reference server implements:** ${op['x-reference-variant']}`);
       op.description = `${op.description ?? ''}\n\n${lines.join('\n')}`;
       if (op['x-extension']) op['x-badges'] = [{ name: 'Extension', color: '#b35900' }];
-      const body = exampleBody(op);
-      const auth = ['None', 'API only'].includes(op['x-permission']) ? '' : " \\\n  -H 'Authorization: Bearer $JWT'";
-      const data =
-        body === undefined ? '' : ` \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body)}'`;
       op['x-codeSamples'] = [
-        { lang: 'curl', label: 'curl', source: `curl -X ${method.toUpperCase()} "$BASE_URL${path}"${auth}${data}` },
+        { lang: 'curl', label: 'curl', source: curlSample(method, path, op) },
+        { lang: 'TypeScript', label: 'TypeScript client', source: clientSample(doc, method, path, op) },
       ];
     }
   }
