@@ -12,6 +12,7 @@ logger.info({ db: config.db, testMode: config.testMode }, `Item Marketplace refe
 console.log(`
   Item Marketplace API reference server: ${base}
   Document: ${base}/openapi.json   Docs: ${base}/docs${config.testMode ? '\n  Test mode: /test_helpers/... routes are on' : ''}
+  State: ${config.db === ':memory:' ? 'in memory (a sandbox: every change is lost when it stops)' : config.db}
 
   Try:
     curl -s ${base}/item/listing/1
