@@ -1,0 +1,421 @@
+// Support tickets and messages (seed: "Support and messages", "Support ticket", "Messages by
+// endpoint", Limits "Support message max 10,000 characters (admin 200,000)", Events "POST
+// /admin/support/post sends a message to an internal moderation chat channel"). Envelope B.
+// The document's design where the seed is silent: status 0 open, 1 answered, 2 closed; ticket
+// numbers count per user; HTML tags are stripped from what is stored, entities are kept as sent.
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+interface Message {
+  id: number;
+  user: string;
+  content: string;
+  admin: string | null;
+  timestamp: number;
+  attachments: string;
+  assigned?: string | null;
+  status?: string;
+}
+
+const post = async (me: Me, path: string, json: object) => {
+  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const get = async (me: Me, path: string) => {
+  const answer = await call('GET', path, { token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const refused = (a: Answer, message: string) => a.status === 300 && a.message === message;
+
+const ticketBody = {
+  subject: 'Withdrawal stuck',
+  description: 'Pending for two days.',
+  topic: 'trading',
+  concern: 'withdrawal',
+};
+
+/** Opens a ticket and returns its number. */
+async function open(me: Me, body: Partial<typeof ticketBody> = {}): Promise<number> {
+  const created = await post(me, '/support/create', { ...ticketBody, ...body });
+  assertThat(created, created.status === 200 && content(created).message === 'Ticket created', 'the ticket is created');
+  return content(created).ticket;
+}
+
+const messagesOf = async (me: Me, ticket: number): Promise<Message[]> =>
+  content(await getOk(`/support/messages/${ticket}`, {}, me.token, me.ip)).messages;
+
+describe('POST /support/create, GET /support/list, GET /support/messages/{ticket}', () => {
+  it('Given a user, tickets are numbered per user from 1, listed with status 0 (open), and the description is the first message', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const during = async <T>(act: () => Promise<T>) => {
+      const from = await helpers.now();
+      const value = await act();
+      return { value, from, to: await helpers.now() };
+    };
+    const first = await during(() => open(me));
+    await helpers.advance(3600);
+    const second = await during(() => open(me, { subject: 'Deposit missing', topic: 'payment', concern: 'deposit' }));
+    const other = await session();
+    const theirs = await open(other, { description: 'Their own first ticket.' });
+    const list = await getOk('/support/list', {}, me.token, me.ip);
+    const rows = content(list).list as { ticket: number; created: number; last_message: number }[];
+    assertThat(
+      list,
+      first.value === 1 && second.value === 2 && theirs === 1,
+      'numbers count per user: 1, 2 for me, 1 for them',
+    );
+    const times = rows.map(({ created, last_message }) => ({ created, last_message }));
+    assertThat(
+      list,
+      JSON.stringify(rows.map(({ created: _, last_message: __, ...row }) => row)) ===
+        JSON.stringify([
+          { ticket: 2, subject: 'Deposit missing', topic: 'payment', concern: 'deposit', status: 0 },
+          { ticket: 1, subject: ticketBody.subject, topic: 'trading', concern: 'withdrawal', status: 0 },
+        ]),
+      'my two tickets, most recent activity first, open',
+    );
+    const within = (t: number, w: { from: number; to: number }) => t >= w.from && t <= w.to;
+    assertThat(
+      list,
+      times.every((t) => t.created === t.last_message) &&
+        within(times[0]!.created, second) &&
+        within(times[1]!.created, first),
+      'created and last_message are the server clock at creation',
+    );
+    const messages = await messagesOf(me, 1);
+    assertThat(
+      list,
+      messages.length === 1 &&
+        messages[0]!.content === ticketBody.description &&
+        messages[0]!.user === me.platformId &&
+        messages[0]!.admin === null &&
+        messages[0]!.timestamp === times[1]!.created &&
+        messages[0]!.attachments === '',
+      'the description is the first message, written by the user, no attachment',
+    );
+  });
+
+  it("Given another user's ticket, its number answers `Ticket not found or no access` to me for reading and posting", async (ctx) => {
+    await needsHelpers(ctx);
+    const owner = await session();
+    const stranger = await session();
+    const ticket = await open(owner, { description: 'Private matter.' });
+    const read = await get(stranger, `/support/messages/${ticket}`);
+    assertThat(read, refused(read, 'Ticket not found or no access'), 'a ticket of someone else is not readable');
+    const write = await post(stranger, '/support/post', { content: 'Let me in', ticket });
+    assertThat(write, refused(write, 'Ticket not found or no access'), 'nor writable');
+    const ownList = await getOk('/support/list', {}, stranger.token, stranger.ip);
+    assertThat(ownList, content(ownList).list.length === 0, 'and not listed for the stranger');
+    const mine = await messagesOf(owner, ticket);
+    assertThat(read, mine.length === 1, "the owner's ticket is unchanged");
+  });
+
+  it('Given a missing field or an invalid attachment, create answers the seed message and opens nothing', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    for (const field of ['subject', 'description', 'topic', 'concern'] as const) {
+      const { [field]: _, ...rest } = ticketBody;
+      const absent = await post(me, '/support/create', rest);
+      assertThat(
+        absent,
+        refused(absent, 'Missing required parameters: subject, description, topic, concern'),
+        `${field} absent`,
+      );
+      const empty = await post(me, '/support/create', { ...ticketBody, [field]: '' });
+      assertThat(
+        empty,
+        refused(empty, 'Missing required parameters: subject, description, topic, concern'),
+        `${field} empty`,
+      );
+    }
+    const tagsOnly = await post(me, '/support/create', { ...ticketBody, description: '<p></p>' });
+    assertThat(
+      tagsOnly,
+      refused(tagsOnly, 'Missing required parameters: subject, description, topic, concern'),
+      'a description that is nothing but tags is empty once stripped',
+    );
+    for (const attachment of ['not base64!', 'QUJD=', 'QUJDRA']) {
+      const bad = await post(me, '/support/create', { ...ticketBody, attachment });
+      assertThat(bad, refused(bad, 'Invalid attachment'), `attachment ${JSON.stringify(attachment)} is not base64`);
+    }
+    const tooLong = await post(me, '/support/create', { ...ticketBody, description: 'x'.repeat(10_001) });
+    assertThat(tooLong, refused(tooLong, 'Invalid description parameter'), 'a description of 10,001 characters');
+    const list = await getOk('/support/list', {}, me.token, me.ip);
+    assertThat(list, content(list).list.length === 0, 'no ticket was opened');
+    const attached = await open(me, { attachment: Buffer.from('screenshot bytes').toString('base64') });
+    const [first] = await messagesOf(me, attached);
+    assertThat(list, first!.attachments !== '', 'a valid attachment is kept as a reference on the message');
+  });
+});
+
+describe('POST /support/post', () => {
+  it('Given a ticket, 10,000 characters are accepted and 10,001 are refused with `Invalid content parameter`', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const ticket = await open(me);
+    const longest = 'a'.repeat(10_000);
+    const accepted = await post(me, '/support/post', { content: longest, ticket });
+    assertThat(
+      accepted,
+      accepted.status === 200 && content(accepted).ticket === ticket && typeof content(accepted).message === 'string',
+      '10,000 characters are the limit',
+    );
+    const over = await post(me, '/support/post', { content: `${longest}a`, ticket });
+    assertThat(over, refused(over, 'Invalid content parameter'), '10,001 characters are one too many');
+    const messages = await messagesOf(me, ticket);
+    assertThat(
+      over,
+      messages.length === 2 && messages[1]!.content === longest,
+      'the accepted message is stored whole; the refused one is not stored',
+    );
+  });
+
+  it('Given HTML in a message, tags are stripped, text and entities are kept, and tags hidden inside tags do not survive', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const ticket = await open(me, { description: '<h1>Help</h1> please' });
+    const cases: [sent: string, stored: string][] = [
+      ['<b>Hello</b> <i>world</i>', 'Hello world'],
+      ['<script>alert(1)</script>done', 'alert(1)done'],
+      ['1 < 2 and 3 > 2, 5 <3', '1 < 2 and 3 > 2, 5 <3'],
+      ['Tom &amp; Jerry &lt;b&gt;', 'Tom &amp; Jerry &lt;b&gt;'],
+      ['<<b>script>alert(1)<</b>/script>', 'alert(1)'],
+      ['a<!-- hidden -->b<br/>c<img src=x onerror=alert(1)>d', 'abcd'],
+      ['trailing <a href="x"', 'trailing '],
+    ];
+    for (const [sent] of cases) {
+      const answer = await post(me, '/support/post', { content: sent, ticket });
+      assertThat(answer, answer.status === 200, `${JSON.stringify(sent)} is accepted`);
+    }
+    const messages = await messagesOf(me, ticket);
+    const stored = messages.map((m) => m.content);
+    const want = ['Help please', ...cases.map(([, s]) => s)];
+    assertThat(
+      await get(me, `/support/messages/${ticket}`),
+      JSON.stringify(stored) === JSON.stringify(want),
+      `stored ${JSON.stringify(stored)}, want ${JSON.stringify(want)}`,
+    );
+    const empty = await post(me, '/support/post', { content: '<b></b>', ticket });
+    assertThat(empty, refused(empty, 'Missing required parameters: content, ticket'), 'nothing left after stripping');
+  });
+
+  it('Given missing fields or a bad attachment, post answers the seed messages and stores nothing', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const ticket = await open(me);
+    const cases: [body: object, message: string][] = [
+      [{ ticket }, 'Missing required parameters: content, ticket'],
+      [{ content: '', ticket }, 'Missing required parameters: content, ticket'],
+      [{ content: 'hi' }, 'Missing required parameters: content, ticket'],
+      [{ content: 'hi', ticket, attachment: '%%%' }, 'Invalid attachment'],
+      [{ content: 'hi', ticket: ticket + 1 }, 'Ticket not found or no access'],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(me, '/support/post', body);
+      assertThat(answer, refused(answer, message), `${JSON.stringify(body)} answers ${message}`);
+    }
+    assertThat(await get(me, '/support/list'), (await messagesOf(me, ticket)).length === 1, 'only the description');
+    const ok = await post(me, '/support/post', { content: 'with a file', ticket, attachment: 'aGVsbG8=' });
+    assertThat(ok, ok.status === 200, 'a valid base64 attachment is accepted');
+  });
+});
+
+describe('Admin support: list, messages, post, status', () => {
+  it('Given a user ticket, an admin answer sets it answered and assigned, is read by the user, and notifies the moderation channel', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true, name: 'Moderator Kim' });
+    const user = await session({ name: 'Ticket Owner' });
+    const ticket = await open(user);
+    const before = await getOk('/admin/support/list', {}, admin.token, admin.ip);
+    const row = (content(before).list as { ticket: number; user: string }[]).find(
+      (r) => r.user === user.platformId && r.ticket === ticket,
+    );
+    assertThat(
+      before,
+      JSON.stringify(row) ===
+        JSON.stringify({ ticket, user: user.platformId, subject: ticketBody.subject, status: 0, assigned: null }),
+      "the admin list has the user's ticket, open and unassigned",
+    );
+    const notices = (await helpers.outbox('moderation')).length;
+    const answer = 'The trade was resent; please check your offers.';
+    const posted = await post(admin, '/admin/support/post', { content: answer, ticket, user: user.platformId });
+    assertThat(posted, posted.status === 200 && content(posted).ticket === ticket, 'the admin answers');
+    const moderation = await helpers.outbox('moderation');
+    const notice = moderation.at(-1);
+    assertThat(
+      posted,
+      moderation.length === notices + 1 && notice?.data.ticket === ticket && notice?.data.user === user.platformId,
+      `one moderation notice names the ticket and its owner: ${JSON.stringify(notice)}`,
+    );
+    const mine = await messagesOf(user, ticket);
+    assertThat(
+      posted,
+      mine.length === 2 &&
+        mine[1]!.content === answer &&
+        mine[1]!.admin === 'Moderator Kim' &&
+        mine[1]!.user === user.platformId,
+      "the user reads the admin's answer with the admin's name",
+    );
+    const list = await getOk('/support/list', {}, user.token, user.ip);
+    assertThat(list, content(list).list[0].status === 1, 'the ticket is answered (1)');
+    const adminView = await getOk(`/admin/support/messages/${ticket}/${user.platformId}`, {}, admin.token, admin.ip);
+    const viewed = content(adminView).messages as Message[];
+    assertThat(
+      adminView,
+      content(adminView).ticket === ticket &&
+        viewed.length === 2 &&
+        viewed.every((m) => m.assigned === 'Moderator Kim' && m.status === 'answered'),
+      'the admin sees the assigned admin and the textual status on every message',
+    );
+    const reply = await post(user, '/support/post', { content: 'Thanks, got it.', ticket });
+    assertThat(reply, reply.status === 200, 'the user replies');
+    const after = await getOk('/support/list', {}, user.token, user.ip);
+    assertThat(after, content(after).list[0].status === 0, "the user's message makes it open again (0)");
+  });
+
+  it('Given an admin, 200,000 characters are accepted and 200,001 refused; an unknown ticket or user is not found', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const ticket = await open(user);
+    const longest = 'b'.repeat(200_000);
+    const accepted = await post(admin, '/admin/support/post', { content: longest, ticket, user: user.platformId });
+    assertThat(accepted, accepted.status === 200, '200,000 characters are the admin limit');
+    const over = await post(admin, '/admin/support/post', { content: `${longest}b`, ticket, user: user.platformId });
+    assertThat(over, refused(over, 'Invalid content parameter'), '200,001 characters are one too many');
+    const userOver = await post(user, '/support/post', { content: 'c'.repeat(10_001), ticket });
+    assertThat(userOver, refused(userOver, 'Invalid content parameter'), 'the user keeps the 10,000 limit');
+    const messages = await messagesOf(user, ticket);
+    assertThat(over, messages.length === 2 && messages[1]!.content.length === 200_000, 'one admin message, whole');
+    const stranger = await session();
+    for (const [t, u] of [
+      [ticket + 1, user.platformId],
+      [ticket, stranger.platformId],
+    ] as const) {
+      const nope = await post(admin, '/admin/support/post', { content: 'x', ticket: t, user: u });
+      assertThat(nope, refused(nope, 'Ticket not found or no access'), `ticket ${t} of ${u} does not exist`);
+      const read = await get(admin, `/admin/support/messages/${t}/${u}`);
+      assertThat(read, refused(read, 'Ticket not found or no access'), 'nor can it be read');
+      const status = await post(admin, '/admin/support/status', { ticket: t, status: 2, user: u });
+      assertThat(status, refused(status, 'Ticket not found or no access'), 'nor closed');
+    }
+  });
+
+  it('Given a closed ticket, the user and the admin are refused with the seed message until an admin reopens it', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const ticket = await open(user);
+    const closed = await post(admin, '/admin/support/status', { ticket, status: 2, user: user.platformId });
+    assertThat(
+      closed,
+      closed.status === 200 && content(closed).ticket === ticket && content(closed).status === 2,
+      'the admin closes the ticket',
+    );
+    const list = await getOk('/support/list', {}, user.token, user.ip);
+    assertThat(list, content(list).list[0].status === 2, 'the user sees it closed (2)');
+    const byUser = await post(user, '/support/post', { content: 'Hello?', ticket });
+    assertThat(byUser, refused(byUser, 'Cannot send message: ticket is closed'), 'the user cannot write');
+    const byAdmin = await post(admin, '/admin/support/post', { content: 'Late answer', ticket, user: user.platformId });
+    assertThat(byAdmin, refused(byAdmin, 'Cannot send message: ticket is closed'), 'nor can the admin');
+    assertThat(byUser, (await messagesOf(user, ticket)).length === 1, 'nothing was stored');
+    const view = await get(admin, `/admin/support/messages/${ticket}/${user.platformId}`);
+    assertThat(view, content(view).messages[0].status === 'closed', 'the admin view says closed');
+    const reopened = await post(admin, '/admin/support/status', { ticket, status: 0, user: user.platformId });
+    assertThat(reopened, reopened.status === 200 && content(reopened).status === 0, 'the admin reopens it');
+    const again = await post(user, '/support/post', { content: 'Hello again', ticket });
+    assertThat(again, again.status === 200, 'the user can write again');
+  });
+});
+
+describe('POST /admin/support/block', () => {
+  it('Given a blocked user, creating and posting are refused with `You are blocked from support`, reading is not; unblocking lifts it', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const ticket = await open(user);
+    const blocked = await post(admin, '/admin/support/block', { user: user.platformId, status: 1 });
+    assertThat(
+      blocked,
+      blocked.status === 200 && content(blocked).user === user.platformId && content(blocked).status === 1,
+      'the admin blocks the user',
+    );
+    const create = await post(user, '/support/create', ticketBody);
+    assertThat(create, refused(create, 'You are blocked from support'), 'no new ticket');
+    const write = await post(user, '/support/post', { content: 'Why?', ticket });
+    assertThat(write, refused(write, 'You are blocked from support'), 'no new message');
+    assertThat(write, (await messagesOf(user, ticket)).length === 1, 'the ticket is still readable and unchanged');
+    const list = await getOk('/support/list', {}, user.token, user.ip);
+    assertThat(list, content(list).list.length === 1, 'still one ticket');
+    const unblocked = await post(admin, '/admin/support/block', { user: user.platformId, status: 0 });
+    assertThat(unblocked, unblocked.status === 200 && content(unblocked).status === 0, 'the admin unblocks');
+    assertThat(unblocked, (await open(user)) === ticket + 1, 'the user opens tickets again');
+  });
+
+  it('Given bad input, block answers the seed messages', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const cases: [body: object, message: string][] = [
+      [{ status: 1 }, 'Missing required parameters: user, status'],
+      [{ user: user.platformId }, 'Missing required parameters: user, status'],
+      [{ user: user.platformId, status: 2 }, 'Invalid status. Status must be 0 (unblocked) or 1 (blocked)'],
+      [{ user: user.platformId, status: -1 }, 'Invalid status. Status must be 0 (unblocked) or 1 (blocked)'],
+      [{ user: 'abc', status: 1 }, 'Invalid user parameter'],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(admin, '/admin/support/block', body);
+      assertThat(answer, refused(answer, message), `${JSON.stringify(body)} answers ${message}`);
+    }
+    assertThat(await get(user, '/support/list'), (await open(user)) === 1, 'the user was not blocked');
+  });
+});
+
+describe('GET /messages/list', () => {
+  it('Given an answered ticket, the user and the admin each see a conversation with the other, with the unread count', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true, name: 'Agent Smith' });
+    const user = await session({ name: 'Curious Buyer' });
+    const empty = await getOk('/messages/list', {}, user.token, user.ip);
+    assertThat(empty, content(empty).list.length === 0, 'no conversation before an admin answers');
+    const ticket = await open(user);
+    await post(admin, '/admin/support/post', { content: 'First answer', ticket, user: user.platformId });
+    await post(admin, '/admin/support/post', { content: '<b>Second</b> answer', ticket, user: user.platformId });
+    const mine = await getOk('/messages/list', {}, user.token, user.ip);
+    const [conversation, ...rest] = content(mine).list;
+    assertThat(
+      mine,
+      rest.length === 0 &&
+        conversation.with.platformId === admin.platformId &&
+        conversation.with.name === 'Agent Smith' &&
+        conversation.lastMessage === 'Second answer' &&
+        conversation.unread === 2,
+      'one conversation with the admin: the last message, stripped, and two unread answers',
+    );
+    const theirs = await getOk('/messages/list', {}, admin.token, admin.ip);
+    const withUser = (content(theirs).list as { with: { platformId: string }; unread: number }[]).find(
+      (c) => c.with.platformId === user.platformId,
+    );
+    assertThat(theirs, withUser?.unread === 0, 'the admin sees the conversation with the user, nothing unread');
+    await post(user, '/support/post', { content: 'Thanks', ticket });
+    const after = await getOk('/messages/list', {}, user.token, user.ip);
+    assertThat(
+      after,
+      content(after).list[0].unread === 0 && content(after).list[0].lastMessage === 'Thanks',
+      'answering reads the conversation',
+    );
+    const adminAfter = await getOk('/messages/list', {}, admin.token, admin.ip);
+    const updated = (content(adminAfter).list as { with: { platformId: string }; unread: number }[]).find(
+      (c) => c.with.platformId === user.platformId,
+    );
+    assertThat(adminAfter, updated?.unread === 1, "the user's reply is unread for the admin");
+  });
+});
