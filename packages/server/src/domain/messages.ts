@@ -143,6 +143,15 @@ export const SUPPORT = {
   ticketClosed: 'Cannot send message: ticket is closed',
   /** Document: what a support-blocked user (POST /admin/support/block) is told. */
   blocked: 'You are blocked from support',
+  /** Document: POST /admin/support/post with no content (also when nothing is left once stripped). */
+  missingAdminContent: 'Missing required parameter: content',
+  /** Document: POST /admin/support/block for a user ID no account has. */
+  invalidUser: 'Invalid user parameter',
+  /** Document: the length limits (Limits: support message max 10,000 characters, admin 200,000). */
+  invalidDescription: 'Invalid description parameter',
+  invalidContent: 'Invalid content parameter',
+  /** Document: POST /admin/support/status with a status other than 0, 1, 2. */
+  invalidTicketStatus: 'Invalid status parameter',
 } as const;
 
 export const GIVEAWAYS = {

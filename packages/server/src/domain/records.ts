@@ -79,15 +79,20 @@ export interface Notification {
   timestamp: number;
 }
 
-/** A support ticket (seed: Support ticket); `ticket` is its number and key. */
+/**
+ * A support ticket (seed: Support ticket). `id` is its key; `ticket` is the number the API shows,
+ * counted per user (the document: "Ticket numbers count per user").
+ */
 export interface Ticket {
+  id: number;
   ticket: number;
   user: string;
   subject: string;
   topic: string;
   concern: string;
-  /** Set by admins (POST /admin/support/status); the seed shows no meaning of the codes. */
+  /** 0 open, 1 answered, 2 closed (the document's design; the seed shows no meaning of the codes). */
   status: number;
+  /** Platform ID of the assigned administrator (the API shows their name), or null. */
   assigned: string | null;
   created: number;
   last_message: number;
@@ -96,6 +101,7 @@ export interface Ticket {
 /** A message of a ticket (seed: Support ticket, Message). */
 export interface TicketMessage {
   id: number;
+  /** The ticket's `id` (its key), not its per-user number. */
   ticket: number;
   user: string;
   content: string;

@@ -1,0 +1,294 @@
+// Support tickets (seed: "Support and messages", "Support ticket", "Messages by endpoint", Limits
+// "Support message max 10,000 characters (admin 200,000)"). The length limits, empty fields and
+// the attachment's base64 form are checked from the document before a command runs; the commands
+// check them again (the engine does not trust its caller) and apply the rules: ticket numbers
+// count per user, status 0 open / 1 answered / 2 closed (the document's design), a closed ticket
+// takes no message, a user blocked from support may read but not write.
+import { createHash } from 'node:crypto';
+import { ADMIN, SUPPORT } from './messages.ts';
+import type { Ticket, TicketMessage } from './records.ts';
+import type { User } from './state.ts';
+import { fail, ok, type Result, type Tx } from './tx.ts';
+
+/** Limits: support message max 10,000 characters (admin 200,000), counted as sent, before stripping. */
+export const USER_MESSAGE_MAX = 10_000;
+export const ADMIN_MESSAGE_MAX = 200_000;
+/** The document: an attachment is at most 5 MB, 7,000,000 characters encoded. */
+export const ATTACHMENT_MAX_CHARS = 7_000_000;
+
+/** The document's status codes and their text in the admin views. */
+export const TICKET_STATUS = { open: 0, answered: 1, closed: 2 } as const;
+const STATUS_TEXT = ['open', 'answered', 'closed'] as const;
+
+// A comment (up to `-->`, or the end), else a tag: `<` then a letter, `/`, `!` or `?`, up to the
+// first `>` outside quotes, or the end of the text (an unfinished tag is dropped, not left half).
+const TAG = /<!--[\s\S]*?(?:-->|$)|<[A-Za-z/!?](?:"[^"]*"|'[^']*'|[^"'>])*(?:>|$)/g;
+
+/**
+ * Seed: "HTML tags stripped". Precisely: tags and comments are removed, the text between them is
+ * kept (`<b>Hi</b>` is `Hi`, the text of a `<script>` stays as plain text), and a `<` that cannot
+ * open a tag (`1 < 2`, `<3`) is text. Entities are kept as sent, not decoded: decoding would turn
+ * `&lt;b&gt;` into a tag after stripping. Stripping repeats until nothing changes, so a tag split
+ * by another (`<<b>script>`) does not come back together. Nothing is trimmed.
+ */
+export function stripHtml(text: string): string {
+  let current = text;
+  for (;;) {
+    const next = current.replace(TAG, '');
+    if (next === current) return current;
+    current = next;
+  }
+}
+
+// The alphabet, then at most two `=`; with a length that is a multiple of 4 this is exactly
+// padded standard base64. Not `(?:[A-Za-z0-9+/]{4})*`: a repeated group recurses once per group
+// in V8 and overflows the stack on a few megabytes (a 500 for a valid 7,000,000-character file).
+const BASE64_CHARS = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Standard padded base64 within the size limit (the document's SupportPostRequest `attachment`). */
+export const isValidAttachment = (encoded: string): boolean =>
+  encoded.length <= ATTACHMENT_MAX_CHARS && encoded.length % 4 === 0 && BASE64_CHARS.test(encoded);
+
+/**
+ * What a message keeps of an attachment: a reference to its bytes (`sha256:<hex>`), '' for none.
+ * No operation serves attachments back, so the reference server does not store their bytes.
+ */
+const attachmentRef = (encoded: string | undefined): string =>
+  encoded ? `sha256:${createHash('sha256').update(Buffer.from(encoded, 'base64')).digest('hex')}` : '';
+
+/** The user's ticket with this number, if any. */
+export const ticketOf = (tx: Tx, user: string, ticket: number): Ticket | undefined =>
+  tx.all('tickets').find((t) => t.user === user && t.ticket === ticket);
+
+const messagesOf = (tx: Tx, ticket: Ticket): TicketMessage[] =>
+  tx
+    .all('ticketMessages')
+    .filter((m) => m.ticket === ticket.id)
+    .sort((a, b) => a.id - b.id);
+
+const byActivity = (a: Ticket, b: Ticket) => b.last_message - a.last_message || b.id - a.id;
+
+function addMessage(
+  tx: Tx,
+  ticket: Ticket,
+  text: string,
+  admin: User | null,
+  attachment: string | undefined,
+  now: number,
+) {
+  const id = tx.nextId('ticketMessages');
+  tx.put('ticketMessages', id, {
+    id,
+    ticket: ticket.id,
+    user: ticket.user,
+    content: text,
+    admin: admin ? admin.name : null,
+    timestamp: now,
+    attachments: attachmentRef(attachment),
+  });
+}
+
+/** Why a user may not write: blocked from support (the caller's account is checked, not trusted). */
+const blocked = (tx: Tx, user: string): boolean => tx.get('users', user)?.supportBlocked ?? true;
+
+export interface NewTicket {
+  user: string;
+  subject: string;
+  description: string;
+  topic: string;
+  concern: string;
+  attachment?: string;
+  now: number;
+}
+
+/** Opens a ticket; its description is the first message (seed: POST /support/create). */
+export function createTicket(tx: Tx, input: NewTicket): Result<Ticket> {
+  if (blocked(tx, input.user)) return fail(SUPPORT.blocked);
+  const description = stripHtml(input.description);
+  if ([input.subject, description, input.topic, input.concern].some((f) => f.trim() === ''))
+    return fail(SUPPORT.missingCreateParameters);
+  if (input.description.length > USER_MESSAGE_MAX) return fail(SUPPORT.invalidDescription);
+  if (input.attachment !== undefined && !isValidAttachment(input.attachment)) return fail(SUPPORT.invalidAttachment);
+  const own = tx.all('tickets').filter((t) => t.user === input.user);
+  const id = tx.nextId('tickets');
+  const ticket: Ticket = {
+    id,
+    ticket: Math.max(0, ...own.map((t) => t.ticket)) + 1,
+    user: input.user,
+    subject: input.subject,
+    topic: input.topic,
+    concern: input.concern,
+    status: TICKET_STATUS.open,
+    assigned: null,
+    created: input.now,
+    last_message: input.now,
+  };
+  tx.put('tickets', id, ticket);
+  addMessage(tx, ticket, description, null, input.attachment, input.now);
+  return ok(ticket);
+}
+
+export interface NewMessage {
+  user: string;
+  ticket: number;
+  content: string;
+  attachment?: string;
+  now: number;
+}
+
+/** The user writes on one of their tickets, which makes it open again (seed: POST /support/post). */
+export function postMessage(tx: Tx, input: NewMessage): Result<Ticket> {
+  if (blocked(tx, input.user)) return fail(SUPPORT.blocked);
+  const text = stripHtml(input.content);
+  if (text.trim() === '') return fail(SUPPORT.missingPostParameters);
+  if (input.content.length > USER_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
+  if (input.attachment !== undefined && !isValidAttachment(input.attachment)) return fail(SUPPORT.invalidAttachment);
+  const ticket = ticketOf(tx, input.user, input.ticket);
+  if (!ticket) return fail(SUPPORT.ticketNotFound);
+  if (ticket.status === TICKET_STATUS.closed) return fail(SUPPORT.ticketClosed);
+  addMessage(tx, ticket, text, null, input.attachment, input.now);
+  return ok(tx.put('tickets', ticket.id, { ...ticket, status: TICKET_STATUS.open, last_message: input.now }));
+}
+
+export interface AdminMessage {
+  admin: string;
+  user: string;
+  ticket: number;
+  content: string;
+  now: number;
+}
+
+/**
+ * An administrator answers a user's ticket: it becomes answered and, when unassigned, theirs; the
+ * moderation channel is told (seed: Events). The text is stripped like a user's, since users read
+ * it through the same messages (the document: SupportMessage content has its tags stripped).
+ */
+export function answerTicket(tx: Tx, input: AdminMessage): Result<Ticket> {
+  const admin = tx.get('users', input.admin);
+  const text = stripHtml(input.content);
+  if (!admin) return fail(ADMIN.adminUserNotFound);
+  if (text.trim() === '') return fail(SUPPORT.missingAdminContent);
+  if (input.content.length > ADMIN_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
+  const ticket = ticketOf(tx, input.user, input.ticket);
+  if (!ticket) return fail(SUPPORT.ticketNotFound);
+  if (ticket.status === TICKET_STATUS.closed) return fail(SUPPORT.ticketClosed);
+  addMessage(tx, ticket, text, admin, undefined, input.now);
+  tx.emit({
+    kind: 'moderation',
+    notice: 'supportAnswer',
+    text: `${admin.name} answered ticket ${ticket.ticket} of ${ticket.user}`,
+    data: { ticket: ticket.ticket, user: ticket.user, admin: admin.platformId, length: text.length },
+  });
+  const assigned = ticket.assigned ?? admin.platformId;
+  return ok(
+    tx.put('tickets', ticket.id, { ...ticket, status: TICKET_STATUS.answered, assigned, last_message: input.now }),
+  );
+}
+
+/** Sets a ticket's status; 2 closes it, 0 or 1 reopens it (seed: POST /admin/support/status). */
+export function setTicketStatus(tx: Tx, user: string, number: number, status: number): Result<Ticket> {
+  if (!(STATUS_TEXT[status] && Number.isInteger(status))) return fail(SUPPORT.invalidTicketStatus);
+  const ticket = ticketOf(tx, user, number);
+  if (!ticket) return fail(SUPPORT.ticketNotFound);
+  return ok(tx.put('tickets', ticket.id, { ...ticket, status }));
+}
+
+/** Blocks (1) or unblocks (0) a user from writing to support (seed: POST /admin/support/block). */
+export function setSupportBlock(tx: Tx, user: string, status: number): Result<User> {
+  if (status !== 0 && status !== 1) return fail(ADMIN.invalidBlockStatus);
+  const account = tx.get('users', user);
+  if (!account) return fail(SUPPORT.invalidUser);
+  return ok(tx.put('users', user, { ...account, supportBlocked: status === 1 }));
+}
+
+/** The caller's tickets as list rows, most recent activity first (seed: GET /support/list). */
+export const ticketList = (tx: Tx, user: string) =>
+  tx
+    .all('tickets')
+    .filter((t) => t.user === user)
+    .sort(byActivity)
+    .map(({ ticket, subject, topic, concern, status, last_message, created }) => ({
+      ticket,
+      subject,
+      topic,
+      concern,
+      status,
+      last_message,
+      created,
+    }));
+
+const messageView = ({ id, user, content, admin, timestamp, attachments }: TicketMessage) => ({
+  id,
+  user,
+  content,
+  admin,
+  timestamp,
+  attachments,
+});
+
+/** The messages of one of the user's tickets, oldest first (seed: GET /support/messages/{ticket}). */
+export function ticketMessages(tx: Tx, user: string, number: number) {
+  const ticket = ticketOf(tx, user, number);
+  if (!ticket) return fail(SUPPORT.ticketNotFound);
+  return ok({ messages: messagesOf(tx, ticket).map(messageView), ticket: ticket.ticket });
+}
+
+const nameOf = (tx: Tx, platformId: string | null): string | null =>
+  platformId === null ? null : (tx.get('users', platformId)?.name ?? null);
+
+/** Every ticket, most recent activity first (seed: GET /admin/support/list, admin list row). */
+export const adminTicketList = (tx: Tx) =>
+  tx
+    .all('tickets')
+    .sort(byActivity)
+    .map((t) => ({
+      ticket: t.ticket,
+      user: t.user,
+      subject: t.subject,
+      status: t.status,
+      assigned: nameOf(tx, t.assigned),
+    }));
+
+/** A user's ticket as administrators read it: each message with `assigned` and the status as text. */
+export function adminTicketMessages(tx: Tx, user: string, number: number) {
+  const ticket = ticketOf(tx, user, number);
+  if (!ticket) return fail(SUPPORT.ticketNotFound);
+  const assigned = nameOf(tx, ticket.assigned);
+  const status = STATUS_TEXT[ticket.status] ?? 'open';
+  return ok({
+    messages: messagesOf(tx, ticket).map((m) => ({ ...messageView(m), assigned, status })),
+    ticket: ticket.ticket,
+  });
+}
+
+/**
+ * GET /messages/list (the document's Conversation; the seed shows no body). The only messages
+ * between people here are ticket messages, so a conversation is a ticket an administrator has
+ * taken (assigned): the owner sees it with that administrator, the administrator with the owner.
+ * `unread` counts the other side's messages after the caller's own last one: the seed shows no
+ * read receipts, and answering is what shows a message was read.
+ */
+export function conversations(tx: Tx, caller: string) {
+  const byTicket = new Map<number, TicketMessage[]>();
+  for (const m of tx.all('ticketMessages').sort((a, b) => a.id - b.id))
+    byTicket.set(m.ticket, [...(byTicket.get(m.ticket) ?? []), m]);
+  const out = [];
+  for (const t of tx.all('tickets').sort(byActivity)) {
+    if (t.assigned === null || (t.user !== caller && t.assigned !== caller) || t.user === t.assigned) continue;
+    const asOwner = t.user === caller;
+    const other = tx.get('users', asOwner ? t.assigned : t.user);
+    const messages = byTicket.get(t.id) ?? [];
+    const last = messages.at(-1);
+    if (!other || !last) continue;
+    const mine = (m: TicketMessage) => (m.admin === null) === asOwner;
+    const lastOwn = messages.findLastIndex(mine);
+    out.push({
+      id: t.id,
+      with: { platformId: other.platformId, name: other.name, image: other.image },
+      lastMessage: last.content,
+      timestamp: last.timestamp,
+      unread: messages.slice(lastOwn + 1).filter((m) => !mine(m)).length,
+    });
+  }
+  return out;
+}
