@@ -42,7 +42,7 @@ const ticketBody = {
 };
 
 /** Opens a ticket and returns its number. */
-async function open(me: Me, body: Partial<typeof ticketBody> = {}): Promise<number> {
+async function open(me: Me, body: Partial<typeof ticketBody> & { attachment?: string } = {}): Promise<number> {
   const created = await post(me, '/support/create', { ...ticketBody, ...body });
   assertThat(created, created.status === 200 && content(created).message === 'Ticket created', 'the ticket is created');
   return content(created).ticket;
@@ -225,6 +225,29 @@ describe('POST /support/post', () => {
     assertThat(await get(me, '/support/list'), (await messagesOf(me, ticket)).length === 1, 'only the description');
     const ok = await post(me, '/support/post', { content: 'with a file', ticket, attachment: 'aGVsbG8=' });
     assertThat(ok, ok.status === 200, 'a valid base64 attachment is accepted');
+  });
+});
+
+describe('POST /support/create and /support/post at the attachment size limit', () => {
+  it('Given a valid attachment of exactly 7,000,000 base64 characters, it is accepted; 7,000,004 are refused with `Invalid attachment`', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const largest = 'A'.repeat(7_000_000); // 5,250,000 zero bytes, padded base64
+    const created = await post(me, '/support/create', { ...ticketBody, attachment: largest });
+    assertThat(created, created.status === 200, 'the largest attachment opens a ticket (never a 5xx)');
+    const ticket = content(created).ticket as number;
+    const posted = await post(me, '/support/post', { content: 'second file', ticket, attachment: largest });
+    assertThat(posted, posted.status === 200, 'and is accepted on a message');
+    const over = await post(me, '/support/post', { content: 'too big', ticket, attachment: `${largest}AAAA` });
+    assertThat(over, refused(over, 'Invalid attachment'), 'four characters more are refused');
+    const messages = await messagesOf(me, ticket);
+    assertThat(
+      over,
+      messages.length === 2 &&
+        messages.every((m) => m.attachments !== '') &&
+        messages[0]!.attachments === messages[1]!.attachments,
+      'two messages, each with a reference to the same bytes',
+    );
   });
 });
 

@@ -5409,7 +5409,13 @@ export interface components {
             topic: string;
             /** @description Concern, for example deposit, withdrawal, ban. */
             concern: string;
-            /** @description Optional attachment, base64-encoded (at most 5 MB once decoded, 7,000,000 characters encoded). */
+            /**
+             * @description Optional attachment, standard padded base64 (at most 5 MB once decoded, 7,000,000 characters
+             *     encoded). The pattern checks the alphabet and the padding; the server also refuses a length
+             *     that is not a multiple of 4 with `Invalid attachment`. (A pattern of repeated 4-character
+             *     groups is exact but makes regular-expression engines recurse once per group, which fails on
+             *     a file of a few megabytes.)
+             */
             attachment?: string;
         };
         /**
@@ -5425,7 +5431,13 @@ export interface components {
             content: string;
             /** @description Ticket number. */
             ticket: number;
-            /** @description Optional attachment, base64-encoded (at most 5 MB once decoded, 7,000,000 characters encoded). */
+            /**
+             * @description Optional attachment, standard padded base64 (at most 5 MB once decoded, 7,000,000 characters
+             *     encoded). The pattern checks the alphabet and the padding; the server also refuses a length
+             *     that is not a multiple of 4 with `Invalid attachment`. (A pattern of repeated 4-character
+             *     groups is exact but makes regular-expression engines recurse once per group, which fails on
+             *     a file of a few megabytes.)
+             */
             attachment?: string;
         };
         /**
