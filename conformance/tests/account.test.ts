@@ -1,0 +1,209 @@
+// User account (seed: "User account", "User", "Events", Limits "Short URL"). Where the seed is
+// silent the document settles: the trade URL prefix `https://platform.example.com/tradeoffer/new/
+// ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
+// month of the short URL limit is 30 days; left-out switches keep their stored values.
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const post = async (me: Me | undefined, path: string, json: object) => {
+  const answer = await call('POST', path, { json, token: me?.token, ip: me?.ip });
+  assertConforms(answer);
+  return answer;
+};
+const get = (me: Me, path: string, query: Record<string, string | number> = {}) => getOk(path, query, me.token, me.ip);
+const refused = (a: Answer, message: string) => a.status === 300 && a.message === message;
+
+const PREFIX = 'https://platform.example.com/tradeoffer/new/?partner=';
+/** The account ID: the lower 32 bits of the 64-bit platform user ID. */
+const accountId = (platformId: string) => String(BigInt(platformId) & 0xffffffffn);
+
+describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
+  it('Given an account with a balance and an e-mail, the three routes show them, and 2fa is a string', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ balance: 4321, email: 'infos@example.com', name: 'Infos Owner', twoFactor: true });
+    const infos = content(await get(me, '/user/infos')).informations;
+    const probe = { platformId: me.platformId, balance: 4321, name: 'Infos Owner', '2fa': 'true', notification: 1 };
+    assertThat(
+      await get(me, '/user/infos'),
+      Object.entries(probe).every(([k, v]) => infos[k] === v),
+      `the account as set up: ${JSON.stringify(probe)}`,
+    );
+    const balance = await get(me, '/user/balance');
+    assertThat(balance, content(balance).balance === 4321, 'the balance in cents');
+    const mail = await get(me, '/user/getContactMail');
+    assertThat(mail, content(mail).address === 'infos@example.com', 'the contact address');
+    const other = await session({ twoFactor: false });
+    const second = await get(other, '/user/infos');
+    assertThat(second, content(second).informations['2fa'] === 'false', "another user's 2fa is 'false'");
+  });
+});
+
+describe('GET /user/notifications, POST /user/closePaymentReviews, /user/closePaymentAlert', () => {
+  it('Given a new account, every list is empty, nothing is closed, and an unknown alert is refused', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const n = content(await get(me, '/user/notifications', { unreadOnly: 'true', limit: 5 }));
+    const counts = [n.alertCount, n.paymentReviewsCount, n.messagesCount, n.offersCount, n.tradesCount];
+    assertThat(
+      await get(me, '/user/notifications'),
+      counts.every((c: number) => c === 0) && n.alerts.length === 0,
+      'no notifications yet (variant 1)',
+    );
+    const closed = await post(me, '/user/closePaymentReviews', {});
+    assertThat(closed, closed.status === 200 && content(closed).closed === 0, 'nothing to close');
+    const alert = await post(me, '/user/closePaymentAlert', { id: 999_999 });
+    assertThat(alert, refused(alert, 'Payment alert not found'), 'no such alert');
+  });
+});
+
+describe('GET /user/generateCSVToken', () => {
+  it('Given two requests, each gives a different 128-character SHA-512 hex token', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const a = content(await get(me, '/user/generateCSVToken')).token;
+    const b = await get(me, '/user/generateCSVToken');
+    assertThat(
+      b,
+      /^[0-9a-f]{128}$/.test(a) && /^[0-9a-f]{128}$/.test(content(b).token) && a !== content(b).token,
+      'two distinct SHA-512 digests',
+    );
+  });
+});
+
+describe('POST /user/setAffiliates', () => {
+  it('Given a referral code, anonymous or connected, the click reaches the affiliate service with its caller', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const anonymous = await post(undefined, '/user/setAffiliates', { code: 'anon-promo_1' });
+    assertThat(anonymous, anonymous.status === 200, 'no login needed');
+    const mine = await post(me, '/user/setAffiliates', { code: 'my-promo_2' });
+    assertThat(mine, content(mine).message === 'Affiliate click registered', 'the documented confirmation');
+    const clicks = await helpers.outbox('affiliate');
+    const byCode = new Map(clicks.map((c) => [c.data.code, c.data.user]));
+    assertThat(
+      mine,
+      byCode.get('anon-promo_1') === null && byCode.get('my-promo_2') === me.platformId,
+      'one click each, the second attributed to the caller',
+    );
+    const bad = await post(me, '/user/setAffiliates', { code: 'no spaces' });
+    assertThat(bad, refused(bad, 'Invalid code parameter'), 'a malformed code');
+  });
+});
+
+describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user/setPrivacySetting', () => {
+  it('Given changes to some switches, the others keep their values and the answers echo all of them', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const first = await post(me, '/user/setMailNotification', { notifications: { itemSold: false, marketing: true } });
+    const echoed = content(first).notifications;
+    assertThat(
+      first,
+      echoed.itemSold === false && echoed.marketing === true && Object.keys(echoed).length === 6,
+      'the two switches changed, six echoed',
+    );
+    const second = await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } });
+    const now = content(second).notifications;
+    assertThat(
+      second,
+      now.tradeCompleted === false && now.itemSold === false && now.marketing === true,
+      'earlier changes kept',
+    );
+    const unknown = await post(me, '/user/setMailNotification', { notifications: { sms: true } });
+    assertThat(unknown, refused(unknown, 'Invalid notifications parameter'), 'an unknown kind is refused');
+
+    const off = await post(me, '/user/setMailNotificationStatus', { enabled: false });
+    assertThat(
+      off,
+      content(off).emailNotifications === false && content(off).message === 'Email notifications disabled',
+      'all e-mail off',
+    );
+    const infos = await get(me, '/user/infos');
+    assertThat(infos, content(infos).informations.notification === 0, 'GET /user/infos shows notification 0');
+    const on = await post(me, '/user/setMailNotificationStatus', { enabled: true });
+    assertThat(on, content(on).message === 'Email notifications enabled', 'all e-mail on again');
+
+    const privacy = await post(me, '/user/setPrivacySetting', { settings: { inventoryPublic: false } });
+    const settings = content(privacy).settings;
+    assertThat(
+      privacy,
+      settings.inventoryPublic === false &&
+        Object.keys(settings).length === 4 &&
+        content(privacy).message === 'Privacy settings updated',
+      'one setting changed, four echoed',
+    );
+  });
+});
+
+describe('POST /user/setTradeUrl', () => {
+  it("Given the caller's account ID as partner, the URL is stored; another account's or a malformed one is refused", async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const mine = `${PREFIX}${accountId(me.platformId)}&token=AbC123xY`;
+    const set = await post(me, '/user/setTradeUrl', { tradeUrl: mine });
+    assertThat(
+      set,
+      set.status === 200 && content(set).tradeUrl === mine && typeof content(set).validated === 'boolean',
+      'the URL is stored',
+    );
+    const infos = await get(me, '/user/infos');
+    assertThat(infos, content(infos).informations.tradeurl === mine, 'GET /user/infos shows it');
+    const theirs = `${PREFIX}${(BigInt(accountId(me.platformId)) + 1n).toString()}&token=AbC123xY`;
+    const other = await post(me, '/user/setTradeUrl', { tradeUrl: theirs });
+    assertThat(other, refused(other, 'Trade URL belongs to different account'), 'partner of another account');
+    const malformed = await post(me, '/user/setTradeUrl', { tradeUrl: `https://elsewhere.example.com/?partner=1` });
+    assertThat(malformed, refused(malformed, 'Invalid trade URL format'), 'not the platform prefix');
+  });
+});
+
+describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
+  it('Given a short URL, the store answers by it; the rules refuse length, characters, taken and reserved names', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ name: 'Short Owner' });
+    const them = await session();
+    const name = `st-${me.platformId.slice(-8)}`;
+    const set = await post(me, '/user/updateShortUrl', { shortUrl: name });
+    assertThat(
+      set,
+      set.status === 200 && content(set).shortUrl === name && String(content(set).fullUrl).endsWith(`/u/${name}`),
+      'stored, with its full URL',
+    );
+    const store = await call('GET', `/user/store/${name}`);
+    assertConforms(store);
+    assertThat(
+      store,
+      content(store).platformId === me.platformId && content(store).name === 'Short Owner',
+      'the store by its short URL',
+    );
+    const cases: [string, string][] = [
+      ['ab', 'Short URL too short/long'],
+      ['a'.repeat(21), 'Short URL too short/long'],
+      ['no_underscore', 'Invalid characters'],
+      [name.toUpperCase(), 'Short URL already taken'],
+      ['admin', 'Short URL is reserved'],
+    ];
+    for (const [shortUrl, message] of cases) {
+      const answer = await post(them, '/user/updateShortUrl', { shortUrl });
+      assertThat(answer, refused(answer, message), `${shortUrl}: ${message}`);
+    }
+  });
+
+  it('Given a short URL set today, a change is refused until 30 days later', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const base = `m-${me.platformId.slice(-8)}`;
+    await post(me, '/user/updateShortUrl', { shortUrl: `${base}-a` });
+    await helpers.advance(30 * 86_400 - 60);
+    const early = await post(me, '/user/updateShortUrl', { shortUrl: `${base}-b` });
+    assertThat(early, refused(early, 'Short URL can only be changed once per month'), 'within 30 days');
+    await helpers.advance(60);
+    const later = await post(me, '/user/updateShortUrl', { shortUrl: `${base}-b` });
+    assertThat(later, later.status === 200, 'after 30 days');
+    const old = await call('GET', `/user/store/${base}-a`);
+    assertThat(old, refused(old, 'Store not found'), 'the old short URL is free again');
+  });
+});

@@ -1,0 +1,114 @@
+// E-mail change (seed: "E-mail change", "Messages by endpoint", Limits "E-mail change: 1 request
+// per 5 minutes; code valid 24 hours"; Authentication, Rules: an API JWT satisfies the 2FA filter).
+// The code is read from the e-mail sent to the new address (`data.code` in the outbox). The
+// document's design: a new request replaces a pending one; after 5 wrong codes the request answers
+// `Too many attempts`; on success the other sessions' JWTs are refused with 403.
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const post = async (me: Me, path: string, json: object) => {
+  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const refused = (a: Answer, message: string) => a.status === 300 && a.message === message;
+const request = (me: Me, email: string) => post(me, '/user/email/change/request', { email });
+const validate = (me: Me, code: string | string[]) => post(me, '/user/email/change/validate', { code });
+
+/** The code of the last e-mail sent to `address`. */
+async function codeSentTo(address: string): Promise<string> {
+  const mails = await helpers.outbox('email', address);
+  const code = mails.at(-1)?.data.code;
+  if (typeof code !== 'string') throw new Error(`no code was e-mailed to ${address}: ${JSON.stringify(mails)}`);
+  return code;
+}
+/** A wrong code of the same length as `code`. */
+const wrong = (code: string) => code.replace(/./g, (d, i) => (i === 0 ? String((Number(d) + 1) % 10) : d));
+
+describe('POST /user/email/change/request and /validate', () => {
+  it('Given a request, the code e-mailed to the new address changes the account e-mail and ends the other sessions', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ email: 'before@example.com' });
+    const other = await call('POST', '/user/login', { json: { apiKey: me.apiKey }, ip: me.ip });
+    const otherToken = content(other).jwt as string;
+    const created = await request(me, 'after@example.com');
+    assertThat(
+      created,
+      created.status === 200 && content(created) === 'Email change request created successfully',
+      'the request is created',
+    );
+    const code = await codeSentTo('after@example.com');
+    const done = await validate(me, code.split(''));
+    assertThat(
+      done,
+      done.status === 200 && content(done) === 'Email change validation success',
+      'the code, as an array of characters, validates',
+    );
+    const mail = await getOk('/user/getContactMail', {}, me.token, me.ip);
+    assertThat(mail, content(mail).address === 'after@example.com', 'the account e-mail is the new address');
+    const stale = await call('GET', '/user/balance', { token: otherToken, ip: me.ip });
+    assertThat(stale, stale.status === 403, "the other session's JWT is refused");
+    const again = await validate(me, code);
+    assertThat(again, refused(again, 'Request not found'), 'the request is used up');
+  });
+
+  it('Given requests, the 5-minute limit, the format and addresses in use are refused', async (ctx) => {
+    await needsHelpers(ctx);
+    await session({ email: 'taken@example.com' });
+    const me = await session({ email: 'mine@example.com' });
+    const taken = await request(me, 'taken@example.com');
+    assertThat(taken, refused(taken, 'Email already in use'), "another account's address");
+    const own = await request(me, 'mine@example.com');
+    assertThat(own, refused(own, 'Email already in use'), 'the own address');
+    const format = await request(me, 'not-an-address');
+    assertThat(format, refused(format, 'Invalid email format'), 'not an address');
+    const first = await request(me, 'first@example.com');
+    assertThat(first, first.status === 200, 'the first request');
+    await helpers.advance(299);
+    const soon = await request(me, 'second@example.com');
+    assertThat(soon, refused(soon, 'Too many requests'), 'a second request within 5 minutes');
+    await helpers.advance(1);
+    const later = await request(me, 'second@example.com');
+    assertThat(later, later.status === 200, 'a request 5 minutes later');
+    const oldCode = await codeSentTo('first@example.com');
+    const newCode = await codeSentTo('second@example.com');
+    if (oldCode !== newCode) {
+      const replaced = await validate(me, oldCode);
+      assertThat(replaced, refused(replaced, 'Invalid or expired code'), 'the replaced request’s code no longer works');
+    }
+    const ok = await validate(me, newCode);
+    assertThat(ok, ok.status === 200, 'the new request’s code works');
+  });
+
+  it('Given a pending request, a code older than 24 hours is expired', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ email: 'slow@example.com' });
+    await request(me, 'slow-new@example.com');
+    const code = await codeSentTo('slow-new@example.com');
+    await helpers.advance(24 * 3600 + 1);
+    const late = await validate(me, code);
+    assertThat(late, refused(late, 'Invalid or expired code'), 'after 24 hours');
+    const none = await validate((await session()) as Me, code);
+    assertThat(none, refused(none, 'Request not found'), 'a user without a request');
+  });
+
+  it('Given 5 wrong codes, the request answers Too many attempts even to the right code', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ email: 'guess@example.com' });
+    await request(me, 'guess-new@example.com');
+    const code = await codeSentTo('guess-new@example.com');
+    for (let i = 1; i <= 5; i += 1) {
+      const miss = await validate(me, wrong(code));
+      assertThat(miss, refused(miss, 'Invalid or expired code'), `wrong code ${i}`);
+    }
+    const blocked = await validate(me, code);
+    assertThat(blocked, refused(blocked, 'Too many attempts'), 'the sixth try, although right');
+    const mail = await getOk('/user/getContactMail', {}, me.token, me.ip);
+    assertThat(mail, content(mail).address === 'guess@example.com', 'the e-mail is unchanged');
+  });
+});

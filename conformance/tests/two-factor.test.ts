@@ -1,0 +1,160 @@
+// Two-factor authentication (seed: "Two-factor authentication", "Messages by endpoint", Limits
+// "2FA reset: link valid 24 hours (second variant)"). The reference variant is the second
+// (envelope A); the checks read the payload of either envelope. TOTP codes are computed here from
+// the `base32` secret that create returns (RFC 6238: HMAC-SHA1, 30-second steps, 6 digits), at the
+// target's clock, an independent check of the server's TOTP.
+import { createHmac } from 'node:crypto';
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const post = async (me: Me, path: string, json?: object) => {
+  const answer = await call('POST', path, { json: json ?? {}, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const refused = (a: Answer, message: string) => a.status === 300 && a.message === message;
+
+function base32Decode(text: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const ch of text.replace(/=+$/, '')) bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
+  const bytes: number[] = [];
+  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(Number.parseInt(bits.slice(i, i + 8), 2));
+  return Buffer.from(bytes);
+}
+
+/** The RFC 6238 code of a base32 secret at Unix time `now`. */
+function totp(base32: string, now: number): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30)));
+  const mac = createHmac('sha1', base32Decode(base32)).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  const value = mac.readUInt32BE(offset) & 0x7fffffff;
+  return String(value % 1_000_000).padStart(6, '0');
+}
+
+/** Creates a secret and activates 2FA with the current code; returns the secret. */
+async function activate(me: Me, backup: string): Promise<string> {
+  const created = await getOk('/user/2FA/create', {}, me.token, me.ip);
+  const { base32, key } = content(created);
+  const code = totp(base32, await helpers.now());
+  const done = await post(me, '/user/2FA/validate', { secret: key, code, email: backup });
+  assertThat(done, done.status === 200 && content(done) === '2FA activated', '2FA is activated');
+  return base32;
+}
+
+const twoFa = async (me: Me) => content(await getOk('/user/infos', {}, me.token, me.ip)).informations['2fa'];
+
+describe('GET /user/2FA/create and POST /user/2FA/validate', () => {
+  it('Given a created secret, the current TOTP code activates 2FA and GET /user/infos shows it', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const created = await getOk('/user/2FA/create', {}, me.token, me.ip);
+    const { base32, key, qrCode } = content(created);
+    assertThat(
+      created,
+      /^[A-Z2-7]+=*$/.test(base32) && typeof key === 'string' && typeof qrCode === 'string',
+      'a base32 secret, a key and a QR code URL',
+    );
+    assertThat(created, (await twoFa(me)) === 'false', 'not active before validation');
+    const now = await helpers.now();
+    const badCode = await post(me, '/user/2FA/validate', {
+      secret: key,
+      code: totp(base32, now + 300),
+      email: 'backup@example.com',
+    });
+    assertThat(badCode, refused(badCode, 'Invalid code'), 'a code of another time window');
+    const badKey = await post(me, '/user/2FA/validate', {
+      secret: `${key}x`,
+      code: totp(base32, now),
+      email: 'backup@example.com',
+    });
+    assertThat(badKey, refused(badKey, '2FA not set up'), 'not the key create gave');
+    const badEmail = await post(me, '/user/2FA/validate', { secret: key, code: totp(base32, now), email: 'nope' });
+    assertThat(badEmail, refused(badEmail, 'Invalid email'), 'the backup address is checked');
+    const missing = await post(me, '/user/2FA/validate', { secret: key, code: totp(base32, now) });
+    assertThat(missing, refused(missing, 'Missing post parameters'), 'all three fields are required');
+    const ok = await post(me, '/user/2FA/validate', {
+      secret: key,
+      code: totp(base32, now),
+      email: 'backup@example.com',
+    });
+    assertThat(ok, ok.status === 200 && content(ok) === '2FA activated', 'the current code activates');
+    assertThat(ok, (await twoFa(me)) === 'true', 'GET /user/infos shows 2fa true');
+  });
+
+  it('Given no secret was created, validate answers 2FA not set up', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const answer = await post(me, '/user/2FA/validate', { secret: 'abc', code: '123456', email: 'b@example.com' });
+    assertThat(answer, refused(answer, '2FA not set up'), 'nothing to validate');
+  });
+});
+
+describe('POST /user/reset2FA/ask and /validate', () => {
+  it('Given active 2FA, the code mailed to the backup address removes it', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ email: 'main@example.com' });
+    await activate(me, 'reset-backup@example.com');
+    const ask = await post(me, '/user/reset2FA/ask', { reason: 'Lost my phone.' });
+    const asked = content(ask);
+    const now = await helpers.now();
+    assertThat(
+      ask,
+      asked.emailSent === true &&
+        asked.message === 'Reset code sent to email' &&
+        Number(asked.expiresAt) === now + 86_400,
+      'the reset is valid 24 hours',
+    );
+    const mails = await helpers.outbox('email', 'reset-backup@example.com');
+    const code = mails.at(-1)?.data.code as string;
+    assertThat(ask, typeof code === 'string', 'a code went to the backup address');
+    const noId = await post(me, '/user/reset2FA/validate', { code });
+    assertThat(noId, refused(noId, 'Request not found'), 'the second variant needs requestId');
+    const removed = await post(me, '/user/reset2FA/validate', { code, requestId: asked.requestId });
+    assertThat(
+      removed,
+      removed.status === 200 &&
+        content(removed).twoFactorEnabled === false &&
+        content(removed).message === '2FA has been removed',
+      '2FA is removed',
+    );
+    assertThat(removed, (await twoFa(me)) === 'false', 'GET /user/infos shows 2fa false');
+    const notActive = await post(me, '/user/reset2FA/ask');
+    assertThat(notActive, refused(notActive, '2FA is not activated'), 'nothing left to reset');
+  });
+
+  it('Given 5 wrong reset codes, the request answers Too many attempts; an expired one is refused', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    await activate(me, 'guess-backup@example.com');
+    const asked = content(await post(me, '/user/reset2FA/ask'));
+    const code = (await helpers.outbox('email', 'guess-backup@example.com')).at(-1)?.data.code as string;
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    for (let i = 1; i <= 5; i += 1) {
+      const miss = await post(me, '/user/reset2FA/validate', { code: wrongCode, requestId: asked.requestId });
+      assertThat(miss, refused(miss, 'Invalid or expired code'), `wrong code ${i}`);
+    }
+    const blocked = await post(me, '/user/reset2FA/validate', { code, requestId: asked.requestId });
+    assertThat(blocked, refused(blocked, 'Too many attempts'), 'the sixth try, although right');
+    assertThat(blocked, (await twoFa(me)) === 'true', '2FA is still active');
+
+    const again = content(await post(me, '/user/reset2FA/ask'));
+    const fresh = (await helpers.outbox('email', 'guess-backup@example.com')).at(-1)?.data.code as string;
+    await helpers.advance(86_400 + 1);
+    const late = await post(me, '/user/reset2FA/validate', { code: fresh, requestId: again.requestId });
+    assertThat(late, refused(late, 'Invalid or expired code'), 'after 24 hours');
+  });
+
+  it('Given 2FA set by the account without a backup address, ask answers No 2FA email found', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ twoFactor: true });
+    const answer = await post(me, '/user/reset2FA/ask');
+    assertThat(answer, refused(answer, 'No 2FA email found for this user'), 'no backup address');
+  });
+});
