@@ -81,6 +81,16 @@ export const FAULTS: Record<string, Fault> = {
       }
     },
   },
+  'closed-ticket-open': {
+    description: 'a closed support ticket still takes messages (the refusal is answered as a success)',
+    grep: 'closed ticket',
+    response: (x) => {
+      if (x.body?.message === 'Cannot send message: ticket is closed') {
+        x.status = 200;
+        x.body = { status: 'success', data: { message: 'Message sent', ticket: 1 } };
+      }
+    },
+  },
   'server-error-on-bad-input': {
     description: 'bad input produces a 500',
     grep: 'negative data: POST /user/login',
