@@ -228,6 +228,32 @@ describe('POST /support/post', () => {
   });
 });
 
+describe('POST /support/post: characters and form bodies', () => {
+  it('Given emoji, the 10,000 limit counts characters, not UTF-16 units; a form-encoded body is read like JSON', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const ticket = await open(me);
+    const emoji = '\u{1F600}'.repeat(10_000);
+    const accepted = await post(me, '/support/post', { content: emoji, ticket });
+    assertThat(accepted, accepted.status === 200, '10,000 emoji are 10,000 characters');
+    const over = await post(me, '/support/post', { content: `${emoji}\u{1F600}`, ticket });
+    assertThat(over, refused(over, 'Invalid content parameter'), '10,001 emoji are too many');
+    const form = await call('POST', '/support/post', {
+      form: { content: 'From a <i>form</i>', ticket: String(ticket), attachment: 'ab+/' },
+      token: me.token,
+      ip: me.ip,
+    });
+    assertConforms(form);
+    assertThat(form, form.status === 200 && content(form).ticket === ticket, 'a form body with an attachment');
+    const messages = await messagesOf(me, ticket);
+    assertThat(
+      form,
+      messages.length === 3 && messages[1]!.content === emoji && messages[2]!.content === 'From a form',
+      'both stored, the form one stripped',
+    );
+  });
+});
+
 describe('POST /support/create and /support/post at the attachment size limit', () => {
   it('Given a valid attachment of exactly 7,000,000 base64 characters, it is accepted; 7,000,004 are refused with `Invalid attachment`', async (ctx) => {
     await needsHelpers(ctx);

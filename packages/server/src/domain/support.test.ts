@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ADMIN, SUPPORT } from './messages.ts';
 import {
   adminTicketList,
   adminTicketMessages,
   answerTicket,
+  characters,
   conversations,
   createTicket,
   isValidAttachment,
@@ -40,6 +42,51 @@ describe('stripHtml', () => {
     ['nothing but tags is empty', '<p></p><br>', ''],
   ])('%s', (_name, given, want) => {
     expect(stripHtml(given)).toBe(want);
+  });
+});
+
+describe('stripHtml on constructed input', () => {
+  it.each([
+    ['user-sized', 5_000],
+    ['admin-sized', 100_000],
+  ])('leaves no tag in %s nesting, in bounded time', (_name, depth) => {
+    const nested = `${'<'.repeat(depth)}${'b>'.repeat(depth)}`;
+    const started = performance.now();
+    const out = stripHtml(nested);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(out).not.toMatch(/<[A-Za-z/!?]/);
+  });
+
+  it('never leaves anything that opens a tag, and stripping again changes nothing (property)', () => {
+    const html = fc
+      .array(fc.constantFrom('<', '>', '"', "'", 'b', '/', '!', '-', '?', ' ', '=', 'x'), { maxLength: 60 })
+      .map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(html, (text) => {
+        const out = stripHtml(text);
+        expect(out).not.toMatch(/<[A-Za-z/!?]/);
+        expect(stripHtml(out)).toBe(out);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('undoes a few levels of nesting exactly', () => {
+    expect(stripHtml('<<<<i>b>i>script>x')).toBe('x');
+  });
+});
+
+describe('characters', () => {
+  it.each([
+    ['empty', '', 0],
+    ['ASCII', 'abc', 3],
+    ['an emoji (a surrogate pair) is one', '\u{1F600}', 1],
+    ['mixed', 'a\u{1F600}b\u{1F600}', 4],
+    ['a lone high surrogate counts', '\uD83D', 1],
+    ['a reversed pair is two', '\uDE00\uD83D', 2],
+    ['accented letters are one each', 'é', 1],
+  ])('%s', (_name, given, want) => {
+    expect(characters(given)).toBe(want);
   });
 });
 
@@ -145,6 +192,13 @@ describe('postMessage', () => {
     expect(result).toMatchObject({ ok: true, value: { status: 0, last_message: s.now + 60 } });
     const messages = ticketMessages(s.tx, user.platformId, 1);
     expect(messages.ok && messages.value.messages.map((m) => m.content.length)).toEqual([21, 6, 10_000, 6]);
+  });
+
+  it('counts characters as the document does: 10,000 emoji are within the limit, 10,001 are not', () => {
+    const { s, user } = withTicket();
+    const emoji = '\u{1F600}'.repeat(10_000);
+    expect(post(s, user.platformId, emoji).ok).toBe(true);
+    expect(post(s, user.platformId, `${emoji}\u{1F600}`)).toEqual({ ok: false, error: SUPPORT.invalidContent });
   });
 
   it.each([

@@ -21,23 +21,54 @@ export const TICKET_STATUS = { open: 0, answered: 1, closed: 2 } as const;
 const STATUS_TEXT = ['open', 'answered', 'closed'] as const;
 
 // A comment (up to `-->`, or the end), else a tag: `<` then a letter, `/`, `!` or `?`, up to the
-// first `>` outside quotes, or the end of the text (an unfinished tag is dropped, not left half).
-const TAG = /<!--[\s\S]*?(?:-->|$)|<[A-Za-z/!?](?:"[^"]*"|'[^']*'|[^"'>])*(?:>|$)/g;
+// first `>` outside quotes, or the end of the text (an unfinished tag, or an unclosed quote in
+// one, is dropped to the end rather than left half).
+const TAG = /<!--[\s\S]*?(?:-->|$)|<[A-Za-z/!?](?:"[^"]*(?:"|$)|'[^']*(?:'|$)|[^"'>])*(?:>|$)/g;
+
+/**
+ * What could still open a tag or a comment once stripping stops: the whole run of `<` before it,
+ * since dropping only the last `<` of `<<b` would leave the next one in front of the `b`.
+ */
+const OPENERS = /<+(?=[A-Za-z/!?])/g;
+/** Real text needs one or two passes; only a constructed one nests deeper. */
+const MAX_PASSES = 8;
 
 /**
  * Seed: "HTML tags stripped". Precisely: tags and comments are removed, the text between them is
  * kept (`<b>Hi</b>` is `Hi`, the text of a `<script>` stays as plain text), and a `<` that cannot
  * open a tag (`1 < 2`, `<3`) is text. Entities are kept as sent, not decoded: decoding would turn
- * `&lt;b&gt;` into a tag after stripping. Stripping repeats until nothing changes, so a tag split
- * by another (`<<b>script>`) does not come back together. Nothing is trimmed.
+ * `&lt;b&gt;` into a tag after stripping. Stripping repeats, so a tag split by another
+ * (`<<b>script>`) does not come back together; each pass can undo one level of such nesting, so
+ * after MAX_PASSES (a bound on the work: 100,000 levels would take as many passes) every `<` that
+ * would still open a tag is dropped. The result never contains a tag. Nothing is trimmed.
  */
 export function stripHtml(text: string): string {
   let current = text;
-  for (;;) {
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
     const next = current.replace(TAG, '');
     if (next === current) return current;
     current = next;
   }
+  return current.replace(OPENERS, '');
+}
+
+/**
+ * Characters as the document's `maxLength` counts them (JSON Schema: code points), so the engine
+ * and the request validator agree on 10,000: an emoji is one character, not two UTF-16 units.
+ */
+export function characters(text: string): number {
+  let pairs = 0;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        pairs++;
+        i++;
+      }
+    }
+  }
+  return text.length - pairs;
 }
 
 // The alphabet, then at most two `=`; with a length that is a multiple of 4 this is exactly
@@ -107,7 +138,7 @@ export function createTicket(tx: Tx, input: NewTicket): Result<Ticket> {
   const description = stripHtml(input.description);
   if ([input.subject, description, input.topic, input.concern].some((f) => f.trim() === ''))
     return fail(SUPPORT.missingCreateParameters);
-  if (input.description.length > USER_MESSAGE_MAX) return fail(SUPPORT.invalidDescription);
+  if (characters(input.description) > USER_MESSAGE_MAX) return fail(SUPPORT.invalidDescription);
   if (input.attachment !== undefined && !isValidAttachment(input.attachment)) return fail(SUPPORT.invalidAttachment);
   const own = tx.all('tickets').filter((t) => t.user === input.user);
   const id = tx.nextId('tickets');
@@ -141,7 +172,7 @@ export function postMessage(tx: Tx, input: NewMessage): Result<Ticket> {
   if (blocked(tx, input.user)) return fail(SUPPORT.blocked);
   const text = stripHtml(input.content);
   if (text.trim() === '') return fail(SUPPORT.missingPostParameters);
-  if (input.content.length > USER_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
+  if (characters(input.content) > USER_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
   if (input.attachment !== undefined && !isValidAttachment(input.attachment)) return fail(SUPPORT.invalidAttachment);
   const ticket = ticketOf(tx, input.user, input.ticket);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
@@ -168,7 +199,7 @@ export function answerTicket(tx: Tx, input: AdminMessage): Result<Ticket> {
   const text = stripHtml(input.content);
   if (!admin) return fail(ADMIN.adminUserNotFound);
   if (text.trim() === '') return fail(SUPPORT.missingAdminContent);
-  if (input.content.length > ADMIN_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
+  if (characters(input.content) > ADMIN_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
   const ticket = ticketOf(tx, input.user, input.ticket);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
   if (ticket.status === TICKET_STATUS.closed) return fail(SUPPORT.ticketClosed);
