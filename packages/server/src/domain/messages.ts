@@ -78,6 +78,28 @@ export const DEPOSIT = {
   invalidDepositKey: (assetId: string) => `invalid deposit key for assetId: ${assetId}`,
   saveFailed: 'failed to save deposit price',
   instantSellUnsupported: 'instant sell is not supported for this game',
+  /** Document: the JSON a string `value` / `depositKeys` holds breaks the schema's rules. */
+  invalidValue: 'Invalid value parameter',
+  invalidDepositKeys: 'Invalid depositKeys parameter',
+  /** Document: GET /deposit/tradeStatus/{tradeid}, content types `error`, `notFound`, `forbidden`. */
+  invalidTradeId: 'Invalid trade ID',
+  depositTradeNotFound: 'Deposit trade not found',
+  depositTradeForbidden: 'Deposit trade belongs to another user',
+  /** Document: POST /instantsell/trade (the deposit trade's inputs, `prices` for `value`). */
+  missingPrices: 'missing prices parameter',
+  invalidPricesJson: 'invalid JSON format in prices parameter',
+  pricesNotObject: 'prices must be a JSON object with assetId - price mapping',
+  invalidPrices: 'Invalid prices parameter',
+  noBuyOrderForDepositAsset: (assetId: string) => `No buy order for assetId: ${assetId}`,
+} as const;
+
+/** Document: withdrawals, the trade lists, resend and the admin revert. */
+export const TRADES = {
+  withdrawalInitiated: 'Withdrawal initiated',
+  tradeNotFound: 'Trade not found',
+  cannotResend: 'Trade cannot be resent',
+  resent: 'Trade offer resent',
+  reverted: 'Trade reverted',
 } as const;
 
 export const ACCOUNT = {
@@ -91,6 +113,17 @@ export const ACCOUNT = {
   /** Document: seed Limits, "changeable once per month", names no message. */
   shortUrlCooldown: 'Short URL can only be changed once per month',
   transactionNotFound: 'Transaction not found or access denied',
+  /** Document: the seed names neither the alert ID parameter nor the answers of these routes. */
+  paymentAlertNotFound: 'Payment alert not found',
+  paymentAlertClosed: 'Payment alert closed',
+  paymentReviewsClosed: 'Payment reviews closed',
+  affiliateRegistered: 'Affiliate click registered',
+  notificationsUpdated: 'Notification settings updated',
+  emailNotificationsEnabled: 'Email notifications enabled',
+  emailNotificationsDisabled: 'Email notifications disabled',
+  privacyUpdated: 'Privacy settings updated',
+  tradeUrlUpdated: 'Trade URL updated',
+  shortUrlUpdated: 'Short URL updated',
 } as const;
 
 /** Codes sent by e-mail: e-mail change and the second 2FA reset variant share these. */
@@ -105,6 +138,8 @@ export const EMAIL_CHANGE = {
   invalidEmail: 'Invalid email format',
   twoFactorRequired: '2FA validation required',
   tooManyRequests: 'Too many requests',
+  requested: 'Email change request created successfully',
+  validated: 'Email change validation success',
 } as const;
 
 export const TWO_FACTOR = {
@@ -119,6 +154,9 @@ export const TWO_FACTOR = {
   invalidResetCode: 'Invalid reset code',
   removeFailed: 'Failed to remove 2FA',
   missingCode: 'Missing code parameter',
+  activated: '2FA activated',
+  resetSent: 'Reset code sent to email',
+  removed: '2FA has been removed',
 } as const;
 
 export const CASHOUT = {

@@ -43,6 +43,21 @@ export interface Trade {
   status: TradeStatus;
   created: number;
   completedAt: number | null;
+  /**
+   * What the trade moves, as it was offered: the platform asset ID, its item and its attributes
+   * (wear, sheen, ...). Kept so a trade list still shows assets that left the service, and so an
+   * accepted deposit stores the assets the user gave.
+   */
+  assets?: TradeAssetRecord[];
+  /** Unix seconds of the last change (status, resend); `created` when absent. */
+  updated?: number;
+}
+
+/** One asset of a trade: its platform asset ID, its item and the attributes it arrived with. */
+export interface TradeAssetRecord {
+  assetId: string;
+  itemId: number;
+  attributes: Record<string, unknown>;
 }
 
 /** Seed: Cashout statuses. */

@@ -4,14 +4,20 @@
 
 import type { PaymentOutcome } from '../adapters/payments.ts';
 import type { OfferOutcome } from '../adapters/platform.ts';
+import { SETTLE, settleTrade } from '../domain/settlement.ts';
 import type { Result } from '../domain/tx.ts';
 import type { ServerDeps } from '../http/deps.ts';
+import { execute } from '../http/execute.ts';
 
 /** Settles a pending offer the service sent and applies the outcome to its trade. */
-export async function settleOffer(deps: ServerDeps, tradeId: string, _outcome: OfferOutcome): Promise<Result<unknown>> {
+export async function settleOffer(deps: ServerDeps, tradeId: string, outcome: OfferOutcome): Promise<Result<unknown>> {
   const offer = deps.platform.offer(tradeId);
-  if (!offer) return { ok: false, error: 'Unknown trade' };
-  return { ok: false, error: 'Trade is not pending' };
+  if (!offer) return { ok: false, error: SETTLE.unknownTrade };
+  if (offer.status !== 0) return { ok: false, error: SETTLE.notPending };
+  // The trade changes first (durably); then the platform records the offer as settled.
+  const settled = await execute(deps, (tx) => settleTrade(tx, tradeId, outcome, deps.clock.now()));
+  if (!settled.ok) return settled;
+  return { ok: true, value: deps.platform.settle(tradeId, outcome) };
 }
 
 /** Applies what the payment provider reports to a cashout. */

@@ -1,4 +1,34 @@
-// Trades: withdrawals, trade lists, resend, admin revert. (Stub: handlers are added by operationId as the area is implemented.)
-import type { Routes } from '../http/context.ts';
+// Trades: withdrawals, the trade lists, resend and the admin revert (seed: "Inventory" withdraw,
+// "Trading", "Administration"; the document's Trade).
+import { listTrades, resendTrade, revertTrade, withdraw } from '../domain/trades.ts';
+import { ok } from '../domain/tx.ts';
+import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
-export const tradesRoutes: Routes = {};
+const page = (ctx: Ctx, which: 'active' | 'all') =>
+  ok(
+    ctx.read((tx) =>
+      listTrades(tx, callerOf(ctx).user.platformId, which, Number(ctx.query.page ?? 0), Number(ctx.query.count ?? 10)),
+    ),
+  );
+
+export const tradesRoutes: Routes = {
+  async postInventoryWithdraw(ctx) {
+    const user = callerOf(ctx).user.platformId;
+    const result = await ctx.run((tx) => withdraw(tx, user, String(ctx.body.ids), ctx.now));
+    if (!result.ok) return result;
+    const { message, updated, locked } = result.value;
+    return ok({ message, updated, locked });
+  },
+
+  getTradesActive: (ctx) => page(ctx, 'active'),
+  getTradesAll: (ctx) => page(ctx, 'all'),
+
+  getTradesResend(ctx) {
+    const user = callerOf(ctx).user.platformId;
+    return ctx.run((tx) => resendTrade(tx, user, Number(ctx.query.id), ctx.now));
+  },
+
+  postAdminRevertTradeTrade(ctx) {
+    return ctx.run((tx) => revertTrade(tx, Number(ctx.params.trade), ctx.now));
+  },
+};

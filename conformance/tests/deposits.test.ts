@@ -1,0 +1,287 @@
+// Deposits (seed: "Deposit and instant sell", "Messages by endpoint", "Other state sets"; the test
+// helpers' "The outside world"): the platform inventory offered with deposit keys, the deposit
+// trade and every seed message, its status, and what the platform's answer does to the assets.
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const get = async (me: Me, path: string, query: Record<string, string | number> = {}) => {
+  const answer = await call('GET', path, { query, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const post = async (me: Me, path: string, json: unknown) => {
+  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+
+interface DepositRow {
+  assetId: string;
+  item_id: number;
+  suggested_price: number | null;
+  lowest_sale_price: number | null;
+  lowest_buy_order: number | null;
+  disabled?: boolean;
+}
+
+/** A user holding `assetIds` of a fresh item on the platform, with the deposit keys the service gave. */
+async function holder(assetIds: string[], name: string) {
+  const item = await helpers.item({ name, game: 440 });
+  const me = await session();
+  await helpers.platformInventory({
+    platformId: me.platformId,
+    game: 440,
+    assets: assetIds.map((assetId) => ({ assetId, itemId: item.id })),
+  });
+  const list = await get(me, '/deposit/440');
+  const keys = content(list).depositkey as Record<string, string>;
+  return { me, item, keys, rows: content(list).informations as DepositRow[] };
+}
+
+/** A deposit key with one hexadecimal digit changed. */
+const tampered = (key: string) => `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`;
+
+describe('GET /deposit/{game}', () => {
+  it('Given assets on the platform, lists them with a deposit key each and pricing hints from the market', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Deposit Hint Hat', game: 440 });
+    const seller = await helpers.user();
+    const bidder = await helpers.user({ balance: 10_000 });
+    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 900 });
+    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+    await helpers.buyOrder({ owner: bidder.platformId, itemId: item.id, price: 400, amount: 2 });
+    const me = await session();
+    await helpers.platformInventory({
+      platformId: me.platformId,
+      game: 440,
+      assets: [
+        { assetId: '31000000001', itemId: item.id },
+        { assetId: '31000000002', itemId: item.id },
+      ],
+    });
+    const list = await get(me, '/deposit/440');
+    assertThat(list, list.status === 200, 'the list succeeds');
+    const rows = content(list).informations as DepositRow[];
+    const keys = content(list).depositkey as Record<string, string>;
+    assertThat(list, rows.map((r) => r.assetId).join() === '31000000001,31000000002', 'both platform assets');
+    assertThat(list, Object.keys(keys).sort().join() === '31000000001,31000000002', 'a deposit key per asset');
+    assertThat(list, keys['31000000001'] !== keys['31000000002'], 'the key depends on the asset ID');
+    assertThat(
+      list,
+      rows.every((r) => r.item_id === item.id && r.lowest_sale_price === 700 && r.lowest_buy_order === 400),
+      'the lowest listing (700) and the highest buy order (400) as hints',
+    );
+    const other = await get(me, '/deposit/730');
+    assertThat(other, (content(other).informations as unknown[]).length === 0, 'nothing of game 730 on the platform');
+    const them = await session();
+    await helpers.platformInventory({
+      platformId: them.platformId,
+      game: 440,
+      assets: [{ assetId: '31000000001', itemId: item.id }],
+    });
+    const theirs = await get(them, '/deposit/440');
+    assertThat(
+      theirs,
+      (content(theirs).depositkey as Record<string, string>)['31000000001'] !== keys['31000000001'],
+      'the key depends on the user ID',
+    );
+  });
+
+  it('Given a game the seed does not list, answers invalid game parameter', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const bad = await get(me, '/deposit/999');
+    assertThat(bad, bad.status === 300 && bad.message === 'invalid game parameter', 'the seed message');
+  });
+});
+
+describe('POST /deposit/trade', () => {
+  it('Given the deposit keys of the list, creates a pending deposit trade and sends its offer; a tampered key is refused', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, keys } = await holder(['32000000001', '32000000002'], 'Deposit Key Hat');
+    const refused = await post(me, '/deposit/trade', {
+      value: { '32000000001': 500, '32000000002': 600 },
+      depositKeys: { '32000000001': keys['32000000001'], '32000000002': tampered(keys['32000000002']!) },
+    });
+    assertThat(
+      refused,
+      refused.status === 300 && refused.message === 'invalid deposit key for assetId: 32000000002',
+      'the mismatching key is named by its asset ID',
+    );
+    const missing = await post(me, '/deposit/trade', {
+      value: { '32000000001': 500, '32000000002': 600 },
+      depositKeys: { '32000000001': keys['32000000001'] },
+    });
+    assertThat(missing, missing.message === 'invalid deposit key for assetId: 32000000002', 'a missing key too');
+    assertThat(refused, (await helpers.offers(me.platformId)).length === 0, 'a refused deposit sends no offer');
+    const made = await post(me, '/deposit/trade', {
+      value: { '32000000001': 500, '32000000002': 600 },
+      depositKeys: keys,
+      game: 440,
+    });
+    assertThat(made, made.status === 200 && Number.isInteger(content(made).id), 'the deposit trade ID');
+    const offers = await helpers.offers(me.platformId);
+    assertThat(
+      made,
+      offers.length === 1 &&
+        offers[0]!.kind === 'deposit' &&
+        offers[0]!.status === 0 &&
+        [...offers[0]!.assetIds].sort().join() === '32000000001,32000000002',
+      'one pending deposit offer asks for both assets',
+    );
+    const status = await get(me, `/deposit/tradeStatus/${content(made).id}`);
+    const s = content(status);
+    assertThat(
+      status,
+      status.status === 200 &&
+        s.status === 0 &&
+        s.statusText === 'pending' &&
+        s.trade.tradeId === offers[0]!.tradeId &&
+        s.trade.assets.map((a: { price: number }) => a.price).join() === '500,600',
+      'pending, with the offer and the prices given',
+    );
+  });
+
+  it('Given value and depositKeys as JSON strings, creates the deposit as with objects', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, keys } = await holder(['33000000001'], 'Deposit String Hat');
+    const made = await post(me, '/deposit/trade', {
+      value: JSON.stringify({ '33000000001': 250 }),
+      depositKeys: JSON.stringify(keys),
+    });
+    assertThat(made, made.status === 200 && Number.isInteger(content(made).id), 'JSON strings are accepted');
+  });
+
+  it('answers every seed message for missing, malformed and mismatching inputs', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, keys } = await holder(['34000000001'], 'Deposit Message Hat');
+    const value = { '34000000001': 100 };
+    const cases: [unknown, string][] = [
+      [{ depositKeys: keys }, 'missing value parameter'],
+      [{ value }, 'missing depositKeys parameter'],
+      [{ value, depositKeys: keys, game: 1 }, 'invalid game parameter'],
+      [{ value: '{not json', depositKeys: keys }, 'invalid JSON format in value parameter'],
+      [{ value, depositKeys: '{not json' }, 'invalid JSON format in depositKeys parameter'],
+      [{ value: '[1,2]', depositKeys: keys }, 'value must be a JSON object with assetId - price mapping'],
+      [{ value: '"text"', depositKeys: keys }, 'value must be a JSON object with assetId - price mapping'],
+      [
+        { value: { '34000000001': 100 }, depositKeys: { '34000000001': tampered(keys['34000000001']!) } },
+        'invalid deposit key for assetId: 34000000001',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(me, '/deposit/trade', body);
+      assertThat(answer, answer.status === 300 && answer.message === message, message);
+    }
+  });
+
+  it("Given an asset that is not on the caller's platform inventory, the deposit price cannot be stored", async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, item } = await holder(['35000000001'], 'Deposit Elsewhere Hat');
+    const them = await session();
+    await helpers.platformInventory({
+      platformId: them.platformId,
+      game: 440,
+      assets: [{ assetId: '35000000009', itemId: item.id }],
+    });
+    const theirKeys = content(await get(them, '/deposit/440')).depositkey as Record<string, string>;
+    const mine = content(await get(me, '/deposit/440')).depositkey as Record<string, string>;
+    const stolen = await post(me, '/deposit/trade', { value: { '35000000009': 100 }, depositKeys: theirKeys });
+    assertThat(
+      stolen,
+      stolen.message === 'invalid deposit key for assetId: 35000000009',
+      "another user's key does not fit",
+    );
+    const made = await post(me, '/deposit/trade', { value: { '35000000001': 100 }, depositKeys: mine });
+    assertThat(made, made.status === 200, 'my own asset deposits');
+    const twice = await post(me, '/deposit/trade', { value: { '35000000001': 100 }, depositKeys: mine });
+    assertThat(
+      twice,
+      twice.status === 300 && twice.message === 'failed to save deposit price',
+      'an asset already offered in a pending deposit cannot be offered again',
+    );
+  });
+});
+
+describe('Settling a deposit offer', () => {
+  it('Given an accepted deposit, the assets are listed at the deposit prices and the status is 3', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, keys, item } = await holder(['36000000001', '36000000002'], 'Deposit Accept Hat');
+    const made = await post(me, '/deposit/trade', {
+      value: { '36000000001': 1500, '36000000002': 1700 },
+      depositKeys: keys,
+    });
+    const [offer] = await helpers.offers(me.platformId);
+    const settled = await helpers.settleOffer(offer!.tradeId, 'accept');
+    assertThat(made, settled.status === 3, 'the offer is accepted');
+    const status = await get(me, `/deposit/tradeStatus/${content(made).id}`);
+    assertThat(status, content(status).status === 3 && content(status).statusText === 'completed', 'completed');
+    const listing = await call('GET', `/item/listing/${item.id}`);
+    assertConforms(listing);
+    const listed = (listing.body as { content?: unknown }).content ?? listing.body;
+    const rows = (Array.isArray(listed) ? listed : []) as { assetId: string; price: number; state: number }[];
+    assertThat(
+      listing,
+      rows.map((r) => `${r.assetId}:${r.price}:${r.state}`).join() === '36000000001:1500:1,36000000002:1700:1',
+      'both assets listed (state 1) at their deposit prices, cheapest first',
+    );
+    const after = await get(me, '/deposit/440');
+    assertThat(
+      after,
+      (content(after).informations as unknown[]).length === 0,
+      'the assets left the platform inventory',
+    );
+    const again = await call('POST', `/test_helpers/platform/offers/${offer!.tradeId}`, {
+      json: { outcome: 'accept' },
+    });
+    assertThat(again, again.status === 300, 'a settled offer cannot be settled again');
+  });
+
+  it('Given a declined or failed deposit, the status is -1 and the assets stay on the platform', async (ctx) => {
+    await needsHelpers(ctx);
+    for (const outcome of ['decline', 'fail'] as const) {
+      const { me, keys } = await holder(['37000000001'], `Deposit ${outcome} Hat`);
+      const made = await post(me, '/deposit/trade', { value: { '37000000001': 300 }, depositKeys: keys });
+      const [offer] = await helpers.offers(me.platformId);
+      const settled = await helpers.settleOffer(offer!.tradeId, outcome);
+      assertThat(made, settled.status === -1, `the offer is ${outcome}d`);
+      const status = await get(me, `/deposit/tradeStatus/${content(made).id}`);
+      assertThat(status, content(status).status === -1 && content(status).statusText === 'failed', 'failed');
+      const still = await get(me, '/deposit/440');
+      const rows = content(still).informations as DepositRow[];
+      assertThat(
+        still,
+        rows.length === 1 && rows[0]!.disabled === false,
+        'the asset is on the platform and can be offered again',
+      );
+      const retry = await post(me, '/deposit/trade', { value: { '37000000001': 300 }, depositKeys: keys });
+      assertThat(retry, retry.status === 200, 'a new deposit of it is accepted');
+    }
+  });
+});
+
+describe('GET /deposit/tradeStatus/{tradeid}', () => {
+  it('answers the response types error, notFound and forbidden', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, keys } = await holder(['38000000001'], 'Deposit Status Hat');
+    const made = await post(me, '/deposit/trade', { value: { '38000000001': 300 }, depositKeys: keys });
+    const id = content(made).id as number;
+    const them = await session();
+    const cases: [Me, string, string, string][] = [
+      [me, '0', 'error', 'Invalid trade ID'],
+      [me, 'abc', 'error', 'Invalid trade ID'],
+      [me, String(id + 1000), 'notFound', 'Deposit trade not found'],
+      [them, String(id), 'forbidden', 'Deposit trade belongs to another user'],
+    ];
+    for (const [who, tradeid, type, message] of cases) {
+      const answer = await get(who, `/deposit/tradeStatus/${tradeid}`);
+      const c = content(answer);
+      assertThat(answer, answer.status === 300 && c.type === type && c.message === message, `${type}: ${message}`);
+    }
+  });
+});

@@ -1,0 +1,26 @@
+// What happens when the platform settles a trade offer (test helpers, "The outside world"): the
+// trade of the offer completes (3) or fails (-1), and its assets move as its kind says.
+import type { OfferOutcome } from '../adapters/platform.ts';
+import { settleDeposit } from './deposits.ts';
+import { TRADE_STATUS, type Trade } from './records.ts';
+import { closeTrade, settleWithdrawal, tradeByOffer } from './trades.ts';
+import { fail, ok, type Result, type Tx } from './tx.ts';
+
+/** Messages of the settle helper (the test-helpers document). */
+export const SETTLE = { unknownTrade: 'Unknown trade', notPending: 'Trade is not pending' } as const;
+
+/** Settles the pending trade whose current offer is `tradeId`. */
+export function settleTrade(tx: Tx, tradeId: string, outcome: OfferOutcome, now: number): Result<Trade> {
+  const trade = tradeByOffer(tx, tradeId);
+  if (!trade) return fail(SETTLE.unknownTrade);
+  if (trade.status !== TRADE_STATUS.pending) return fail(SETTLE.notPending);
+  switch (trade.kind) {
+    case 'withdraw':
+      return ok(settleWithdrawal(tx, trade, outcome, now));
+    case 'deposit':
+      settleDeposit(tx, trade, outcome === 'accept', now);
+      return ok(tx.get('trades', trade.id) as Trade);
+    default:
+      return ok(closeTrade(tx, trade, TRADE_STATUS.failed, now));
+  }
+}
