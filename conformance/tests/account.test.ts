@@ -84,7 +84,12 @@ describe('POST /user/setAffiliates', () => {
     const mine = await post(me, '/user/setAffiliates', { code: 'my-promo_2' });
     assertThat(mine, content(mine).message === 'Affiliate click registered', 'the documented confirmation');
     const clicks = await helpers.outbox('affiliate');
-    const byCode = new Map(clicks.map((c) => [c.data.code, c.data.user]));
+    const byCode = new Map(
+      clicks.map((c) => {
+        const data = c.data as Record<string, unknown>;
+        return [data.code, data.user];
+      }),
+    );
     assertThat(
       mine,
       byCode.get('anon-promo_1') === null && byCode.get('my-promo_2') === me.platformId,

@@ -23,7 +23,7 @@ const validate = (me: Me, code: string | string[]) => post(me, '/user/email/chan
 /** The code of the last e-mail sent to `address`. */
 async function codeSentTo(address: string): Promise<string> {
   const mails = await helpers.outbox('email', address);
-  const code = mails.at(-1)?.data.code;
+  const code = (mails.at(-1)?.data as Record<string, unknown> | undefined)?.code;
   if (typeof code !== 'string') throw new Error(`no code was e-mailed to ${address}: ${JSON.stringify(mails)}`);
   return code;
 }

@@ -1,4 +1,62 @@
-// Account settings, e-mail change and 2FA. (Stub: handlers are added by operationId as the area is implemented.)
-import type { Routes } from '../http/context.ts';
+// Account settings (seed: "User account"), e-mail change and 2FA. Field formats and ranges are
+// checked from the document before a handler runs; the handlers apply the rules through the engine.
+import {
+  accountInfos,
+  closePaymentAlert,
+  closePaymentReviews,
+  csvToken,
+  notificationsOf,
+  registerAffiliateClick,
+  setMailNotificationStatus,
+  setMailNotifications,
+  setPrivacy,
+  setTradeUrl,
+  updateShortUrl,
+} from '../domain/account.ts';
+import { ok } from '../domain/tx.ts';
+import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
-export const accountRoutes: Routes = {};
+const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+
+/** Where the stores live: the configured site URL, else this server's own address. */
+const siteUrl = (ctx: Ctx) => ctx.deps.config.siteUrl ?? `${ctx.req.protocol}://${ctx.req.get('host')}`;
+
+export const accountRoutes: Routes = {
+  getUserInfos: (ctx) => ok({ informations: ctx.read((tx) => accountInfos(tx, callerOf(ctx).user)) }),
+
+  getUserBalance: (ctx) => ok({ balance: callerOf(ctx).user.balance }),
+
+  getUserNotifications(ctx) {
+    const opts = {
+      unreadOnly: ctx.query.unreadOnly === true || ctx.query.unreadOnly === 'true',
+      limit: Number(ctx.query.limit ?? 20),
+    };
+    return ok(ctx.read((tx) => notificationsOf(tx, me(ctx), opts)));
+  },
+
+  getUserGetContactMail: (ctx) => ok({ address: callerOf(ctx).user.email }),
+
+  getUserGenerateCSVToken: (ctx) => ok({ token: csvToken(me(ctx), ctx.deps.random.hex(32), ctx.now) }),
+
+  postUserClosePaymentAlert: (ctx) => ctx.run((tx) => closePaymentAlert(tx, me(ctx), Number(ctx.body.id))),
+
+  postUserClosePaymentReviews: (ctx) => ctx.run((tx) => closePaymentReviews(tx, me(ctx))),
+
+  postUserSetAffiliates: (ctx) =>
+    ctx.run((tx) => registerAffiliateClick(tx, { code: ctx.body.code, user: ctx.caller?.user.platformId, ip: ctx.ip })),
+
+  postUserSetMailNotification: (ctx) => ctx.run((tx) => setMailNotifications(tx, me(ctx), ctx.body.notifications)),
+
+  postUserSetMailNotificationStatus: (ctx) => ctx.run((tx) => setMailNotificationStatus(tx, me(ctx), ctx.body.enabled)),
+
+  postUserSetPrivacySetting: (ctx) => ctx.run((tx) => setPrivacy(tx, me(ctx), ctx.body.settings)),
+
+  postUserSetTradeUrl: (ctx) => ctx.run((tx) => setTradeUrl(tx, me(ctx), ctx.body.tradeUrl)),
+
+  async postUserUpdateShortUrl(ctx) {
+    const result = await ctx.run((tx) => updateShortUrl(tx, me(ctx), ctx.body.shortUrl, ctx.now));
+    if (!result.ok) return result;
+    const { shortUrl, message } = result.value;
+    return ok({ shortUrl, fullUrl: `${siteUrl(ctx)}/u/${shortUrl}`, message });
+  },
+};
