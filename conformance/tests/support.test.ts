@@ -4,7 +4,7 @@
 // The document's design where the seed is silent: status 0 open, 1 answered, 2 closed; ticket
 // numbers count per user; HTML tags are stripped from what is stored, entities are kept as sent.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { content, getOk, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 
@@ -425,6 +425,24 @@ describe('POST /admin/support/block', () => {
       assertThat(answer, refused(answer, message), `${JSON.stringify(body)} answers ${message}`);
     }
     assertThat(await get(user, '/support/list'), (await open(user)) === 1, 'the user was not blocked');
+  });
+});
+
+describe('support answers as unread messages (seed: Events)', () => {
+  it("Given an admin answer, the owner's GET /user/notifications counts one unread message until the ticket is read", async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true, name: 'Notifying Admin' });
+    const user = await session();
+    const ticket = await open(user);
+    const before = await get(user, '/user/notifications');
+    needsRoute(ctx, before, 'to read the unread message count');
+    assertThat(before, content(before).messagesCount === 0, 'nothing unread before the answer');
+    await post(admin, '/admin/support/post', { content: 'We are on it.', ticket, user: user.platformId });
+    const after = await get(user, '/user/notifications');
+    assertThat(after, content(after).messagesCount === 1, 'the answer is one unread message');
+    await messagesOf(user, ticket);
+    const read = await get(user, '/user/notifications');
+    assertThat(read, content(read).messagesCount === 0, 'reading the ticket reads it');
   });
 });
 

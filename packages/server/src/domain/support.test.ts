@@ -301,6 +301,37 @@ describe('answerTicket', () => {
   });
 });
 
+describe('answer notifications', () => {
+  it('tells the owner through an unread `message` notification, which reading the ticket marks read', () => {
+    const { s, user, admin, open } = withTicket();
+    open();
+    const answer = (ticket: number) =>
+      answerTicket(s.tx, { admin: admin.platformId, user: user.platformId, ticket, content: 'Hi', now: s.now });
+    answer(1);
+    answer(2);
+    const unread = () =>
+      s.tx
+        .all('notifications')
+        .filter((n) => n.user === user.platformId && n.kind === 'message' && !n.read)
+        .map((n) => [n.text, n.data]);
+    expect(unread()).toEqual([
+      ['Moderator Kim answered your support ticket 1', { ticket: 1, subject: 'Stuck' }],
+      ['Moderator Kim answered your support ticket 2', { ticket: 1 + 1, subject: 'Stuck' }],
+    ]);
+    ticketMessages(s.tx, user.platformId, 2);
+    expect(unread().map(([, data]) => data)).toEqual([{ ticket: 1, subject: 'Stuck' }]);
+    adminTicketMessages(s.tx, user.platformId, 1);
+    expect(unread()).toHaveLength(1); // an admin reading does not read for the user
+  });
+
+  it('does not notify an admin answering their own ticket', () => {
+    const { s, admin, open } = withTicket();
+    open(admin.platformId);
+    answerTicket(s.tx, { admin: admin.platformId, user: admin.platformId, ticket: 1, content: 'Note', now: s.now });
+    expect(s.tx.all('notifications')).toEqual([]);
+  });
+});
+
 describe('setTicketStatus and setSupportBlock', () => {
   it.each([
     [-1, SUPPORT.invalidTicketStatus],

@@ -6,6 +6,7 @@
 // takes no message, a user blocked from support may read but not write.
 import { createHash } from 'node:crypto';
 import { ADMIN, SUPPORT } from './messages.ts';
+import { addNotification } from './notify.ts';
 import type { Ticket, TicketMessage } from './records.ts';
 import type { User } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -210,6 +211,17 @@ export function answerTicket(tx: Tx, input: AdminMessage): Result<Ticket> {
     text: `${admin.name} answered ticket ${ticket.ticket} of ${ticket.user}`,
     data: { ticket: ticket.ticket, user: ticket.user, admin: admin.platformId, length: text.length },
   });
+  // Seed Events: unread messages are readable through GET /user/notifications (and counted in
+  // GET /user/infos `message`); reading the ticket marks them read.
+  if (ticket.user !== admin.platformId)
+    addNotification(
+      tx,
+      ticket.user,
+      'message',
+      `${admin.name} answered your support ticket ${ticket.ticket}`,
+      { ticket: ticket.ticket, subject: ticket.subject },
+      input.now,
+    );
   const assigned = ticket.assigned ?? admin.platformId;
   return ok(
     tx.put('tickets', ticket.id, { ...ticket, status: TICKET_STATUS.answered, assigned, last_message: input.now }),
@@ -257,10 +269,16 @@ const messageView = ({ id, user, content, admin, timestamp, attachments }: Ticke
   attachments,
 });
 
-/** The messages of one of the user's tickets, oldest first (seed: GET /support/messages/{ticket}). */
+/**
+ * The messages of one of the user's tickets, oldest first (seed: GET /support/messages/{ticket});
+ * reading them marks the ticket's answer notifications read (a write: run it as a command).
+ */
 export function ticketMessages(tx: Tx, user: string, number: number) {
   const ticket = ticketOf(tx, user, number);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
+  for (const n of tx.all('notifications'))
+    if (n.user === user && n.kind === 'message' && !n.read && n.data.ticket === ticket.ticket)
+      tx.put('notifications', n.id, { ...n, read: true });
   return ok({ messages: messagesOf(tx, ticket).map(messageView), ticket: ticket.ticket });
 }
 

@@ -27,7 +27,7 @@ export const supportRoutes: Routes = {
   },
 
   getSupportMessagesTicket(ctx) {
-    return ctx.read((tx) => ticketMessages(tx, me(ctx), Number(ctx.params.ticket)));
+    return ctx.run((tx) => ticketMessages(tx, me(ctx), Number(ctx.params.ticket)));
   },
 
   async postSupportCreate(ctx) {
