@@ -1,0 +1,245 @@
+// Withdrawals and trades (seed: POST /inventory/withdraw, "Transitions shown", "Trading", "Other
+// state sets", POST /admin/revertTrade; the test helpers' "The outside world"): assets held in
+// state 2 while the offer is out, removed when it is accepted, held when it fails until an admin
+// reverts the trade; the trade lists, resend, and every message.
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const get = async (me: Me, path: string, query: Record<string, string | number> = {}) => {
+  const answer = await call('GET', path, { query, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const post = async (me: Me, path: string, json: unknown) => {
+  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+
+/** Asserts the states of backpack entries (undefined: the service no longer has the entry). */
+async function expectStates(want: Record<string, number | undefined>, what: string): Promise<void> {
+  for (const [assetId, state] of Object.entries(want)) {
+    const answer = await call('GET', `/item/details/fromid/${assetId}`);
+    assertConforms(answer);
+    const seen = answer.status === 200 ? content(answer).informations.state : undefined;
+    assertThat(answer, seen === state, `${what} (asset ${assetId}: state ${state})`);
+  }
+}
+
+interface TradeRow {
+  id: number;
+  tradeId: string;
+  kind: string;
+  status: number;
+  statusText: string;
+  assets: { assetId: string; item_id: number }[];
+}
+const tradesOf = (a: Answer) => content(a).trades as TradeRow[];
+
+/** A user with `states.length` assets of a fresh item, in those states. */
+async function owner(name: string, states: number[]) {
+  const item = await helpers.item({ name, game: 440 });
+  const me = await session();
+  const assets = [];
+  for (const state of states)
+    assets.push(
+      await helpers.asset({ owner: me.platformId, itemId: item.id, state, price: state === 1 ? 500 : undefined }),
+    );
+  return { me, item, ids: assets.map((a) => a.assetId) };
+}
+
+describe('POST /inventory/withdraw', () => {
+  it('Given assets in states 0, 1 and 3, moves 0 and 1 to state 2 (updated 2), counts the traded one as locked, and sends one offer', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await owner('Withdraw Mixed Hat', [0, 1, 3]);
+    const answer = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    const c = content(answer);
+    assertThat(answer, answer.status === 200 && c.updated === 2 && c.locked === 1, 'updated 2, locked 1');
+    await expectStates(
+      { [ids[0]!]: 2, [ids[1]!]: 2, [ids[2]!]: 3 },
+      'states 0 and 1 became 2; the traded asset stays 3',
+    );
+    const offers = await helpers.offers(me.platformId);
+    assertThat(
+      answer,
+      offers.length === 1 &&
+        offers[0]!.kind === 'withdraw' &&
+        [...offers[0]!.assetIds].sort().join() === [ids[0], ids[1]].sort().join(),
+      'one withdraw offer to the owner with the two withdrawn assets',
+    );
+    const again = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    assertThat(
+      again,
+      again.status === 300 && again.message === 'Items not available for withdrawal',
+      'nothing left to withdraw: all pending withdrawal or in trades',
+    );
+  });
+
+  it('answers the seed messages: missing ids, no valid ID, an asset that is not mine', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await owner('Withdraw Message Hat', [0]);
+    const { ids: theirs } = await owner('Withdraw Their Hat', [0]);
+    const cases: [unknown, string][] = [
+      [{}, 'Missing required parameter: ids'],
+      [{ ids: 'abc,,x-1' }, 'No valid item IDs provided'],
+      [{ ids: `${ids[0]},${theirs[0]}` }, 'Items not found'],
+      [{ ids: '99999999999999' }, 'Items not found'],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(me, '/inventory/withdraw', body);
+      assertThat(answer, answer.status === 300 && answer.message === message, message);
+    }
+    await expectStates({ [ids[0]!]: 0, [theirs[0]!]: 0 }, 'a refused withdrawal changes nothing');
+  });
+
+  it('Given an accepted withdrawal, the assets leave the service and the trade is completed (3)', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await owner('Withdraw Accept Hat', [0, 1]);
+    await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    const [offer] = await helpers.offers(me.platformId);
+    const settled = await helpers.settleOffer(offer!.tradeId, 'accept');
+    await expectStates({ [ids[0]!]: undefined, [ids[1]!]: undefined }, 'both assets are gone from the service');
+    const all = await get(me, '/trades/all');
+    assertThat(all, settled.status === 3, 'the offer is accepted');
+    const [trade] = tradesOf(all);
+    assertThat(all, trade?.status === 3 && trade.statusText === 'completed' && trade.kind === 'withdraw', 'completed');
+    const active = await get(me, '/trades/active');
+    assertThat(active, content(active).count === 0, 'no active trade left');
+  });
+
+  it('Given a failed withdrawal, the assets stay held until an admin reverts the trade to state 0 (-12)', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await owner('Withdraw Fail Hat', [1, 0]);
+    await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    const [offer] = await helpers.offers(me.platformId);
+    const settled = await helpers.settleOffer(offer!.tradeId, 'fail');
+    const held = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    assertThat(held, settled.status === -1, 'the offer failed');
+    assertThat(held, held.message === 'Items not available for withdrawal', 'held: not withdrawable');
+    await expectStates({ [ids[0]!]: 2, [ids[1]!]: 2 }, 'still pending withdrawal (state 2)');
+    const [trade] = tradesOf(await get(me, '/trades/all'));
+    const admin = await session({ admin: true });
+    const notAdmin = await post(me, `/admin/revertTrade/${trade!.id}`, {});
+    assertThat(notAdmin, notAdmin.status === 403, 'only an admin reverts');
+    const reverted = await post(admin, `/admin/revertTrade/${trade!.id}`, {});
+    const data = content(reverted);
+    assertThat(
+      reverted,
+      reverted.status === 200 && data.message === 'Trade reverted' && data.trade === trade!.id && data.restored === 2,
+      'both assets restored',
+    );
+    await expectStates({ [ids[0]!]: 0, [ids[1]!]: 0 }, "the assets are back in the owner's inventory, not listed");
+    const after = tradesOf(await get(me, '/trades/all'))[0]!;
+    assertThat(reverted, after.status === -12 && after.statusText === 'reverted', 'the trade is reverted (-12)');
+    const twice = await post(admin, `/admin/revertTrade/${trade!.id}`, {});
+    assertThat(twice, twice.status === 300 && twice.message === 'No trade found with status -1 to revert', 'once only');
+    const missing = await post(admin, `/admin/revertTrade/${trade!.id + 100_000}`, {});
+    assertThat(missing, missing.status === 300 && missing.message === 'Trade not found', 'unknown trade');
+    const again = await post(me, '/inventory/withdraw', { ids: ids[0]! });
+    assertThat(again, again.status === 200 && content(again).updated === 1, 'a restored asset can be withdrawn again');
+  });
+
+  it('Given a pending trade, an admin revert answers No trade found with status -1 to revert', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await owner('Withdraw Pending Hat', [0]);
+    await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    const [trade] = tradesOf(await get(me, '/trades/active'));
+    const admin = await session({ admin: true });
+    const answer = await post(admin, `/admin/revertTrade/${trade!.id}`, {});
+    assertThat(answer, answer.message === 'No trade found with status -1 to revert', 'pending is not failed');
+  });
+});
+
+describe('GET /trades/active, /trades/all, /trades/resend', () => {
+  it('Given three withdrawals (pending, completed, failed), lists newest first with their statuses and pages them', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids, item } = await owner('Trades List Hat', [0, 0, 0]);
+    for (const id of ids) await post(me, '/inventory/withdraw', { ids: id });
+    const offers = await helpers.offers(me.platformId);
+    await helpers.settleOffer(offers[0]!.tradeId, 'accept');
+    await helpers.settleOffer(offers[1]!.tradeId, 'decline');
+    const all = await get(me, '/trades/all');
+    const rows = tradesOf(all);
+    assertThat(
+      all,
+      content(all).count === 3 && rows.map((t) => t.status).join() === '0,-1,3',
+      'newest first: pending, failed, completed',
+    );
+    assertThat(
+      all,
+      rows.every(
+        (t, i) => t.assets.length === 1 && t.assets[0]!.assetId === ids[2 - i] && t.assets[0]!.item_id === item.id,
+      ),
+      'each trade shows its asset, even the one that left the service',
+    );
+    const active = await get(me, '/trades/active');
+    assertThat(
+      active,
+      content(active).count === 1 && tradesOf(active)[0]!.tradeId === offers[2]!.tradeId,
+      'only the pending trade is active',
+    );
+    const page = await get(me, '/trades/all', { page: 1, count: 2 });
+    assertThat(
+      page,
+      tradesOf(page).length === 1 && content(page).count === 3,
+      'page 1 of size 2 holds the third trade',
+    );
+    const them = await session();
+    const theirs = await get(them, '/trades/all');
+    assertThat(theirs, content(theirs).count === 0, "another user's trades are not listed");
+  });
+
+  it('Given a pending trade, resend sends a new offer; a settled or foreign trade is refused', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await owner('Trades Resend Hat', [0, 0]);
+    await post(me, '/inventory/withdraw', { ids: ids[0]! });
+    await post(me, '/inventory/withdraw', { ids: ids[1]! });
+    const [second, first] = tradesOf(await get(me, '/trades/active'));
+    const resent = await get(me, '/trades/resend', { id: first!.id });
+    const c = content(resent);
+    assertThat(
+      resent,
+      resent.status === 200 &&
+        c.message === 'Trade offer resent' &&
+        c.trade.id === first!.id &&
+        c.trade.tradeId !== first!.tradeId,
+      'resent under a new offer ID',
+    );
+    const offers = await helpers.offers(me.platformId);
+    assertThat(
+      resent,
+      offers.length === 3 && offers[2]!.tradeId === c.trade.tradeId && offers[2]!.kind === 'withdraw',
+      'the platform received the new offer',
+    );
+    const settled = await helpers.settleOffer(c.trade.tradeId, 'accept');
+    assertThat(resent, settled.status === 3, 'the new offer settles the trade');
+    const stale = await call('POST', `/test_helpers/platform/offers/${first!.tradeId}`, {
+      json: { outcome: 'accept' },
+    });
+    assertThat(stale, stale.status === 300, 'the replaced offer settles nothing');
+    const done = await get(me, '/trades/resend', { id: first!.id });
+    assertThat(
+      done,
+      done.status === 300 && done.message === 'Trade cannot be resent',
+      'a completed trade is not resent',
+    );
+    const them = await session();
+    const foreign = await get(them, '/trades/resend', { id: second!.id });
+    assertThat(
+      foreign,
+      foreign.status === 300 && foreign.message === 'Trade not found',
+      "another user's trade is not found",
+    );
+    const missing = await get(me, '/trades/resend');
+    assertThat(
+      missing,
+      missing.status === 300 && missing.message === 'Missing required parameter: id',
+      'id is required',
+    );
+  });
+});
