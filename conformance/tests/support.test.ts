@@ -3,6 +3,7 @@
 // /admin/support/post sends a message to an internal moderation chat channel"). Envelope B.
 // The document's design where the seed is silent: status 0 open, 1 answered, 2 closed; ticket
 // numbers count per user; HTML tags are stripped from what is stored, entities are kept as sent.
+import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
@@ -11,16 +12,8 @@ import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 beforeAll(resetIfPossible);
 
 type Me = Awaited<ReturnType<typeof session>>;
-interface Message {
-  id: number;
-  user: string;
-  content: string;
-  admin: string | null;
-  timestamp: number;
-  attachments: string;
-  assigned?: string | null;
-  status?: string;
-}
+/** A ticket message as users (`SupportMessage`) or admins (`AdminSupportMessage`) read it. */
+type Message = Schema<'SupportMessage'> & Partial<Schema<'AdminSupportMessage'>>;
 
 const post = async (me: Me, path: string, json: object) => {
   const answer = await call('POST', path, { json, token: me.token, ip: me.ip });

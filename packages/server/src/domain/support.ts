@@ -120,8 +120,16 @@ function addMessage(
   });
 }
 
-/** Why a user may not write: blocked from support (the caller's account is checked, not trusted). */
-const blocked = (tx: Tx, user: string): boolean => tx.get('users', user)?.supportBlocked ?? true;
+/**
+ * What every write of a user checks: not blocked from support (the account is read, not trusted),
+ * at most 10,000 characters as sent, a valid attachment. The text to store, stripped, or why not.
+ */
+function userText(tx: Tx, user: string, sent: string, attachment: string | undefined, tooLong: string): Result<string> {
+  if (tx.get('users', user)?.supportBlocked ?? true) return fail(SUPPORT.blocked);
+  if (characters(sent) > USER_MESSAGE_MAX) return fail(tooLong);
+  if (attachment !== undefined && !isValidAttachment(attachment)) return fail(SUPPORT.invalidAttachment);
+  return ok(stripHtml(sent));
+}
 
 export interface NewTicket {
   user: string;
@@ -133,14 +141,15 @@ export interface NewTicket {
   now: number;
 }
 
-/** Opens a ticket; its description is the first message (seed: POST /support/create). */
+/**
+ * Opens a ticket; its description is the first message (seed: POST /support/create). Subject,
+ * topic and concern are kept as sent: the seed strips HTML from message text only.
+ */
 export function createTicket(tx: Tx, input: NewTicket): Result<Ticket> {
-  if (blocked(tx, input.user)) return fail(SUPPORT.blocked);
-  const description = stripHtml(input.description);
-  if ([input.subject, description, input.topic, input.concern].some((f) => f.trim() === ''))
+  const description = userText(tx, input.user, input.description, input.attachment, SUPPORT.invalidDescription);
+  if (!description.ok) return description;
+  if ([input.subject, description.value, input.topic, input.concern].some((f) => f.trim() === ''))
     return fail(SUPPORT.missingCreateParameters);
-  if (characters(input.description) > USER_MESSAGE_MAX) return fail(SUPPORT.invalidDescription);
-  if (input.attachment !== undefined && !isValidAttachment(input.attachment)) return fail(SUPPORT.invalidAttachment);
   const own = tx.all('tickets').filter((t) => t.user === input.user);
   const id = tx.nextId('tickets');
   const ticket: Ticket = {
@@ -156,7 +165,7 @@ export function createTicket(tx: Tx, input: NewTicket): Result<Ticket> {
     last_message: input.now,
   };
   tx.put('tickets', id, ticket);
-  addMessage(tx, ticket, description, null, input.attachment, input.now);
+  addMessage(tx, ticket, description.value, null, input.attachment, input.now);
   return ok(ticket);
 }
 
@@ -170,15 +179,13 @@ export interface NewMessage {
 
 /** The user writes on one of their tickets, which makes it open again (seed: POST /support/post). */
 export function postMessage(tx: Tx, input: NewMessage): Result<Ticket> {
-  if (blocked(tx, input.user)) return fail(SUPPORT.blocked);
-  const text = stripHtml(input.content);
-  if (text.trim() === '') return fail(SUPPORT.missingPostParameters);
-  if (characters(input.content) > USER_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
-  if (input.attachment !== undefined && !isValidAttachment(input.attachment)) return fail(SUPPORT.invalidAttachment);
+  const text = userText(tx, input.user, input.content, input.attachment, SUPPORT.invalidContent);
+  if (!text.ok) return text;
+  if (text.value.trim() === '') return fail(SUPPORT.missingPostParameters);
   const ticket = ticketOf(tx, input.user, input.ticket);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
   if (ticket.status === TICKET_STATUS.closed) return fail(SUPPORT.ticketClosed);
-  addMessage(tx, ticket, text, null, input.attachment, input.now);
+  addMessage(tx, ticket, text.value, null, input.attachment, input.now);
   return ok(tx.put('tickets', ticket.id, { ...ticket, status: TICKET_STATUS.open, last_message: input.now }));
 }
 
