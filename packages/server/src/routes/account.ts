@@ -13,6 +13,8 @@ import {
   setTradeUrl,
   updateShortUrl,
 } from '../domain/account.ts';
+import { requestEmailChange, validateEmailChange } from '../domain/email-change.ts';
+import { activate, askReset, createSecret, validateReset } from '../domain/two-factor.ts';
 import { ok } from '../domain/tx.ts';
 import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
@@ -59,4 +61,39 @@ export const accountRoutes: Routes = {
     const { shortUrl, message } = result.value;
     return ok({ shortUrl, fullUrl: `${siteUrl(ctx)}/u/${shortUrl}`, message });
   },
+
+  // E-mail change (Connected + API + 2FA: the pipeline lets an API JWT through).
+  postUserEmailChangeRequest: (ctx) =>
+    ctx.run((tx) =>
+      requestEmailChange(tx, { user: me(ctx), email: ctx.body.email, code: ctx.deps.random.digits(6), now: ctx.now }),
+    ),
+
+  postUserEmailChangeValidate: (ctx) =>
+    ctx.run((tx) =>
+      validateEmailChange(tx, { user: me(ctx), session: callerOf(ctx).session.id, code: ctx.body.code, now: ctx.now }),
+    ),
+
+  // Two-factor authentication, second variant (envelope A).
+  getUser2FACreate(ctx) {
+    const input = {
+      user: me(ctx),
+      secretBytes: Buffer.from(ctx.deps.random.hex(20), 'hex'),
+      key: ctx.deps.random.hex(8),
+      now: ctx.now,
+    };
+    return ctx.run((tx) => createSecret(tx, input));
+  },
+
+  postUser2FAValidate: (ctx) =>
+    ctx.run((tx) =>
+      activate(tx, { user: me(ctx), key: ctx.body.secret, code: ctx.body.code, email: ctx.body.email, now: ctx.now }),
+    ),
+
+  postUserReset2FAAsk: (ctx) =>
+    ctx.run((tx) => askReset(tx, { user: me(ctx), code: ctx.deps.random.digits(6), now: ctx.now })),
+
+  postUserReset2FAValidate: (ctx) =>
+    ctx.run((tx) =>
+      validateReset(tx, { user: me(ctx), requestId: ctx.body.requestId, code: ctx.body.code, now: ctx.now }),
+    ),
 };

@@ -1,0 +1,64 @@
+// Codes sent by e-mail (seed: "E-mail change"; "Two-factor authentication", second reset variant):
+// a code valid 24 hours, kept only as its SHA-256, that refuses further tries after 5 wrong ones
+// (the document's number). A wrong code counts although the request is refused, so the attempt
+// is written even when the command fails (`keepWritesOnFailure`). A new request of the same
+// purpose replaces the pending one.
+import { createHash } from 'node:crypto';
+import { CODES } from './messages.ts';
+import type { CodeRequest } from './records.ts';
+import { fail, ok, type Result, type Tx } from './tx.ts';
+
+/** Seed Limits: the e-mail change code and the 2FA reset are valid 24 hours. */
+export const CODE_LIFETIME = 24 * 3600;
+/** The document's design: wrong codes allowed before `Too many attempts`. */
+export const MAX_ATTEMPTS = 5;
+
+export const hashCode = (code: string): string => createHash('sha256').update(code).digest('hex');
+
+/** The caller's pending (unused) requests of a purpose, newest first. */
+export function pendingRequests(tx: Tx, user: string, purpose: CodeRequest['purpose']): CodeRequest[] {
+  return tx
+    .all('codeRequests')
+    .filter((r) => r.user === user && r.purpose === purpose && !r.used)
+    .sort((a, b) => b.created - a.created || b.id - a.id);
+}
+
+/** Stores a new request for `code`, retiring the pending ones of the same purpose. */
+export function openCodeRequest(
+  tx: Tx,
+  input: { user: string; purpose: CodeRequest['purpose']; email: string; code: string; now: number },
+): CodeRequest {
+  for (const old of pendingRequests(tx, input.user, input.purpose))
+    tx.put('codeRequests', old.id, { ...old, used: true });
+  const id = tx.nextId('codeRequests');
+  return tx.put('codeRequests', id, {
+    id,
+    user: input.user,
+    purpose: input.purpose,
+    email: input.email,
+    codeHash: hashCode(input.code),
+    attempts: 0,
+    created: input.now,
+    expires: input.now + CODE_LIFETIME,
+    used: false,
+  });
+}
+
+/**
+ * Checks a code against a pending request: `Too many attempts` once 5 wrong codes were sent,
+ * `Invalid or expired code` after 24 hours or for a wrong code (which is counted and kept).
+ * A right code uses the request up.
+ */
+export function redeemCode(tx: Tx, request: CodeRequest, code: string, now: number): Result<CodeRequest> {
+  if (request.attempts >= MAX_ATTEMPTS) return fail(CODES.tooManyAttempts);
+  if (now >= request.expires) return fail(CODES.invalidOrExpired);
+  if (hashCode(code) !== request.codeHash) {
+    tx.put('codeRequests', request.id, { ...request, attempts: request.attempts + 1 });
+    tx.keepWritesOnFailure();
+    return fail(CODES.invalidOrExpired);
+  }
+  return ok(tx.put('codeRequests', request.id, { ...request, used: true }));
+}
+
+/** A code sent as a string or as an array of pieces (one per box typed), joined in order. */
+export const joinCode = (code: string | string[]): string => (Array.isArray(code) ? code.join('') : code).trim();
