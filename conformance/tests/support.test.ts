@@ -366,8 +366,11 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(list, content(list).list[0].status === 2, 'the user sees it closed (2)');
     const byUser = await post(user, '/support/post', { content: 'Hello?', ticket });
     assertThat(byUser, refused(byUser, 'Cannot send message: ticket is closed'), 'the user cannot write');
+    const notices = (await helpers.outbox('moderation')).length;
     const byAdmin = await post(admin, '/admin/support/post', { content: 'Late answer', ticket, user: user.platformId });
     assertThat(byAdmin, refused(byAdmin, 'Cannot send message: ticket is closed'), 'nor can the admin');
+    const after = await helpers.outbox('moderation');
+    assertThat(byAdmin, after.length === notices, 'a refused answer sends no moderation notice');
     assertThat(byUser, (await messagesOf(user, ticket)).length === 1, 'nothing was stored');
     const view = await get(admin, `/admin/support/messages/${ticket}/${user.platformId}`);
     assertThat(view, content(view).messages[0].status === 'closed', 'the admin view says closed');
@@ -397,6 +400,13 @@ describe('POST /admin/support/block', () => {
     assertThat(write, (await messagesOf(user, ticket)).length === 1, 'the ticket is still readable and unchanged');
     const list = await getOk('/support/list', {}, user.token, user.ip);
     assertThat(list, content(list).list.length === 1, 'still one ticket');
+    const answer = await post(admin, '/admin/support/post', {
+      content: 'About your block',
+      ticket,
+      user: user.platformId,
+    });
+    assertThat(answer, answer.status === 200, 'an admin still answers a blocked user');
+    assertThat(answer, (await messagesOf(user, ticket)).length === 2, 'who reads the answer');
     const unblocked = await post(admin, '/admin/support/block', { user: user.platformId, status: 0 });
     assertThat(unblocked, unblocked.status === 200 && content(unblocked).status === 0, 'the admin unblocks');
     assertThat(unblocked, (await open(user)) === ticket + 1, 'the user opens tickets again');
