@@ -2108,7 +2108,8 @@ export interface paths {
          * Messages of one of the caller's tickets
          * @description The messages of one of the caller's tickets, oldest first, as `data{messages, ticket}` (seed:
          *     "Support and messages", envelope B, and "Support ticket", message). `admin` is the name of the
-         *     administrator who wrote a message, null for the user's own messages.
+         *     administrator who wrote a message, null for the user's own messages. Reading the messages
+         *     marks the ticket's unread answers in `GET /user/notifications` read.
          */
         get: operations["getSupportMessagesTicket"];
         put?: never;
@@ -2163,6 +2164,10 @@ export interface paths {
          *     optional base64-encoded file of at most 5 MB (7,000,000 characters encoded). An empty
          *     `content` counts as missing. A closed ticket (status 2) rejects new messages; a message sets
          *     the ticket's status to 0 (open).
+         *
+         *     Stripping removes tags (`<` followed by a letter, `/`, `!` or `?`, up to the next `>` outside
+         *     quotes) and comments, and keeps the text between them; a `<` that opens no tag (`1 < 2`) and
+         *     entities (`&amp;`) are kept as sent. Content that is empty once stripped counts as missing.
          *
          *     A user blocked from support (`POST /admin/support/block`) gets `You are blocked from support`.
          */
@@ -2259,7 +2264,10 @@ export interface paths {
          *     to 1 (answered) and assigns the ticket to the administrator when it is unassigned. A closed
          *     ticket (status 2) rejects new messages (seed: "States", a closed ticket rejects new messages):
          *     reopen it with `POST /admin/support/status` first. Sends a notification to the internal
-         *     moderation chat channel (seed: "Events").
+         *     moderation chat channel (seed: "Events"). The ticket's owner gets an unread message in
+         *     `GET /user/notifications` (`messages`, counted in `messagesCount`), read once they open the
+         *     ticket with `GET /support/messages/{ticket}`. HTML tags are stripped as in `POST /support/post`,
+         *     since users read the answer through the same messages.
          */
         post: operations["postAdminSupportPost"];
         delete?: never;
