@@ -91,6 +91,14 @@ export const FAULTS: Record<string, Fault> = {
       }
     },
   },
+  'wrong-totp-secret': {
+    description: '2FA create shows a secret other than the one the server checks codes against',
+    grep: 'TOTP code activates',
+    response: (x) => {
+      const secret = x.path === '/user/2FA/create' ? (x.body?.content ?? x.body?.data) : undefined;
+      if (typeof secret?.base32 === 'string') secret.base32 = `${secret.base32.slice(1)}A`;
+    },
+  },
   'server-error-on-bad-input': {
     description: 'bad input produces a 500',
     grep: 'negative data: POST /user/login',
