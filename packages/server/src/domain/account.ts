@@ -99,16 +99,26 @@ export function registerAffiliateClick(
   return ok({ message: ACCOUNT.affiliateRegistered });
 }
 
+/** Stores some of a user's switches over the others; returns all of them. */
+function merge<F extends 'notifications' | 'privacy'>(
+  tx: Tx,
+  platformId: string,
+  field: F,
+  changes: Partial<User[F]>,
+): User[F] {
+  const user = tx.get('users', platformId)!;
+  const merged = { ...user[field], ...changes } as User[F];
+  tx.put('users', platformId, { ...user, [field]: merged });
+  return merged;
+}
+
 /** Changes some e-mail kinds' switches; left-out kinds keep their values. Echoes all six. */
 export function setMailNotifications(
   tx: Tx,
   platformId: string,
   changes: Partial<Record<NotificationKind, boolean>>,
 ): Result<{ message: string; notifications: Record<NotificationKind, boolean> }> {
-  const user = tx.get('users', platformId)!;
-  const notifications = { ...user.notifications, ...changes };
-  tx.put('users', platformId, { ...user, notifications });
-  return ok({ message: ACCOUNT.notificationsUpdated, notifications });
+  return ok({ message: ACCOUNT.notificationsUpdated, notifications: merge(tx, platformId, 'notifications', changes) });
 }
 
 /** The master switch of all e-mail notifications (`notification` of GET /user/infos). */
@@ -129,10 +139,7 @@ export function setPrivacy(
   platformId: string,
   changes: Partial<Record<PrivacySetting, boolean>>,
 ): Result<{ message: string; settings: Record<PrivacySetting, boolean> }> {
-  const user = tx.get('users', platformId)!;
-  const settings = { ...user.privacy, ...changes };
-  tx.put('users', platformId, { ...user, privacy: settings });
-  return ok({ message: ACCOUNT.privacyUpdated, settings });
+  return ok({ message: ACCOUNT.privacyUpdated, settings: merge(tx, platformId, 'privacy', changes) });
 }
 
 /** The platform's trade offer URL prefix (document: the seed's `{trade_url_prefix}`). */
