@@ -6,46 +6,75 @@ import {
   depositList,
   depositTradeStatus,
   KEYS_MESSAGES,
+  type MappingMessages,
+  type Offered,
   parseMapping,
   parsePrices,
   VALUE_MESSAGES,
 } from '../domain/deposits.ts';
-import { ok } from '../domain/tx.ts';
+import { createInstantSell, instantSellInfo } from '../domain/instant-sell.ts';
+import { DEPOSIT } from '../domain/messages.ts';
+import { ok, type Result } from '../domain/tx.ts';
 import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
-/** The seed: `game` defaults to 440. */
-export const gameOf = (ctx: Ctx): 440 | 730 | 570 | 252490 => ctx.body.game ?? 440;
+type Game = Offered['game'];
+
+/** POST /instantsell/trade takes the deposit's inputs with `prices` for `value`. */
+const PRICES_MESSAGES: MappingMessages = {
+  invalidJson: DEPOSIT.invalidPricesJson,
+  notObject: DEPOSIT.pricesNotObject,
+  invalid: DEPOSIT.invalidPrices,
+};
+
+/** What the caller offers: the body's prices (`field`) and deposit keys, and their platform inventory. */
+function offeredBy(ctx: Ctx, field: 'value' | 'prices', messages: MappingMessages): Result<Offered> {
+  const user = callerOf(ctx).user.platformId;
+  const prices = parsePrices(ctx.body[field], messages);
+  if (!prices.ok) return prices;
+  const keys = parseMapping(ctx.body.depositKeys, KEYS_MESSAGES);
+  if (!keys.ok) return keys;
+  const game: Game = ctx.body.game ?? 440; // the seed: `game` defaults to 440
+  const platform = ctx.deps.platform.inventory(user, game);
+  return ok({
+    user,
+    game,
+    prices: prices.value,
+    keys: keys.value,
+    platform,
+    secret: ctx.deps.depositSecret,
+    now: ctx.now,
+  });
+}
 
 export const depositsRoutes: Routes = {
   getDepositGame(ctx) {
     const user = callerOf(ctx).user.platformId;
-    const game = Number(ctx.params.game) as 440 | 730 | 570 | 252490;
+    const game = Number(ctx.params.game) as Game;
     const platform = ctx.deps.platform.inventory(user, game);
     return ok(ctx.read((tx) => depositList(tx, user, game, platform, ctx.deps.depositSecret, ctx.now)));
   },
 
   async postDepositTrade(ctx) {
-    const user = callerOf(ctx).user.platformId;
-    const prices = parsePrices(ctx.body.value, VALUE_MESSAGES);
-    if (!prices.ok) return prices;
-    const keys = parseMapping(ctx.body.depositKeys, KEYS_MESSAGES);
-    if (!keys.ok) return keys;
-    const game = gameOf(ctx);
-    const platform = ctx.deps.platform.inventory(user, game);
-    const offered = {
-      user,
-      game,
-      prices: prices.value,
-      keys: keys.value,
-      platform,
-      secret: ctx.deps.depositSecret,
-      now: ctx.now,
-    };
-    return ctx.run((tx) => createDeposit(tx, offered));
+    const offered = offeredBy(ctx, 'value', VALUE_MESSAGES);
+    return offered.ok ? ctx.run((tx) => createDeposit(tx, offered.value)) : offered;
   },
 
   getDepositTradeStatusTradeid(ctx) {
     const user = callerOf(ctx).user.platformId;
     return ctx.read((tx) => depositTradeStatus(tx, user, Number(ctx.params.tradeid)));
+  },
+
+  getInstantsellGame(ctx) {
+    const user = callerOf(ctx).user.platformId;
+    const game = Number(ctx.params.game);
+    const platform = ctx.deps.platform.inventory(user, game);
+    const info = ctx.read((tx) => instantSellInfo(tx, user, game, platform, ctx.deps.depositSecret));
+    return info.ok ? ok({ informations: info.value }) : info;
+  },
+
+  async postInstantsellTrade(ctx) {
+    const offered = offeredBy(ctx, 'prices', PRICES_MESSAGES);
+    const method: string = ctx.body.method ?? 'balance';
+    return offered.ok ? ctx.run((tx) => createInstantSell(tx, { ...offered.value, method })) : offered;
   },
 };

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { depositKey } from './deposits.ts';
+import { createInstantSell, instantPrice, instantSellInfo } from './instant-sell.ts';
+import { DEPOSIT } from './messages.ts';
+import { testState } from './test-state.ts';
+
+const SECRET = 'unit-secret';
+
+function world() {
+  const t = testState();
+  const me = t.user();
+  const buyer = t.user();
+  const other = t.user();
+  const hat = t.item({ name: 'Bid Hat', image: '/bid.png' });
+  const cap = t.item({ name: 'Lonely Cap' });
+  t.order(buyer.platformId, hat.id, 900, 2);
+  t.order(other.platformId, hat.id, 900, 1);
+  t.order(other.platformId, cap.id, 100, 1);
+  t.order(me.platformId, hat.id, 5000, 1);
+  const platform = [
+    { assetId: '42000000001', itemId: hat.id },
+    { assetId: '42000000002', itemId: cap.id },
+  ];
+  const keyOf = (id: string) => depositKey(SECRET, id, me.platformId);
+  const sell = (prices: Record<string, number>, game = 440) =>
+    createInstantSell(t.tx, {
+      user: me.platformId,
+      game: game as 440,
+      prices,
+      keys: Object.fromEntries(Object.keys(prices).map((id) => [id, keyOf(id)])),
+      platform,
+      secret: SECRET,
+      now: t.now,
+      method: 'balance',
+    });
+  return { t, me, buyer, hat, cap, platform, sell };
+}
+
+describe('instantPrice', () => {
+  it("is the highest bid of other users and the quantity at it; the seller's own bid does not count", () => {
+    const { t, me, hat, buyer } = world();
+    expect(instantPrice(t.tx, hat.id, me.platformId)).toEqual({ price: 900, count: 3 });
+    expect(instantPrice(t.tx, hat.id, buyer.platformId)).toEqual({ price: 5000, count: 1 });
+  });
+});
+
+describe('instantSellInfo', () => {
+  it('lists the assets with a bid and their keys; other games are not supported', () => {
+    const { t, me, platform, hat, cap } = world();
+    const info = instantSellInfo(t.tx, me.platformId, 440, platform, SECRET);
+    expect(info.ok && info.value.rows.map((r) => [r.item_id, r.instantPrice, r.buyOrderCount])).toEqual([
+      [hat.id, 900, 3],
+      [cap.id, 100, 1],
+    ]);
+    expect(info.ok && info.value.depositkey['42000000001']).toBe(depositKey(SECRET, '42000000001', me.platformId));
+    expect(instantSellInfo(t.tx, me.platformId, 730, platform, SECRET)).toEqual({
+      ok: false,
+      error: DEPOSIT.instantSellUnsupported,
+    });
+  });
+});
+
+describe('createInstantSell', () => {
+  it('accepts prices at or below the instant price and sends an instant_sell offer', () => {
+    const { t, sell } = world();
+    const made = sell({ '42000000001': 900, '42000000002': 50 });
+    expect(made.ok).toBe(true);
+    const trade = made.ok ? t.tx.get('trades', made.value.id) : undefined;
+    expect([trade?.kind, trade?.payout, trade?.prices]).toEqual([
+      'instant_sell',
+      'balance',
+      { '42000000001': 900, '42000000002': 50 },
+    ]);
+    expect(t.tx.effects).toEqual([expect.objectContaining({ kind: 'offer', offer: 'instant_sell' })]);
+  });
+
+  it('refuses a price above the best bid, and other games', () => {
+    const { sell } = world();
+    expect(sell({ '42000000001': 901 })).toEqual({
+      ok: false,
+      error: DEPOSIT.noBuyOrderForDepositAsset('42000000001'),
+    });
+    expect(sell({ '42000000001': 900 }, 730)).toEqual({ ok: false, error: DEPOSIT.instantSellUnsupported });
+  });
+});

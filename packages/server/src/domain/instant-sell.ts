@@ -1,0 +1,98 @@
+// Instant sell (seed: "Deposit and instant sell"; the document's InstantSellInfo and
+// POST /instantsell/trade): game 440 only. The user's platform assets whose item another user bids
+// on, at the highest such bid; a trade asks the user for them, and once the platform accepts it
+// each asset sells into the highest buy order of its item.
+import type { components } from '@marketplace/types';
+import type { PlatformAsset } from '../adapters/platform.ts';
+import { depositable, depositKeys, type Offered, offeredAssets } from './deposits.ts';
+import { isActiveOrder } from './market.ts';
+import { DEPOSIT } from './messages.ts';
+import type { BuyOrder } from './state.ts';
+import { openTrade } from './trades.ts';
+import { fail, ok, type Result, type Tx } from './tx.ts';
+
+export type InstantSellInfo = components['schemas']['InstantSellInfo'];
+
+/** The seed: instant sell is for game 440 only. */
+export const INSTANT_SELL_GAME = 440;
+
+/** The server-defined payout methods (the document: the reference server offers `balance`). */
+export const PAYOUT_METHODS = ['balance'] as const;
+
+/** Active buy orders of an item placed by anyone but `seller`, best first (highest price, then oldest). */
+export const ordersFor = (tx: Tx, itemId: number, seller: string): Readonly<BuyOrder>[] =>
+  tx
+    .all('buyOrders')
+    .filter((o) => o.itemid === itemId && o.platformid !== seller && isActiveOrder(o))
+    .sort((a, b) => b.price - a.price || a.id - b.id);
+
+/** The price an asset of the item sells at now, and the quantity wanted at it (tier 0), if any. */
+export function instantPrice(tx: Tx, itemId: number, seller: string): { price: number; count: number } | undefined {
+  const orders = ordersFor(tx, itemId, seller);
+  const best = orders[0];
+  if (!best) return undefined;
+  const count = orders.filter((o) => o.price === best.price).reduce((n, o) => n + o.amount, 0);
+  return { price: best.price, count };
+}
+
+/**
+ * The user's platform assets that can be sold instantly (document: GET /instantsell/{game}), with
+ * the price they would sell at and their deposit keys.
+ */
+export function instantSellInfo(
+  tx: Tx,
+  user: string,
+  game: number,
+  platform: readonly PlatformAsset[],
+  secret: string,
+): Result<InstantSellInfo> {
+  if (game !== INSTANT_SELL_GAME) return fail(DEPOSIT.instantSellUnsupported);
+  const rows = depositable(tx, platform).flatMap((a) => {
+    const item = tx.get('items', a.itemId)!;
+    const now = instantPrice(tx, item.id, user);
+    if (!now) return [];
+    return [
+      {
+        assetId: a.assetId,
+        item_id: item.id,
+        name: item.name,
+        image: item.image,
+        instantPrice: now.price,
+        buyOrderCount: now.count,
+      },
+    ];
+  });
+  return ok({
+    rows,
+    depositkey: depositKeys(
+      secret,
+      user,
+      rows.map((r) => r.assetId),
+    ),
+  });
+}
+
+/**
+ * Creates an instant-sell trade (document: POST /instantsell/trade): the deposit's checks, and
+ * every accepted price at or below the asset's current instant price.
+ */
+export function createInstantSell(tx: Tx, o: Offered & { method: string }): Result<{ id: number }> {
+  if (o.game !== INSTANT_SELL_GAME) return fail(DEPOSIT.instantSellUnsupported);
+  const assets = offeredAssets(tx, o);
+  if (!assets.ok) return assets;
+  for (const a of assets.value) {
+    const now = instantPrice(tx, a.itemId, o.user);
+    if (!now || now.price < o.prices[a.assetId]!) return fail(DEPOSIT.noBuyOrderForDepositAsset(a.assetId));
+  }
+  const trade = openTrade(tx, {
+    kind: 'instant_sell',
+    user: o.user,
+    game: o.game,
+    assetIds: assets.value.map((a) => a.assetId),
+    assets: assets.value,
+    prices: o.prices,
+    payout: o.method,
+    now: o.now,
+  });
+  return ok({ id: trade.id });
+}
