@@ -99,6 +99,16 @@ export const FAULTS: Record<string, Fault> = {
       if (typeof secret?.base32 === 'string') secret.base32 = `${secret.base32.slice(1)}A`;
     },
   },
+  'deposit-key-ignored': {
+    description: 'a deposit with a tampered deposit key is accepted (the refusal is answered as a success)',
+    grep: 'tampered key is refused',
+    response: (x) => {
+      if (x.path === '/deposit/trade' && String(x.body?.content).startsWith('invalid deposit key for assetId:')) {
+        x.status = 200;
+        x.body = { err: false, success: true, content: { id: 1 } };
+      }
+    },
+  },
   'server-error-on-bad-input': {
     description: 'bad input produces a 500',
     grep: 'negative data: POST /user/login',
