@@ -5,6 +5,7 @@
 import type { components } from '@marketplace/types';
 import type { OfferOutcome } from '../adapters/platform.ts';
 import { ADMIN, INVENTORY, TRADES } from './messages.ts';
+import { mailEvent } from './notify.ts';
 import { TRADE_STATUS, type Trade, type TradeAssetRecord, type TradeStatus } from './records.ts';
 import type { Asset } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -203,7 +204,13 @@ export function closeTrade(tx: Tx, trade: Readonly<Trade>, status: TradeStatus, 
  */
 export function settleWithdrawal(tx: Tx, trade: Readonly<Trade>, outcome: OfferOutcome, now: number): Trade {
   if (outcome !== 'accept') return closeTrade(tx, trade, TRADE_STATUS.failed, now);
-  for (const a of heldAssets(tx, trade)) tx.delete('assets', a.id);
+  const held = heldAssets(tx, trade);
+  for (const a of held) tx.delete('assets', a.id);
+  mailEvent(tx, trade.user, 'tradeCompleted', {
+    subject: 'Trade completed',
+    body: `Your withdrawal #${trade.id} of ${held.length} item(s) is completed.`,
+    data: { trade: trade.id },
+  });
   return closeTrade(tx, trade, TRADE_STATUS.completed, now);
 }
 
