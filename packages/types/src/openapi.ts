@@ -2166,8 +2166,9 @@ export interface paths {
          *     the ticket's status to 0 (open).
          *
          *     Stripping removes tags (`<` followed by a letter, `/`, `!` or `?`, up to the next `>` outside
-         *     quotes) and comments, and keeps the text between them; a `<` that opens no tag (`1 < 2`) and
-         *     entities (`&amp;`) are kept as sent. Content that is empty once stripped counts as missing.
+         *     quotes, or to the end of the content when none follows: `a<b` keeps only `a`) and comments,
+         *     and keeps the text between them; a `<` that opens no tag (`1 < 2`) and entities (`&amp;`) are
+         *     kept as sent. Content that is empty once stripped counts as missing.
          *
          *     A user blocked from support (`POST /admin/support/block`) gets `You are blocked from support`.
          */

@@ -37,6 +37,7 @@ describe('stripHtml', () => {
     ['self-closing and attribute tags go', 'a<br/>b<img src=x onerror=alert(1)>c', 'abc'],
     ['a > inside a quoted attribute does not end the tag', '<a title="x>y" href=\'>\'>link</a>', 'link'],
     ['an unfinished tag at the end is dropped', 'trailing <a href="x"', 'trailing '],
+    ['so is text after a < and a letter with no >', 'if a<b then c', 'if a'],
     ['doctype and processing instructions go', '<!DOCTYPE html><?xml version="1.0"?>ok', 'ok'],
     ['whitespace is kept', '  <p> spaced </p>\n', '   spaced \n'],
     ['nothing but tags is empty', '<p></p><br>', ''],

@@ -41,7 +41,9 @@ const MAX_PASSES = 8;
  * `&lt;b&gt;` into a tag after stripping. Stripping repeats, so a tag split by another
  * (`<<b>script>`) does not come back together; each pass can undo one level of such nesting, so
  * after MAX_PASSES (a bound on the work: 100,000 levels would take as many passes) every `<` that
- * would still open a tag is dropped. The result never contains a tag. Nothing is trimmed.
+ * would still open a tag is dropped. The result never contains a tag. Nothing is trimmed. Like
+ * PHP's strip_tags, a tag with no `>` runs to the end (`a<b then` keeps `a`): left in place, it
+ * would close on whatever markup a page puts after the message.
  */
 export function stripHtml(text: string): string {
   let current = text;
