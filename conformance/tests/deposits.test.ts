@@ -5,20 +5,11 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertConforms, assertThat, call } from '../src/http.ts';
+import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
 type Me = Awaited<ReturnType<typeof session>>;
-const get = async (me: Me, path: string, query: Record<string, string | number> = {}) => {
-  const answer = await call('GET', path, { query, token: me.token, ip: me.ip });
-  assertConforms(answer);
-  return answer;
-};
-const post = async (me: Me, path: string, json: unknown) => {
-  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
-  assertConforms(answer);
-  return answer;
-};
 
 interface DepositRow {
   assetId: string;
