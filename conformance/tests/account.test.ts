@@ -3,7 +3,7 @@
 // ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
 // month of the short URL limit is 30 days; left-out switches keep their stored values.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { content, getOk, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 
@@ -141,6 +141,36 @@ describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user
         content(privacy).message === 'Privacy settings updated',
       'one setting changed, four echoed',
     );
+  });
+});
+
+describe('E-mail events and the switches (seed: Events)', () => {
+  it('Given accepted withdrawals, the tradeCompleted e-mail follows its own switch and the master switch', async (ctx) => {
+    await needsHelpers(ctx);
+    const address = 'events@example.com';
+    const me = await session({ email: address });
+    const item = await helpers.item({ name: 'Event Mail Hat', game: 440 });
+    /** Withdraws one new asset, accepts the offer, and counts the tradeCompleted e-mails so far. */
+    const withdrawOne = async () => {
+      const asset = await helpers.asset({ owner: me.platformId, itemId: item.id, state: 0 });
+      const answer = await post(me, '/inventory/withdraw', { ids: asset.assetId });
+      needsRoute(ctx, answer, 'to complete a trade');
+      const offer = (await helpers.offers(me.platformId)).find(
+        (o) => o.assetIds.includes(String(asset.id)) || o.assetIds.includes(asset.assetId),
+      );
+      if (offer) await helpers.settleOffer(offer.tradeId, 'accept');
+      return (await helpers.outbox('email', address)).filter((m) => m.kind === 'tradeCompleted').length;
+    };
+    const sent = await withdrawOne();
+    const answer = await get(me, '/user/infos');
+    assertThat(answer, sent === 1, 'on by default: one tradeCompleted e-mail');
+    await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } });
+    assertThat(answer, (await withdrawOne()) === 1, 'its switch off: no e-mail');
+    await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: true } });
+    await post(me, '/user/setMailNotificationStatus', { enabled: false });
+    assertThat(answer, (await withdrawOne()) === 1, 'all e-mail off: no e-mail');
+    await post(me, '/user/setMailNotificationStatus', { enabled: true });
+    assertThat(answer, (await withdrawOne()) === 2, 'both on again: the e-mail is sent');
   });
 });
 
