@@ -54,6 +54,11 @@ export const CART = {
   cannotUpdate: 'Cannot update cart',
 } as const;
 
+/** A sale paid out of the balance (cart checkout, the document's extension) that it cannot cover. */
+export const SALE = {
+  notEnoughBalance: 'Not enough balance',
+} as const;
+
 export const INVENTORY = {
   missingParameters: 'Missing required parameters',
   invalidIds: 'Invalid ids format',
@@ -62,6 +67,8 @@ export const INVENTORY = {
   /** Seed: "the error states the maximum"; the wording is the document's. */
   priceLimit: (maxCents: number | string) => `Price limit exceeded (maximum ${maxCents} cents)`,
   tradeHold: 'This item will be locked for 7 days',
+  /** The document: an asset neither in inventory nor listed (state not 0 or 1). */
+  notAvailable: 'Item not available',
   missingIds: 'Missing required parameter: ids',
   noValidIds: 'No valid item IDs provided',
   itemsNotFound: 'Items not found',

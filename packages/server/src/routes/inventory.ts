@@ -1,4 +1,22 @@
-// Inventory: backpack rows, pricing (and matching into buy orders). (Stub: handlers are added by operationId as the area is implemented.)
-import type { Routes } from '../http/context.ts';
+// Inventory (seed: "Endpoints > Inventory"): the caller's grouped rows on sale and in inventory, and
+// pricing, which sells into matching buy orders (domain/inventory.ts, domain/matching.ts).
+// POST /inventory/withdraw sends a trade offer and lives with the trades (routes/trades.ts).
+import { inventoryRows, priceAssets } from '../domain/inventory.ts';
+import { ok } from '../domain/tx.ts';
+import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
-export const inventoryRoutes: Routes = {};
+const rows = (ctx: Ctx, state: 0 | 1) => ok(ctx.read((tx) => inventoryRows(tx, callerOf(ctx).user.platformId, state)));
+
+export const inventoryRoutes: Routes = {
+  getInventoryOnSale: (ctx) => rows(ctx, 1),
+
+  getInventoryOnInventory: (ctx) => rows(ctx, 0),
+
+  async postInventoryPrice(ctx) {
+    const owner = callerOf(ctx).user.platformId;
+    const result = await ctx.run((tx) =>
+      priceAssets(tx, { owner, ids: String(ctx.body.ids), price: ctx.body.price as number, now: ctx.now }),
+    );
+    return result.ok ? ok({ message: result.value.message }) : result;
+  },
+};
