@@ -1,0 +1,193 @@
+// Administration (seed: "Administration", "Transitions shown", "Events"): POST /admin/ban bans for
+// `time` seconds (0 unbans) and posts a notice to the moderation channel; a banned user can neither
+// log in nor use a token issued before the ban; GET /admin/banList is the user's ban history and
+// GET /admin/getSteamInventory reads the external platform. Envelope B throughout.
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+
+const ban = async (admin: Me, json: Record<string, unknown>) => {
+  const answer = await call('POST', '/admin/ban', { json, token: admin.token, ip: admin.ip });
+  assertConforms(answer);
+  return answer;
+};
+const login = async (who: Me) => {
+  const answer = await call('POST', '/user/login', { json: { apiKey: who.apiKey }, ip: who.ip });
+  assertConforms(answer);
+  return answer;
+};
+const acts = async (who: Me) => {
+  const answer = await call('GET', '/user/balance', { token: who.token, ip: who.ip });
+  assertConforms(answer);
+  return answer;
+};
+const banList = async (admin: Me, platformId: string) =>
+  content(await getOk('/admin/banList', { platformId }, admin.token, admin.ip)).bans as {
+    time: number;
+    until: number | null;
+    active: boolean;
+    reason: string;
+    admin: string;
+  }[];
+const refusedWith = (a: Answer, message: string, why: string) =>
+  assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
+
+describe('POST /admin/ban', () => {
+  it('Given a user banned for an hour, their token and a new login are refused until the admin unbans them with time 0', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const now = await helpers.now();
+    const banned = await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Chargeback fraud' });
+    assertThat(banned, banned.status === 200, 'the ban is recorded');
+    assertThat(banned, content(banned).bannedUntil === now + 3600, 'it ends time seconds from now');
+    const token = await acts(user);
+    assertThat(token, token.status === 403, 'a token issued before the ban is refused');
+    const again = await login(user);
+    assertThat(again, again.status === 403, 'a banned user cannot log in');
+    const unban = await ban(admin, { platformId: user.platformId, time: 0, reason: 'Appeal accepted' });
+    assertThat(unban, unban.status === 200 && content(unban).bannedUntil === null, 'time 0 unbans');
+    const back = await login(user);
+    assertThat(back, back.status === 200, 'the unbanned user logs in again');
+    const other = await acts(user);
+    assertThat(other, other.status === 200, 'and the old token works again');
+  });
+
+  it('Given a ban of 60 seconds, the user logs in again once it has run out', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    await ban(admin, { platformId: user.platformId, time: 60, reason: 'Cool down' });
+    const during = await login(user);
+    assertThat(during, during.status === 403, 'refused during the ban');
+    await helpers.advance(61);
+    const after = await login(user);
+    assertThat(after, after.status === 200, 'accepted once the ban ended');
+  });
+
+  it('Given a ban, the moderation channel receives a notice naming the user, the time and the reason', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const before = (await helpers.outbox('moderation')).length;
+    const answer = await ban(admin, { platformId: user.platformId, time: 86_400, reason: 'Spam in trade offers' });
+    const notices = await helpers.outbox('moderation');
+    const notice = notices.at(-1);
+    assertThat(answer, notices.length === before + 1, 'one notice per ban');
+    assertThat(
+      answer,
+      notice?.data.platformId === user.platformId &&
+        notice.data.time === 86_400 &&
+        notice.data.reason === 'Spam in trade offers',
+      `the notice names the user, time and reason (got ${JSON.stringify(notice?.data)})`,
+    );
+  });
+
+  it('Given bad input or a caller who is not an admin, the seed messages and 403 answer', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    refusedWith(
+      await ban(admin, { platformId: user.platformId, time: 60 }),
+      'Missing required parameters: platformId, time, reason',
+      'no reason',
+    );
+    refusedWith(
+      await ban(admin, { platformId: user.platformId, time: 60, reason: '' }),
+      'Missing required parameters: platformId, time, reason',
+      'an empty reason counts as missing',
+    );
+    const unknown = user.platformId === '76561190000000001' ? '76561190000000002' : '76561190000000001';
+    refusedWith(await ban(admin, { platformId: unknown, time: 60, reason: 'x' }), 'Admin user not found', 'no account');
+    const notAdmin = await ban(user, { platformId: admin.platformId, time: 60, reason: 'x' });
+    assertThat(notAdmin, notAdmin.status === 403, 'only administrators ban');
+    const stillAdmin = await login(admin);
+    assertThat(stillAdmin, stillAdmin.status === 200, 'and nobody was banned');
+  });
+});
+
+describe('GET /admin/banList', () => {
+  it('Given two bans and an unban, the history lists them newest first, only the one in force active', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const untouched = await session();
+    await ban(admin, { platformId: user.platformId, time: 100, reason: 'First' });
+    await helpers.advance(200);
+    await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Second' });
+    let bans = await banList(admin, user.platformId);
+    const list = await call('GET', '/admin/banList', {
+      query: { platformId: user.platformId },
+      token: admin.token,
+      ip: admin.ip,
+    });
+    assertThat(list, bans.map((b) => b.reason).join() === 'Second,First', 'newest first');
+    assertThat(list, bans.map((b) => b.active).join() === 'true,false', 'the expired ban is not active');
+    assertThat(
+      list,
+      bans.every((b) => b.admin === admin.platformId),
+      'the issuing admin is recorded',
+    );
+    await ban(admin, { platformId: user.platformId, time: 0, reason: 'Lifted' });
+    bans = await banList(admin, user.platformId);
+    assertThat(list, bans[0]?.time === 0 && bans[0].until === null, 'the unban is an entry with until null');
+    assertThat(
+      list,
+      bans.every((b) => !b.active),
+      'nothing is in force after the unban',
+    );
+    assertThat(list, (await banList(admin, untouched.platformId)).length === 0, 'a user never banned has no history');
+  });
+});
+
+describe('GET /admin/getSteamInventory', () => {
+  it('Given what a user holds on the platform, the admin reads it for that game only', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const item = await helpers.item({ name: 'Admin Inventory Hat', game: 440 });
+    await helpers.platformInventory({
+      platformId: user.platformId,
+      game: 440,
+      assets: [
+        { assetId: '900001', itemId: item.id },
+        { assetId: '900002', itemId: item.id },
+      ],
+    });
+    const answer = await getOk(
+      '/admin/getSteamInventory',
+      { game: 440, platformId: user.platformId },
+      admin.token,
+      admin.ip,
+    );
+    const data = content(answer);
+    assertThat(
+      answer,
+      data.assets.map((a: { assetId: string }) => a.assetId).join() === '900001,900002',
+      'the platform assets',
+    );
+    assertThat(
+      answer,
+      data.assets.every((a: { name: string }) => a.name === item.name),
+      'with their item names',
+    );
+    const other = await getOk(
+      '/admin/getSteamInventory',
+      { game: 730, platformId: user.platformId },
+      admin.token,
+      admin.ip,
+    );
+    assertThat(other, content(other).assets.length === 0, 'nothing held for game 730');
+    const forbidden = await call('GET', '/admin/getSteamInventory', {
+      query: { game: 440, platformId: user.platformId },
+      token: user.token,
+      ip: user.ip,
+    });
+    assertThat(forbidden, forbidden.status === 403, 'admins only');
+  });
+});

@@ -1,0 +1,217 @@
+// Cashouts (seed: "Cashout", "Cashout request result", "Cashout statuses", "Limits", "Events"): a
+// linked method, a verified account, minimum 5000 cents, a fee of 2 percent (provider_a) or 1.5
+// percent (provider_b) charged on top, one open request at a time, 24 hours between requests, and
+// the lifecycle pending -> processing -> completed / failed (refunded), or cancelled while pending,
+// with an e-mail at each stage. Link, unlink, methods and cancel are the document's extensions.
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+type Method = 'provider_a' | 'provider_b';
+
+/** The fee the document states: ceil(amount x rate), 2 percent or 1.5 percent, in whole cents. */
+const feeOf = (amount: number, method: Method) =>
+  method === 'provider_a' ? Math.ceil((amount * 20) / 1000) : Math.ceil((amount * 15) / 1000);
+const DAY = 24 * 60 * 60;
+
+const post = async (me: Me, path: string, json: object) => {
+  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
+  assertConforms(answer);
+  return answer;
+};
+const cashout = (me: Me, amount: number, method: Method, email?: string) =>
+  post(me, '/cashout/process', email === undefined ? { amount, method } : { amount, method, email });
+const balanceOf = async (me: Me) => content(await getOk('/user/balance', {}, me.token, me.ip)).balance as number;
+const history = async (me: Me) => content(await getOk('/user/getCashoutHistory', {}, me.token, me.ip));
+
+let mailbox = 0;
+/** A verified user with a unique address, `methods` linked and `balance` cents. */
+const cashier = async (balance: number, methods: Method[] = ['provider_a'], extra: Record<string, unknown> = {}) => {
+  const email = `cashier${++mailbox}-${Date.now()}@example.com`;
+  return { ...(await session({ balance, paymentMethods: methods, email, ...extra })), email };
+};
+const mailKinds = async (to: string) => (await helpers.outbox('email', to)).map((m) => m.kind);
+
+const refused = (a: Answer, message: string, why: string) =>
+  assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
+
+describe('POST /cashout/process', () => {
+  it('Given a balance of exactly amount + fee, a provider_a cashout is accepted pending with the 2 percent fee on top, and the balance is emptied', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 12_345;
+    const fee = feeOf(amount, 'provider_a');
+    const me = await cashier(amount + fee);
+    const answer = await cashout(me, amount, 'provider_a');
+    assertThat(answer, answer.status === 200, 'the request is accepted');
+    const result = content(answer);
+    assertThat(answer, result.fee === fee, `fee ceil(${amount} x 2%) = ${fee}`);
+    assertThat(answer, result.amount === amount && result.netAmount === amount, 'the amount is paid out in full');
+    assertThat(answer, result.status === 'pending' && result.method === 'provider_a', 'pending, provider_a');
+    assertThat(answer, result.estimatedCompletion === '1-3 business days', 'provider_a takes 1 to 3 business days');
+    assertThat(answer, (await balanceOf(me)) === 0, 'amount + fee left the balance');
+  });
+
+  it('Given a provider_b link, the fee is 1.5 percent rounded up and the wait is 3 to 5 business days', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 5001;
+    const fee = feeOf(amount, 'provider_b');
+    const me = await cashier(10_000, ['provider_b']);
+    const answer = await cashout(me, amount, 'provider_b');
+    const result = content(answer);
+    assertThat(answer, answer.status === 200 && result.fee === fee, `fee ceil(${amount} x 1.5%) = ${fee}`);
+    assertThat(answer, result.estimatedCompletion === '3-5 business days', 'provider_b takes 3 to 5 business days');
+    assertThat(answer, (await balanceOf(me)) === 10_000 - amount - fee, 'amount + fee left the balance');
+  });
+
+  it('Given one cent less than amount + fee, the request is refused with Insufficient balance and nothing moves', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 8000;
+    const me = await cashier(amount + feeOf(amount, 'provider_a') - 1);
+    refused(await cashout(me, amount, 'provider_a'), 'Insufficient balance', 'the fee is charged on top');
+    assertThat(
+      await call('GET', '/user/balance', { token: me.token, ip: me.ip }),
+      (await balanceOf(me)) === amount + feeOf(amount, 'provider_a') - 1,
+      'the balance is unchanged',
+    );
+  });
+
+  it('Given amounts and accounts that break a rule, each answers its seed message', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await cashier(100_000);
+    refused(await cashout(me, 4999, 'provider_a'), 'Amount below minimum', 'the minimum is 5000 cents');
+    refused(await cashout(me, 6000, 'provider_b'), 'Payment method not linked', 'only provider_a is linked');
+    const unverified = await cashier(100_000, ['provider_a'], { verified: false });
+    refused(
+      await cashout(unverified, 6000, 'provider_a'),
+      'Account verification required',
+      'the account is not verified',
+    );
+    const first = await cashout(me, 6000, 'provider_a');
+    assertThat(first, first.status === 200, 'a first request is accepted');
+    refused(await cashout(me, 6000, 'provider_a'), 'Pending cashout exists', 'one open request at a time');
+  });
+
+  it('Given a cancelled request, 24 hours must pass before the next one (Cooldown period)', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await cashier(100_000);
+    const first = content(await cashout(me, 5000, 'provider_a'));
+    const cancel = await post(me, '/cashout/cancel', { cashoutId: first.cashoutId });
+    assertThat(cancel, cancel.status === 200, 'the pending request is cancelled');
+    refused(await cashout(me, 5000, 'provider_a'), 'Cooldown period', 'the previous request is not 24 hours old');
+    await helpers.advance(DAY - 60);
+    refused(await cashout(me, 5000, 'provider_a'), 'Cooldown period', 'one minute short of 24 hours');
+    await helpers.advance(60);
+    const again = await cashout(me, 5000, 'provider_a');
+    assertThat(again, again.status === 200, '24 hours after the previous request a new one is accepted');
+  });
+});
+
+describe('The cashout lifecycle (payment provider reports through the test helpers)', () => {
+  it('Given a pending request, processing then completed: it cannot be cancelled once processing, the history shows completedAt and the total, and an e-mail goes out at each stage', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 7000;
+    const fee = feeOf(amount, 'provider_a');
+    const me = await cashier(20_000);
+    const id = content(await cashout(me, amount, 'provider_a')).cashoutId as number;
+    const pending = (await history(me)).cashouts[0];
+    assertThat(
+      await call('GET', '/user/getCashoutHistory', { token: me.token, ip: me.ip }),
+      pending.id === id && pending.status === 'pending' && pending.estimatedCompletionAt !== undefined,
+      'a pending request shows its estimated completion',
+    );
+    const processing = await helpers.payment(id, 'processing');
+    assertThat(
+      await call('GET', '/user/balance', { token: me.token, ip: me.ip }),
+      processing.status === 'processing',
+      'the provider is sending the payment',
+    );
+    refused(await post(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'processing');
+    const completed = await helpers.payment(id, 'completed');
+    const page = await history(me);
+    const answer = await call('GET', '/user/getCashoutHistory', { token: me.token, ip: me.ip });
+    assertThat(answer, completed.status === 'completed', 'the payment completed');
+    assertThat(
+      answer,
+      page.cashouts[0].status === 'completed' && page.cashouts[0].completedAt !== undefined,
+      'completed, with completedAt',
+    );
+    assertThat(answer, page.totalCashedOut === amount && page.total === 1, 'totalCashedOut sums completed amounts');
+    assertThat(answer, (await balanceOf(me)) === 20_000 - amount - fee, 'the money stays paid out');
+    const kinds = await mailKinds(me.email);
+    assertThat(
+      answer,
+      kinds.join() === 'cashoutPending,cashoutProcessing,cashoutCompleted',
+      `one e-mail per stage (got ${kinds.join()})`,
+    );
+  });
+
+  it('Given a processing request whose payment fails, amount + fee are refunded and a failure e-mail goes out', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 9000;
+    const me = await cashier(amount + feeOf(amount, 'provider_a'));
+    const id = content(await cashout(me, amount, 'provider_a')).cashoutId as number;
+    await helpers.payment(id, 'processing');
+    const failed = await helpers.payment(id, 'failed');
+    const answer = await call('GET', '/user/getCashoutHistory', { token: me.token, ip: me.ip });
+    assertThat(answer, failed.status === 'failed', 'the payment failed');
+    assertThat(answer, (await balanceOf(me)) === amount + feeOf(amount, 'provider_a'), 'amount + fee refunded');
+    const page = await history(me);
+    assertThat(answer, page.cashouts[0].status === 'failed' && page.totalCashedOut === 0, 'failed counts for nothing');
+    const kinds = await mailKinds(me.email);
+    assertThat(answer, kinds.at(-1) === 'cashoutFailed', `a failure e-mail (got ${kinds.join()})`);
+  });
+
+  it('Given a pending request, its owner cancels it and is refunded; a stranger cannot, nor can it be cancelled twice', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 5500;
+    const me = await cashier(50_000, ['provider_b']);
+    const stranger = await cashier(50_000);
+    const id = content(await cashout(me, amount, 'provider_b')).cashoutId as number;
+    refused(await post(stranger, '/cashout/cancel', { cashoutId: id }), 'Cashout not found', 'not the caller’s');
+    const cancel = await post(me, '/cashout/cancel', { cashoutId: id });
+    const record = content(cancel).cashout;
+    assertThat(cancel, cancel.status === 200 && record.status === 'cancelled', 'cancelled');
+    assertThat(cancel, (await balanceOf(me)) === 50_000, 'amount + fee refunded');
+    refused(await post(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'already cancelled');
+    const late = await call('POST', `/test_helpers/payments/${id}`, { json: { outcome: 'completed' } });
+    assertThat(late, late.status === 300, 'the provider cannot complete a cancelled request');
+    assertThat(late, (await balanceOf(me)) === 50_000, 'and the refund stands');
+    const kinds = await mailKinds(me.email);
+    assertThat(cancel, kinds.join() === 'cashoutPending,cashoutCancelled', `e-mails (got ${kinds.join()})`);
+  });
+});
+
+describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensions)', () => {
+  it('Given no linked method, linking provider_b lets a provider_b cashout through, and unlinking waits for the open request', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await cashier(50_000, []);
+    const none = await getOk('/cashout/methods', {}, me.token, me.ip);
+    assertThat(none, content(none).methods.length === 0, 'nothing linked yet');
+    refused(await cashout(me, 5000, 'provider_b'), 'Payment method not linked', 'before linking');
+    const link = await post(me, '/cashout/link', { method: 'provider_b', email: 'payouts@example.com' });
+    assertThat(link, link.status === 200 && content(link).method.email === 'payouts@example.com', 'linked');
+    refused(
+      await post(me, '/cashout/link', { method: 'provider_b', email: 'other@example.com' }),
+      'Payment method already linked',
+      'one link per provider',
+    );
+    const list = await getOk('/cashout/methods', {}, me.token, me.ip);
+    assertThat(
+      list,
+      content(list)
+        .methods.map((m: { method: string }) => m.method)
+        .join() === 'provider_b',
+      'listed',
+    );
+    const id = content(await cashout(me, 5000, 'provider_b')).cashoutId as number;
+    refused(await post(me, '/cashout/unlink', { method: 'provider_b' }), 'Pending cashout exists', 'open request');
+    await helpers.payment(id, 'completed');
+    const unlink = await post(me, '/cashout/unlink', { method: 'provider_b' });
+    assertThat(unlink, unlink.status === 200, 'unlinked once the request is settled');
+    refused(await post(me, '/cashout/unlink', { method: 'provider_b' }), 'Payment method not linked', 'gone');
+  });
+});
