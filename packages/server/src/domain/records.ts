@@ -126,7 +126,16 @@ export interface TicketMessage {
   attachments: string;
 }
 
-/** A giveaway (seed: Giveaways; the record's fields are not shown, these are the create inputs). */
+/** A participant of a giveaway and when they joined (the draw orders participants by it). */
+export interface GiveawayEntry {
+  user: string;
+  joined: number;
+}
+
+/**
+ * A giveaway (seed: Giveaways; the record's fields are not shown, these are the create inputs and
+ * what the draw of the document's GiveawayFairness needs).
+ */
 export interface Giveaway {
   id: number;
   url: string;
@@ -140,10 +149,15 @@ export interface Giveaway {
   requireChatVerification: boolean;
   /** Backpack entry IDs moved into the pool (their assets are in a negative state). */
   assetIds: number[];
-  participants: string[];
+  /** Oldest first. */
+  participants: GiveawayEntry[];
   created: number;
   endsAt: number;
+  /** 64 lowercase hex characters; shown only once the giveaway has ended (its SHA-256 before). */
+  serverSeed: string;
+  ended: boolean;
   winner: string | null;
+  winnerIndex: number | null;
 }
 
 export interface GiveawayComment {
