@@ -44,6 +44,12 @@ export interface User {
   supportBlocked: boolean;
   /** Payment methods linked for cashouts (seed: Cashout, "A payment method must be linked first"). */
   paymentMethods: PayoutMethod[];
+  /**
+   * The payment e-mail and link time of each method linked through POST /cashout/link (document
+   * extension). A method in `paymentMethods` without an entry here (linked by the operator or a
+   * test helper) pays to the account's e-mail and counts as linked since the account exists.
+   */
+  paymentLinks?: Partial<Record<PayoutMethod, { email: string; linkedAt: number }>>;
   /** The master switch (seed: POST /user/setMailNotificationStatus; `notification` of User). */
   emailNotifications: boolean;
   /** Seed Events: each e-mail kind is switchable. */

@@ -4,6 +4,7 @@
 
 import type { PaymentOutcome } from '../adapters/payments.ts';
 import type { OfferOutcome } from '../adapters/platform.ts';
+import { applyPayment, cashoutView } from '../domain/cashouts.ts';
 import { SETTLE, settleTrade } from '../domain/settlement.ts';
 import type { Result } from '../domain/tx.ts';
 import type { ServerDeps } from '../http/deps.ts';
@@ -20,11 +21,18 @@ export async function settleOffer(deps: ServerDeps, tradeId: string, outcome: Of
   return { ok: true, value: deps.platform.settle(tradeId, outcome) };
 }
 
-/** Applies what the payment provider reports to a cashout. */
+/**
+ * Applies what the payment provider reports to a cashout: the cashout changes first (durably,
+ * refunded when it failed), then the provider's simulator records the report.
+ */
 export async function reportPayment(
-  _deps: ServerDeps,
-  _cashoutId: number,
-  _outcome: PaymentOutcome,
+  deps: ServerDeps,
+  cashoutId: number,
+  outcome: PaymentOutcome,
 ): Promise<Result<unknown>> {
-  return { ok: false, error: 'Unknown cashout' };
+  const transactionId = deps.payments.submitted(cashoutId)?.transactionId;
+  const applied = await execute(deps, (tx) => applyPayment(tx, cashoutId, outcome, transactionId, deps.clock.now()));
+  if (!applied.ok) return applied;
+  deps.payments.report(cashoutId, outcome);
+  return { ok: true, value: cashoutView(applied.value) };
 }
