@@ -140,3 +140,23 @@ describe('createDeposit and its settlement', () => {
     });
   });
 });
+
+describe('an accepted deposit and the buy orders', () => {
+  it('sells at once into a buy order at or above the deposit price, at the deposit price; lists the rest', () => {
+    const { offer, t, me, hat } = world();
+    const buyer = t.user();
+    t.order(buyer.platformId, hat.id, 1600, 1);
+    const made = offer({ '40000000001': 1500, '40000000002': 1700 });
+    if (!made.ok) throw new Error('refused');
+    const before = t.tx.get('users', me.platformId)!.balance;
+    settleTrade(t.tx, t.tx.get('trades', made.value.id)!.tradeId, 'accept', t.now);
+    const [first, second] = ['40000000001', '40000000002'].map(
+      (id) => t.tx.all('assets').find((a) => a.assetId === id)!,
+    );
+    expect([first!.user, first!.state]).toEqual([buyer.platformId, 0]);
+    expect([second!.user, second!.state, second!.price]).toEqual([me.platformId, 1, 1700]);
+    expect(t.tx.get('users', me.platformId)!.balance).toBe(before + Math.floor((1500 * 95) / 100));
+    t.tx.commit();
+    expect(auditMoney(t.tx.state).problems).toEqual([]);
+  });
+});

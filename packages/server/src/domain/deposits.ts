@@ -6,6 +6,7 @@ import type { components } from '@marketplace/types';
 import type { PlatformAsset } from '../adapters/platform.ts';
 import { putAsset } from './catalog.ts';
 import { marketSummaries } from './market.ts';
+import { listOrSell } from './matching.ts';
 import { DEPOSIT } from './messages.ts';
 import { mailEvent } from './notify.ts';
 import { suggestedPrice } from './pricing.ts';
@@ -219,8 +220,21 @@ export function depositTradeStatus(tx: Tx, user: string, id: number): Result<Dep
 const KEPT = ['wear', 'sheen', 'killstreaker', 'spell', 'parts', 'paint', 'html', 'values', 'getImage'] as const;
 
 /**
+ * Stores the assets a user gave in an accepted trade as backpack entries of theirs, in their
+ * inventory (state 0, not listed), with the attributes they had on the platform.
+ */
+export function receiveAssets(tx: Tx, trade: Readonly<Trade>, now: number): Asset[] {
+  return (trade.assets ?? []).map((a) => {
+    const kept = Object.fromEntries(KEPT.filter((k) => a.attributes[k] !== undefined).map((k) => [k, a.attributes[k]]));
+    const game = trade.game as Asset['game'];
+    return putAsset(tx, { ...kept, owner: trade.user, itemId: a.itemId, assetId: a.assetId, game, state: 0 }, now);
+  });
+}
+
+/**
  * Applies a settled deposit (test helpers, "The outside world"): accepted, each asset enters the
- * user's inventory listed (state 1) at its deposit price and the trade completes; declined or
+ * user's inventory listed (state 1) at its deposit price, or sells at once into a buy order at or
+ * above that price (matching, as `POST /inventory/price`), and the trade completes; declined or
  * failed, the trade fails and the assets stay on the platform. Returns the new backpack entries.
  */
 export function settleDeposit(tx: Tx, trade: Readonly<Trade>, accepted: boolean, now: number): Asset[] {
@@ -228,21 +242,9 @@ export function settleDeposit(tx: Tx, trade: Readonly<Trade>, accepted: boolean,
     closeTrade(tx, trade, TRADE_STATUS.failed, now);
     return [];
   }
-  const stored = (trade.assets ?? []).map((a) => {
-    const kept = Object.fromEntries(KEPT.filter((k) => a.attributes[k] !== undefined).map((k) => [k, a.attributes[k]]));
-    return putAsset(
-      tx,
-      {
-        ...kept,
-        owner: trade.user,
-        itemId: a.itemId,
-        assetId: a.assetId,
-        game: trade.game as Asset['game'],
-        state: 1,
-        price: trade.prices[a.assetId]!,
-      },
-      now,
-    );
+  const stored = receiveAssets(tx, trade, now).map((asset) => {
+    listOrSell(tx, asset, trade.prices[asset.assetId]!, now);
+    return tx.get('assets', asset.id) as Asset;
   });
   closeTrade(tx, trade, TRADE_STATUS.completed, now);
   mailEvent(tx, trade.user, 'depositCompleted', {

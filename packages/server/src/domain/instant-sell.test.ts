@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { auditMoney } from './audit.ts';
+import { removeOrder } from './buy-orders.ts';
 import { depositKey } from './deposits.ts';
 import { createInstantSell, instantPrice, instantSellInfo } from './instant-sell.ts';
 import { DEPOSIT } from './messages.ts';
+import { settleTrade } from './settlement.ts';
 import { testState } from './test-state.ts';
 
 const SECRET = 'unit-secret';
@@ -81,5 +84,43 @@ describe('createInstantSell', () => {
       error: DEPOSIT.noBuyOrderForDepositAsset('42000000001'),
     });
     expect(sell({ '42000000001': 900 }, 730)).toEqual({ ok: false, error: DEPOSIT.instantSellUnsupported });
+  });
+});
+
+describe('settlement of an instant sell', () => {
+  it('accepted: each asset sells into the best bid at its price; money is kept (audit), the trade records the prices', () => {
+    const { t, me, buyer, hat, cap, sell } = world();
+    const made = sell({ '42000000001': 800, '42000000002': 100 });
+    if (!made.ok) throw new Error('refused');
+    const before = t.tx.get('users', me.platformId)!.balance;
+    const trade = t.tx.get('trades', made.value.id)!;
+    expect(settleTrade(t.tx, trade.tradeId, 'accept', t.now).ok).toBe(true);
+    expect(t.tx.get('users', me.platformId)!.balance).toBe(
+      before + Math.floor((900 * 95) / 100) + Math.floor((100 * 95) / 100),
+    );
+    const hatAsset = t.tx.all('assets').find((a) => a.assetId === '42000000001')!;
+    expect([hatAsset.user, hatAsset.state, hatAsset.item_id]).toEqual([buyer.platformId, 0, hat.id]);
+    expect(t.tx.all('assets').find((a) => a.assetId === '42000000002')!.item_id).toBe(cap.id);
+    expect(t.tx.get('trades', trade.id)).toMatchObject({
+      status: 3,
+      prices: { '42000000001': 900, '42000000002': 100 },
+    });
+    t.tx.commit();
+    expect(auditMoney(t.tx.state).problems).toEqual([]);
+  });
+
+  it('accepted after the bids are gone: the asset stays in the seller inventory; declined: nothing moves', () => {
+    const { t, me, sell } = world();
+    const made = sell({ '42000000002': 100 });
+    if (!made.ok) throw new Error('refused');
+    const order = t.tx.all('buyOrders').find((o) => o.price === 100)!;
+    expect(removeOrder(t.tx, order.platformid, order.itemid, t.now).ok).toBe(true);
+    settleTrade(t.tx, t.tx.get('trades', made.value.id)!.tradeId, 'accept', t.now);
+    expect(t.tx.all('assets').map((a) => [a.user, a.state])).toEqual([[me.platformId, 0]]);
+    const other = sell({ '42000000001': 900 });
+    if (!other.ok) throw new Error('refused');
+    settleTrade(t.tx, t.tx.get('trades', other.value.id)!.tradeId, 'decline', t.now);
+    expect(t.tx.get('trades', other.value.id)!.status).toBe(-1);
+    expect(t.tx.all('assets')).toHaveLength(1);
   });
 });

@@ -4,11 +4,14 @@
 // each asset sells into the highest buy order of its item.
 import type { components } from '@marketplace/types';
 import type { PlatformAsset } from '../adapters/platform.ts';
-import { depositable, depositKeys, type Offered, offeredAssets } from './deposits.ts';
+import { depositable, depositKeys, type Offered, offeredAssets, receiveAssets } from './deposits.ts';
 import { isActiveOrder } from './market.ts';
+import { bestOrder, fillOrder } from './matching.ts';
 import { DEPOSIT } from './messages.ts';
+import { TRADE_STATUS, type Trade } from './records.ts';
+import { sell } from './sale.ts';
 import type { BuyOrder } from './state.ts';
-import { openTrade } from './trades.ts';
+import { closeTrade, openTrade } from './trades.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
 export type InstantSellInfo = components['schemas']['InstantSellInfo'];
@@ -24,7 +27,7 @@ export const ordersFor = (tx: Tx, itemId: number, seller: string): Readonly<BuyO
   tx
     .all('buyOrders')
     .filter((o) => o.itemid === itemId && o.platformid !== seller && isActiveOrder(o))
-    .sort((a, b) => b.price - a.price || a.id - b.id);
+    .sort(fillOrder);
 
 /** The price an asset of the item sells at now, and the quantity wanted at it (tier 0), if any. */
 export function instantPrice(tx: Tx, itemId: number, seller: string): { price: number; count: number } | undefined {
@@ -95,4 +98,24 @@ export function createInstantSell(tx: Tx, o: Offered & { method: string }): Resu
     now: o.now,
   });
   return ok({ id: trade.id });
+}
+
+/**
+ * Applies an accepted instant sell (test helpers, "The outside world"): each asset arrives in the
+ * user's inventory and sells at once, through the sale primitive, into the best buy order of
+ * another user that pays at least the accepted price (highest, then oldest), at that order's price:
+ * the seller is credited floor(price x 95 / 100) (payout `balance`). An asset whose bids are gone
+ * by then stays in the user's inventory (state 0). The trade completes and records the prices sold at.
+ */
+export function settleInstantSell(tx: Tx, trade: Readonly<Trade>, now: number): Trade {
+  const sold: Record<string, number> = {};
+  for (const asset of receiveAssets(tx, trade, now)) {
+    const order = bestOrder(tx, asset.item_id, trade.user, trade.prices[asset.assetId]!);
+    if (!order) continue;
+    const sale = sell(tx, { asset, buyer: order.platformid, price: order.price, order, now });
+    // An order's reservation always covers its own price: a refusal is a bug.
+    if (!sale.ok) throw new Error(`buy order ${order.id} could not pay ${order.price}: ${JSON.stringify(sale.error)}`);
+    sold[asset.assetId] = order.price;
+  }
+  return closeTrade(tx, { ...trade, prices: { ...trade.prices, ...sold } }, TRADE_STATUS.completed, now);
 }

@@ -2,6 +2,7 @@
 // trade of the offer completes (3) or fails (-1), and its assets move as its kind says.
 import type { OfferOutcome } from '../adapters/platform.ts';
 import { settleDeposit } from './deposits.ts';
+import { settleInstantSell } from './instant-sell.ts';
 import { TRADE_STATUS, type Trade } from './records.ts';
 import { closeTrade, settleWithdrawal, tradeByOffer } from './trades.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -20,7 +21,9 @@ export function settleTrade(tx: Tx, tradeId: string, outcome: OfferOutcome, now:
     case 'deposit':
       settleDeposit(tx, trade, outcome === 'accept', now);
       return ok(tx.get('trades', trade.id) as Trade);
-    default:
-      return ok(closeTrade(tx, trade, TRADE_STATUS.failed, now));
+    case 'instant_sell':
+      return ok(
+        outcome === 'accept' ? settleInstantSell(tx, trade, now) : closeTrade(tx, trade, TRADE_STATUS.failed, now),
+      );
   }
 }

@@ -1,0 +1,202 @@
+// Instant sell (seed: "Deposit and instant sell": game 440 only, built from deposit lists and buy
+// order tiers, the deposit's inputs plus a payout method, 2FA filter satisfied by an API JWT; the
+// document's GET /instantsell/{game} and POST /instantsell/trade): what can be sold at which
+// price, every message, and what an accepted trade does (the seller gets floor(price x 95 / 100),
+// the asset goes to the best buy order's owner).
+import { beforeAll, describe, it, type TestContext } from 'vitest';
+import { content, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertThat } from '../src/http.ts';
+import { getAs as get, postAs as post } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+interface Row {
+  assetId: string;
+  item_id: number;
+  instantPrice: number;
+  buyOrderCount: number;
+}
+
+/**
+ * A seller holding one asset of a bid item and one of an item nobody bids on, and two buyers:
+ * 2 wanted at 900 (by two orders: 1 + 1) and 3 at 700. The seller's own 5000 bid does not count.
+ */
+async function market(tag: string) {
+  const bid = await helpers.item({ name: `Instant Bid ${tag}`, game: 440 });
+  const lonely = await helpers.item({ name: `Instant Lonely ${tag}`, game: 440 });
+  const me = await session({ balance: 100_000 });
+  const first = await session({ balance: 10_000 });
+  const second = await helpers.user({ balance: 10_000 });
+  await helpers.buyOrder({ owner: first.platformId, itemId: bid.id, price: 900, amount: 1 });
+  await helpers.buyOrder({ owner: second.platformId, itemId: bid.id, price: 900, amount: 1 });
+  const third = await helpers.user({ balance: 10_000 });
+  await helpers.buyOrder({ owner: third.platformId, itemId: bid.id, price: 700, amount: 3 });
+  await helpers.buyOrder({ owner: me.platformId, itemId: lonely.id, price: 5000, amount: 1 });
+  const ids = { bid: `41${tag.padStart(9, '0')}1`, lonely: `41${tag.padStart(9, '0')}2` };
+  await helpers.platformInventory({
+    platformId: me.platformId,
+    game: 440,
+    assets: [
+      { assetId: ids.bid, itemId: bid.id },
+      { assetId: ids.lonely, itemId: lonely.id },
+    ],
+  });
+  return { me, first, bid, lonely, ids };
+}
+
+/** The deposit keys `GET /instantsell/440` gives the user (skips when the target lacks the route). */
+async function instantKeys(ctx: TestContext, me: Awaited<ReturnType<typeof session>>): Promise<Record<string, string>> {
+  const info = await get(me, '/instantsell/440');
+  needsRoute(ctx, info, 'to read instant-sell information');
+  return content(info).informations.depositkey as Record<string, string>;
+}
+
+describe('GET /instantsell/{game}', () => {
+  it("Given bids of other users, lists the asset at the highest bid with the quantity wanted at it; the caller's own bid does not count", async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, bid, ids } = await market('1');
+    const info = await get(me, '/instantsell/440');
+    needsRoute(ctx, info, 'to read instant-sell information');
+    const { rows, depositkey } = content(info).informations as { rows: Row[]; depositkey: Record<string, string> };
+    assertThat(
+      info,
+      rows.length === 1 &&
+        rows[0]!.assetId === ids.bid &&
+        rows[0]!.item_id === bid.id &&
+        rows[0]!.instantPrice === 900 &&
+        rows[0]!.buyOrderCount === 2,
+      'one row: the bid item at 900, 2 wanted (tier 0)',
+    );
+    assertThat(info, Object.keys(depositkey).join() === ids.bid, 'its deposit key');
+  });
+
+  it('Given a game other than 440, answers instant sell is not supported for this game', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const answer = await get(me, '/instantsell/730');
+    needsRoute(ctx, answer, 'to read instant-sell information');
+    assertThat(
+      answer,
+      answer.status === 300 && answer.message === 'instant sell is not supported for this game',
+      'the seed message',
+    );
+  });
+});
+
+describe('POST /instantsell/trade', () => {
+  it('answers every message: missing, malformed, tampered key, other game, a price above the best bid', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await market('2');
+    const keys = await instantKeys(ctx, me);
+    const key = keys[ids.bid]!;
+    const prices = { [ids.bid]: 900 };
+    const cases: [unknown, string][] = [
+      [{ depositKeys: keys }, 'missing prices parameter'],
+      [{ prices }, 'missing depositKeys parameter'],
+      [{ prices, depositKeys: keys, game: 7 }, 'invalid game parameter'],
+      [{ prices, depositKeys: keys, game: 730 }, 'instant sell is not supported for this game'],
+      [{ prices, depositKeys: keys, method: 'cash' }, 'invalid method parameter'],
+      [{ prices: '{x', depositKeys: keys }, 'invalid JSON format in prices parameter'],
+      [{ prices, depositKeys: '{x' }, 'invalid JSON format in depositKeys parameter'],
+      [{ prices: '[900]', depositKeys: keys }, 'prices must be a JSON object with assetId - price mapping'],
+      [{ prices: '{"1":0}', depositKeys: keys }, 'Invalid prices parameter'],
+      [
+        { prices, depositKeys: { [ids.bid]: `${key.slice(0, -1)}${key.endsWith('a') ? 'b' : 'a'}` } },
+        `invalid deposit key for assetId: ${ids.bid}`,
+      ],
+      [{ prices: { [ids.bid]: 901 }, depositKeys: keys }, `No buy order for assetId: ${ids.bid}`],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(me, '/instantsell/trade', body);
+      assertThat(answer, answer.status === 300 && answer.message === message, message);
+    }
+    const lonelyKey = (content(await get(me, '/deposit/440')).depositkey as Record<string, string>)[ids.lonely]!;
+    const lonely = await post(me, '/instantsell/trade', {
+      prices: { [ids.lonely]: 1 },
+      depositKeys: { [ids.lonely]: lonelyKey },
+    });
+    assertThat(
+      lonely,
+      lonely.message === `No buy order for assetId: ${ids.lonely}`,
+      'an item only the seller bids on has no buy order to sell into',
+    );
+    assertThat(lonely, (await helpers.offers(me.platformId)).length === 0, 'no refused trade sent an offer');
+  });
+
+  it('Given the instant price as JSON strings, creates a pending instant_sell trade and sends its offer', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await market('3');
+    const keys = await instantKeys(ctx, me);
+    const made = await post(me, '/instantsell/trade', {
+      prices: JSON.stringify({ [ids.bid]: 850 }),
+      depositKeys: JSON.stringify(keys),
+      method: 'balance',
+    });
+    assertThat(made, made.status === 200 && Number.isInteger(content(made).id), 'the trade ID');
+    const offers = await helpers.offers(me.platformId);
+    assertThat(
+      made,
+      offers.length === 1 && offers[0]!.kind === 'instant_sell' && offers[0]!.assetIds.join() === ids.bid,
+      'an instant_sell offer asks for the asset',
+    );
+    const active = await get(me, '/trades/active');
+    const [trade] = content(active).trades as { id: number; kind: string; status: number }[];
+    assertThat(
+      active,
+      trade?.id === content(made).id && trade?.kind === 'instant_sell' && trade?.status === 0,
+      'pending',
+    );
+  });
+});
+
+describe('Settling an instant-sell offer', () => {
+  it('Given an accepted trade, the asset sells into the oldest best bid: the seller gets floor(900 x 95 / 100) = 855', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, first, bid, ids } = await market('4');
+    const keys = await instantKeys(ctx, me);
+    const before = await get(me, '/user/balance');
+    needsRoute(ctx, before, 'to read balances');
+    const buyerBefore = content(await get(first, '/user/balance')).balance as number;
+    await post(me, '/instantsell/trade', { prices: { [ids.bid]: 800 }, depositKeys: keys });
+    const [offer] = await helpers.offers(me.platformId);
+    const settled = await helpers.settleOffer(offer!.tradeId, 'accept');
+    const after = await get(me, '/user/balance');
+    assertThat(after, settled.status === 3, 'accepted');
+    assertThat(
+      after,
+      content(after).balance === content(before).balance + Math.floor((900 * 95) / 100),
+      'the seller is credited 95 percent of the bid price (900), not of the accepted 800',
+    );
+    const order = await get(first, `/user/buyorder/${bid.id}`);
+    assertThat(order, order.status === 300 || content(order).informations.amount === 0, 'the oldest 900 bid is filled');
+    const buyerAfter = content(await get(first, '/user/balance')).balance as number;
+    assertThat(
+      order,
+      buyerAfter === buyerBefore,
+      "the buyer's balance does not change: the price came from the reservation",
+    );
+    const rest = await get(me, '/instantsell/440');
+    const rows = content(rest).informations.rows as Row[];
+    assertThat(rest, rows.length === 0, 'the asset left the platform inventory');
+    const all = await get(me, '/trades/all');
+    const [trade] = content(all).trades as { status: number }[];
+    assertThat(all, trade?.status === 3, 'the trade is completed');
+  });
+
+  it('Given a declined trade, the trade fails (-1), no money moves and the asset stays on the platform', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await market('5');
+    const keys = await instantKeys(ctx, me);
+    const before = await get(me, '/user/balance');
+    needsRoute(ctx, before, 'to read balances');
+    await post(me, '/instantsell/trade', { prices: { [ids.bid]: 900 }, depositKeys: keys });
+    const [offer] = await helpers.offers(me.platformId);
+    const settled = await helpers.settleOffer(offer!.tradeId, 'decline');
+    const after = await get(me, '/user/balance');
+    assertThat(after, settled.status === -1 && content(after).balance === content(before).balance, 'failed, no money');
+    const again = await get(me, '/instantsell/440');
+    const rows = content(again).informations.rows as Row[];
+    assertThat(again, rows.length === 1 && rows[0]!.buyOrderCount === 2, 'still offered, the bids untouched');
+  });
+});
