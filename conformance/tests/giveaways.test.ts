@@ -1,0 +1,386 @@
+// Giveaways (seed: "Endpoints > Giveaways", "Backpack / listing state" (negative: reserved),
+// "Messages by endpoint", "Limits"; the document's GiveawayFairness): the pool's items leave the
+// creator's inventory, every create limit and message, joining and leaving, comments and their
+// pages, the admin deletion, and the ending: past `endsAt` the winner is drawn as the document's
+// fairness scheme says (this test recomputes the draw with node:crypto from what the API shows),
+// the items go to the winner (or back to the creator when nobody joined) and the giveaway moves
+// to the history lists.
+import { createHash, createHmac } from 'node:crypto';
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { getAs as get, postAs as post } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+interface Summary {
+  url: string;
+  entries: number;
+  ended: boolean;
+  endsAt: number;
+  created: number;
+  winner: { platformId: string } | null;
+  items: { assetId: string; item_id: number }[];
+  creator: { platformId: string };
+  fairness?: { serverSeedHash: string; serverSeed: string | null; winnerIndex: number | null };
+}
+
+const HOUR = 3600;
+let serial = 0;
+
+/** A fresh user with `count` assets of a fresh item in `state`. */
+async function creator(count: number, state = 0) {
+  const me = await session();
+  const item = await helpers.item({ name: `Giveaway Crate ${++serial}`, game: 440 });
+  const assets = [];
+  for (let i = 0; i < count; i++)
+    assets.push(
+      await helpers.asset({ owner: me.platformId, itemId: item.id, state, price: state === 1 ? 500 : undefined }),
+    );
+  return { me, item, ids: assets.map((a) => a.assetId) };
+}
+
+/** The body of a private giveaway (2 entries minimum) of an hour with these asset IDs. */
+const privateOf = (items: string[], more: Record<string, unknown> = {}) => ({
+  name: 'Test giveaway',
+  maxEntries: 5,
+  type: 1,
+  duration: HOUR,
+  items,
+  ...more,
+});
+
+async function create(me: Me, body: unknown): Promise<Summary & { answer: Answer }> {
+  const answer = await post(me, '/giveaways/create', body);
+  assertThat(
+    answer,
+    answer.status === 200 && content(answer).message === 'Giveaway created',
+    'the giveaway is created',
+  );
+  return { ...(content(answer).giveaway as Summary), answer };
+}
+
+const refused = (a: Answer, message: string, what: string) =>
+  assertThat(a, a.status === 300 && a.message === message, `${what}: ${message}`);
+
+/** Asserts the state of backpack entries by asset ID. */
+async function expectState(assetIds: string[], check: (state: number) => boolean, what: string): Promise<void> {
+  for (const assetId of assetIds) {
+    const answer = await call('GET', `/item/details/fromid/${assetId}`);
+    assertConforms(answer);
+    const state = answer.status === 200 ? content(answer).informations.state : undefined;
+    assertThat(answer, typeof state === 'number' && check(state), `${what} (asset ${assetId})`);
+  }
+}
+
+/** Asserts the asset IDs of a user's inventory (state 0), in any order. */
+async function expectInventory(me: Me, assetIds: string[], what: string): Promise<void> {
+  const answer = await get(me, '/inventory/onInventory');
+  const seen = (content(answer).items as { ids: string }[]).flatMap((row) => String(row.ids).split(','));
+  assertThat(answer, answer.status === 200 && seen.sort().join() === [...assetIds].sort().join(), what);
+}
+
+const urls = (a: Answer) => (content(a).list as Summary[]).map((g) => g.url);
+
+describe('POST /giveaways/create', () => {
+  it('Given a creator with assets in states 0 and 1, creating a giveaway moves them into the pool: a negative state, out of the inventory, shown in the giveaway with a committed seed', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(2);
+    const listed = await helpers.asset({
+      owner: me.platformId,
+      itemId: (await helpers.item({ name: `Listed ${++serial}`, game: 440 })).id,
+      state: 1,
+      price: 700,
+    });
+    const giveaway = await create(me, privateOf([...ids, listed.assetId]));
+    const { answer } = giveaway;
+    assertThat(
+      answer,
+      giveaway.items.map((i) => i.assetId).join() === [...ids, listed.assetId].join(),
+      'the pool holds the chosen assets, in order',
+    );
+    const fresh = giveaway.fairness!;
+    assertThat(
+      answer,
+      giveaway.entries === 0 && !giveaway.ended && giveaway.winner === null && fresh.serverSeed === null,
+      'no entries, not ended, no winner, the seed not revealed',
+    );
+    assertThat(answer, giveaway.endsAt === giveaway.created + HOUR, 'it ends after its duration');
+    await expectState([...ids, listed.assetId], (state) => state < 0, 'reserved (negative state)');
+    await expectInventory(me, [], 'the inventory is empty');
+    const onSale = await get(me, '/inventory/onSale');
+    assertThat(onSale, content(onSale).count === 0, 'the listed asset is no longer on sale');
+    const mine = await get(me, '/giveaways/my');
+    assertThat(mine, urls(mine).join() === giveaway.url, 'my active giveaways list it');
+    const open = await get(me, '/giveaways');
+    assertThat(open, !urls(open).includes(giveaway.url), 'a private giveaway is not in the public list');
+    const withdraw = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    assertThat(withdraw, withdraw.status === 300, 'a pooled asset cannot be withdrawn');
+  });
+
+  it('Given a giveaway created less than an hour ago, a second one is refused with the seed message until the hour has passed', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(2);
+    await create(me, privateOf([ids[0]!]));
+    await helpers.advance(HOUR - 1);
+    refused(
+      await post(me, '/giveaways/create', privateOf([ids[1]!])),
+      'Rate limit exceeded. Maximum 1 giveaway per hour',
+      'one giveaway per hour',
+    );
+    await expectState([ids[1]!], (state) => state === 0, 'the refused asset stays in the inventory');
+    await helpers.advance(1);
+    await create(me, privateOf([ids[1]!]));
+  });
+
+  it('Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(1);
+    const other = await creator(1);
+    const held = await creator(1, 2);
+    const send = (body: unknown) => post(me, '/giveaways/create', body);
+    refused(
+      await send(privateOf(ids, { type: 0, maxEntries: 99 })),
+      'Minimum 100 entries required for public giveaways',
+      'public under 100',
+    );
+    refused(
+      await send(privateOf(ids, { maxEntries: 1 })),
+      'Minimum 2 entries required for private giveaways',
+      'private under 2',
+    );
+    refused(await send(privateOf([])), 'Items are required', 'no items');
+    const { items: _items, ...noItems } = privateOf(ids);
+    refused(await send(noItems), 'Items are required', 'items absent');
+    refused(await send(privateOf(other.ids)), 'Items not found or too many items (max 50)', "another user's asset");
+    refused(
+      await send(privateOf(held.ids)),
+      'Items not found or too many items (max 50)',
+      'an asset pending withdrawal',
+    );
+    refused(await send(privateOf(['99999999999'])), 'Items not found or too many items (max 50)', 'an unknown asset');
+    const many = Array.from({ length: 51 }, (_, i) => String(90_000_000 + i));
+    refused(await send(privateOf(many)), 'Items not found or too many items (max 50)', '51 items');
+    refused(await send(privateOf(ids, { duration: 60 })), 'Invalid time duration', 'a duration under an hour');
+    const { name: _name, ...noName } = privateOf(ids);
+    refused(await send(noName), 'Invalid parameters', 'name absent');
+    await expectState(ids, (state) => state === 0, 'the asset stays in the inventory (state 0)');
+    const publicOne = await create(me, privateOf(ids, { type: 0, maxEntries: 100 }));
+    const open = await get(me, '/giveaways');
+    assertThat(open, urls(open).includes(publicOne.url), 'a public giveaway of 100 entries is created and listed');
+  });
+
+  it('Given 50 assets, all 50 go into one pool', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(50);
+    const giveaway = await create(me, privateOf(ids));
+    assertThat(giveaway.answer, giveaway.items.length === 50, '50 items are the maximum and are accepted');
+    await expectInventory(me, [], 'all 50 left the inventory');
+  });
+});
+
+describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /joinedList', () => {
+  it('Given a private giveaway of 2 entries, users join until it is full, the creator and a second join are refused, and leaving frees the place', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(1);
+    const { url } = await create(me, privateOf(ids, { maxEntries: 2 }));
+    const [a, b, c] = [await session(), await session(), await session()];
+    refused(await post(me, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'the creator');
+    const joined = await post(a, `/giveaways/join/${url}`, {});
+    assertThat(
+      joined,
+      joined.status === 200 && content(joined).message === 'Joined' && content(joined).entries === 1,
+      'a joins: 1 entry',
+    );
+    refused(await post(a, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'a second join');
+    const isIn = await get(a, `/giveaways/isIn/${url}`);
+    assertThat(isIn, content(isIn).isIn === true, 'a is in');
+    const notIn = await get(b, `/giveaways/isIn/${url}`);
+    assertThat(notIn, content(notIn).isIn === false, 'b is not');
+    await post(b, `/giveaways/join/${url}`, {});
+    refused(await post(c, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'full at 2 entries');
+    const list = await get(a, '/giveaways/joinedList');
+    assertThat(list, urls(list).join() === url && content(list).count === 1, "a's joined list has it");
+    const left = await post(a, `/giveaways/leave/${url}`, {});
+    assertThat(
+      left,
+      left.status === 200 && content(left).message === 'Left' && content(left).entries === 1,
+      'a leaves: 1 entry',
+    );
+    refused(await post(a, `/giveaways/leave/${url}`, {}), 'Not in this giveaway', 'leaving twice');
+    const after = await get(a, '/giveaways/joinedList');
+    assertThat(after, content(after).count === 0, 'no longer in the joined list');
+    const third = await post(c, `/giveaways/join/${url}`, {});
+    assertThat(third, third.status === 200 && content(third).entries === 2, 'the freed place is taken');
+    const details = await get(c, `/giveaways/details/${url}`);
+    const participants = content(details).participants as { platformId: string }[];
+    assertThat(
+      details,
+      participants.map((p) => p.platformId).join() === [b.platformId, c.platformId].join(),
+      'participants by join time',
+    );
+  });
+
+  it('Given unknown, malformed and chat-verified giveaways, join, leave and details answer the documented messages', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(1);
+    const { url } = await create(me, privateOf(ids, { chatVerification: true }));
+    const user = await session();
+    refused(
+      await post(user, `/giveaways/join/${url}`, {}),
+      'Cannot join this raffle',
+      'chat verification required, none verified',
+    );
+    refused(await post(user, '/giveaways/join/000000000000', {}), 'Cannot join this raffle', 'an unknown giveaway');
+    refused(await post(user, '/giveaways/join/NOT-A-URL', {}), 'Raffle url is required', 'a malformed url');
+    refused(await post(user, '/giveaways/leave/000000000000', {}), 'Giveaway not found', 'leave an unknown giveaway');
+    refused(await get(user, '/giveaways/details/000000000000'), 'Giveaway not found', 'details of an unknown giveaway');
+    refused(await get(user, '/giveaways/isIn/000000000000'), 'Giveaway not found', 'isIn of an unknown giveaway');
+  });
+});
+
+describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaways/deleteComment/{id}', () => {
+  it('Given a giveaway, comments are at most 300 characters and one per 10 minutes per user', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(1);
+    const { url } = await create(me, privateOf(ids));
+    const say = (comment: unknown) => post(me, '/giveaways/comment', { url, comment });
+    refused(await say(''), 'Comment cannot be empty', 'an empty comment');
+    refused(await post(me, '/giveaways/comment', { url }), 'Comment cannot be empty', 'no comment');
+    refused(await say('x'.repeat(301)), 'Comment is too long (maximum 300 characters)', '301 characters');
+    refused(
+      await post(me, '/giveaways/comment', { url: '000000000000', comment: 'hi' }),
+      'Giveaway not found',
+      'unknown giveaway',
+    );
+    const posted = await say('y'.repeat(300));
+    assertThat(
+      posted,
+      posted.status === 200 &&
+        content(posted).message === 'Comment posted' &&
+        content(posted).comment.comment === 'y'.repeat(300),
+      '300 characters are accepted',
+    );
+    await helpers.advance(599);
+    refused(await say('again'), 'You can only post one comment every 10 minutes', 'within 10 minutes');
+    await helpers.advance(1);
+    const again = await say('again');
+    assertThat(again, again.status === 200, 'after 10 minutes');
+  });
+
+  it('Given 12 comments, page 0 holds the 10 newest and page 1 the 2 oldest; an admin deletes one and a user cannot', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(1);
+    const { url } = await create(me, privateOf(ids));
+    const commentIds: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const user = await session();
+      const posted = await post(user, '/giveaways/comment', { url, comment: `comment ${i}` });
+      commentIds.push(content(posted).comment.id);
+      await helpers.advance(1);
+    }
+    const page0 = await get(me, `/giveaways/comments/${url}`);
+    const texts = (a: Answer) => (content(a).comments as { comment: string }[]).map((c) => c.comment);
+    const newest = Array.from({ length: 10 }, (_, i) => `comment ${11 - i}`);
+    assertThat(
+      page0,
+      texts(page0).join() === newest.join() && content(page0).count === 12 && content(page0).page === 0,
+      'page 0: the 10 newest, count 12',
+    );
+    const page1 = await get(me, `/giveaways/comments/${url}`, { page: 1 });
+    assertThat(page1, texts(page1).join() === 'comment 1,comment 0', 'page 1: the 2 oldest');
+    const page2 = await get(me, `/giveaways/comments/${url}`, { page: 2 });
+    assertThat(page2, texts(page2).length === 0, 'page 2 is empty');
+    const user = await session();
+    const denied = await call('POST', `/giveaways/deleteComment/${commentIds[0]}`, { token: user.token, ip: user.ip });
+    assertThat(denied, denied.status === 403, 'a user may not delete');
+    const admin = await session({ admin: true });
+    const deleted = await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {});
+    assertThat(deleted, deleted.status === 200 && content(deleted).message === 'Comment deleted', 'the admin deletes');
+    refused(await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {}), 'Comment not found', 'deleted already');
+    const left = await get(me, `/giveaways/comments/${url}`, { page: 1 });
+    assertThat(left, texts(left).join() === 'comment 1' && content(left).count === 11, 'the comment is gone');
+  });
+});
+
+/** What the document's GiveawayFairness says the draw is, computed here from the revealed seed. */
+const drawIndex = (seed: string, url: string, count: number) =>
+  Number.parseInt(createHmac('sha256', seed).update(url).digest('hex').slice(0, 8), 16) % count;
+
+describe('The ending of a giveaway', () => {
+  it('Given three participants, past its end the winner is the one the revealed seed draws, the items are in their inventory and the giveaway is in the histories', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(3);
+    const created = await create(me, privateOf(ids, { maxEntries: 10 }));
+    const { url } = created;
+    const people = [await session(), await session(), await session()];
+    for (const person of people) {
+      await post(person, `/giveaways/join/${url}`, {});
+      await helpers.advance(5);
+    }
+    const before = await get(me, `/giveaways/details/${url}`);
+    assertThat(before, content(before).giveaway.ended === false, 'still running before its end');
+    await helpers.advance(HOUR);
+    const details = await get(me, `/giveaways/details/${url}`);
+    const giveaway = content(details).giveaway as Summary;
+    const fairness = giveaway.fairness!;
+    const seed = fairness.serverSeed ?? '';
+    assertThat(details, giveaway.ended, 'ended past endsAt');
+    assertThat(
+      details,
+      fairness.serverSeedHash === created.fairness!.serverSeedHash &&
+        createHash('sha256').update(seed, 'utf8').digest('hex') === fairness.serverSeedHash,
+      'the revealed seed is the one committed at creation',
+    );
+    const participants = content(details).participants as { platformId: string; joined: number }[];
+    const order = [...participants].sort((x, y) => x.joined - y.joined).map((p) => p.platformId);
+    assertThat(details, order.join() === people.map((p) => p.platformId).join(), 'participants by join time');
+    const index = drawIndex(seed, url, order.length);
+    assertThat(details, fairness.winnerIndex === index, `the winner index recomputes as ${index}`);
+    const winner = people[index]!;
+    assertThat(
+      details,
+      giveaway.winner?.platformId === winner.platformId,
+      'the winner is the participant at that index',
+    );
+    await expectState(ids, (state) => state === 0, 'back in state 0');
+    await expectInventory(winner, ids, "the items are in the winner's inventory");
+    await expectInventory(me, [], "not in the creator's");
+    const history = await get(me, '/giveaways/history/my');
+    assertThat(history, urls(history).includes(url), "in the creator's history");
+    const active = await get(me, '/giveaways/my');
+    assertThat(active, !urls(active).includes(url), "no longer in the creator's active list");
+    const joined = await get(winner, '/giveaways/joinedList');
+    const row = (content(joined).list as Summary[]).find((g) => g.url === url);
+    assertThat(
+      joined,
+      row?.ended === true && row.winner?.platformId === winner.platformId,
+      'the joined list shows the ended giveaway and its winner',
+    );
+    const late = await session();
+    refused(await post(late, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'an ended giveaway');
+    refused(await post(people[0]!, `/giveaways/leave/${url}`, {}), 'Not in this giveaway', 'leaving an ended giveaway');
+  });
+
+  it('Given nobody joined, past its end the items go back to the creator and there is no winner; a public one moves to the public history', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, ids } = await creator(2);
+    const { url } = await create(me, privateOf(ids, { type: 0, maxEntries: 100 }));
+    await helpers.advance(HOUR + 1);
+    const history = await get(me, '/giveaways/history');
+    const row = (content(history).list as Summary[]).find((g) => g.url === url);
+    assertThat(history, row?.ended === true && row.winner === null, 'in the public history without a winner');
+    const open = await get(me, '/giveaways');
+    assertThat(open, !urls(open).includes(url), 'no longer in the active public list');
+    const details = await get(me, `/giveaways/details/${url}`);
+    const fairness = content(details).giveaway.fairness;
+    assertThat(
+      details,
+      fairness.winnerIndex === null && typeof fairness.serverSeed === 'string',
+      'no winner index; the seed is revealed',
+    );
+    await expectInventory(me, ids, 'the items are back with the creator (state 0)');
+  });
+});
