@@ -2,7 +2,7 @@
 // helpers' "The outside world"): the platform inventory offered with deposit keys, the deposit
 // trade and every seed message, its status, and what the platform's answer does to the assets.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { content, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertConforms, assertThat, call } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
@@ -231,6 +231,33 @@ describe('Settling a deposit offer', () => {
       json: { outcome: 'accept' },
     });
     assertThat(again, again.status === 300, 'a settled offer cannot be settled again');
+  });
+
+  it('Given a buy order at or above the deposit price, the accepted asset sells at once at the deposit price; the other is listed', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, keys, item } = await holder(['36100000001', '36100000002'], 'Deposit Match Hat');
+    const buyer = await session({ balance: 10_000 });
+    await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 1600, amount: 1 });
+    const before = await get(me, '/user/balance');
+    needsRoute(ctx, before, 'to read balances');
+    await post(me, '/deposit/trade', { value: { '36100000001': 1500, '36100000002': 1700 }, depositKeys: keys });
+    const [offer] = await helpers.offers(me.platformId);
+    await helpers.settleOffer(offer!.tradeId, 'accept');
+    const after = await get(me, '/user/balance');
+    assertThat(
+      after,
+      content(after).balance === content(before).balance + Math.floor((1500 * 95) / 100),
+      'the 1500 asset sold into the 1600 order at 1500: the seller gets floor(1500 x 95 / 100)',
+    );
+    const listing = await get(me, `/item/listing/${item.id}`);
+    const rows = ((listing.body as { content?: unknown }).content ?? []) as { assetId: string; price: number }[];
+    assertThat(
+      listing,
+      rows.map((r) => `${r.assetId}:${r.price}`).join() === '36100000002:1700',
+      'only the 1700 asset, above the order, is listed',
+    );
+    const order = await get(buyer, `/user/buyorder/${item.id}`);
+    assertThat(order, order.status === 300 || content(order).informations.amount === 0, 'the order is filled');
   });
 
   it('Given a declined or failed deposit, the status is -1 and the assets stay on the platform', async (ctx) => {
