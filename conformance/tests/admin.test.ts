@@ -49,7 +49,7 @@ describe('POST /admin/ban', () => {
     const token = await acts(user);
     assertThat(token, token.status === 403, 'a token issued before the ban is refused');
     const again = await login(user);
-    assertThat(again, again.status === 403, 'a banned user cannot log in');
+    assertThat(again, again.status === 403 && again.message === 'forbidden', 'a banned user cannot log in');
     const unban = await ban(admin, { platformId: user.platformId, time: 0, reason: 'Appeal accepted' });
     assertThat(unban, unban.status === 200 && content(unban).bannedUntil === null, 'time 0 unbans');
     const back = await login(user);

@@ -6086,7 +6086,7 @@ export interface operations {
                     "application/json": components["schemas"]["EnvelopeAError"];
                 };
             };
-            /** @description Invalid API key or blocked country. */
+            /** @description Invalid API key, blocked country or banned account. */
             403: {
                 headers: {
                     [name: string]: unknown;

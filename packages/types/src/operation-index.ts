@@ -10,7 +10,8 @@ export const operationIndex = {
       "messages": [
         "Missing required parameter: apiKey",
         "Invalid API key",
-        "Country blocked"
+        "Country blocked",
+        "forbidden"
       ]
     }
   },
