@@ -109,6 +109,15 @@ export const FAULTS: Record<string, Fault> = {
       }
     },
   },
+  'wrong-fee': {
+    description: 'a sale credits the seller one cent more than floor(price x 95 / 100) (the fee rounded the other way)',
+    grep: 'sells at once',
+    response: (x) => {
+      // Balances that hold sale proceeds end in the cents a 95 % floor leaves; shift them all.
+      if (x.path === '/user/balance' && typeof x.body?.content?.balance === 'number' && x.body.content.balance > 0)
+        x.body.content.balance += 1;
+    },
+  },
   'server-error-on-bad-input': {
     description: 'bad input produces a 500',
     grep: 'negative data: POST /user/login',

@@ -1,0 +1,106 @@
+// Inventory (seed: "Endpoints > Inventory", "Inventory row", "States and transitions", "Limits"):
+// the caller's grouped rows, and POST /inventory/price with every message of the document, each
+// refusal leaving every asset as it was.
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertThat } from '../src/http.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+type Row = { ids: string; count: number; item_id: number; state: number; price: number | null; name: string };
+const rows = async (me: Awaited<ReturnType<typeof session>>, which: 'onSale' | 'onInventory') => {
+  const answer = await getAs(me, `/inventory/${which}`);
+  assertThat(answer, answer.status === 200, `GET /inventory/${which} succeeds`);
+  const c = content(answer) as { items: Row[]; count: number };
+  assertThat(answer, c.count === c.items.length, 'content.count is the number of rows');
+  return { answer, rows: c.items };
+};
+
+describe('GET /inventory/onInventory and /inventory/onSale', () => {
+  it('Given two identical assets and one other, inventory shows them grouped, and pricing moves them to on sale', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const item = await helpers.item({ name: 'Grouped Crate', game: 440 });
+    const other = await helpers.item({ name: 'Lonely Hat', game: 440 });
+    const a = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    const b = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    const c = await helpers.asset({ owner: me.platformId, itemId: other.id });
+    const before = await rows(me, 'onInventory');
+    const grouped = before.rows.find((r) => r.item_id === item.id);
+    assertThat(
+      before.answer,
+      before.rows.length === 2 && grouped?.count === 2 && grouped.ids === `${a.assetId},${b.assetId}`,
+      'one row per item with both asset IDs in ids and count 2',
+    );
+    assertThat(
+      before.answer,
+      grouped?.name === 'Grouped Crate' && grouped.state === 0,
+      'rows carry the item name and state 0',
+    );
+    const priced = await postAs(me, '/inventory/price', { ids: `${a.assetId},${c.assetId}`, price: 1234 });
+    assertThat(priced, priced.status === 200 && content(priced)?.message === 'ok', 'content.message is ok');
+    const onSale = await rows(me, 'onSale');
+    assertThat(
+      onSale.answer,
+      onSale.rows.length === 2 && onSale.rows.every((r) => r.price === 1234 && r.state === 1 && r.count === 1),
+      'both priced assets are on sale at 1234, one row each',
+    );
+    const left = await rows(me, 'onInventory');
+    assertThat(
+      left.answer,
+      left.rows.length === 1 && left.rows[0]?.ids === b.assetId,
+      'the unpriced asset stays in inventory',
+    );
+    const listing = await getAs(me, `/item/listing/${item.id}`);
+    assertThat(
+      listing,
+      (content(listing) as { assetId: string }[]).some((l) => l.assetId === a.assetId),
+      'the market lists it',
+    );
+  });
+});
+
+describe('POST /inventory/price refusals', () => {
+  it('Given assets of mine and of another user, each rule refuses with its message and changes nothing', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const them = await session();
+    const capped = await helpers.item({ name: 'Capped Unusual', game: 440, maxPrice: 250_000 });
+    const cs = await helpers.item({ name: 'Held Rifle', game: 730 });
+    const plain = await helpers.item({ name: 'Plain Key', game: 440 });
+    const now = await helpers.now();
+    const mine = await helpers.asset({ owner: me.platformId, itemId: plain.id });
+    const theirs = await helpers.asset({ owner: them.platformId, itemId: plain.id });
+    const dear = await helpers.asset({ owner: me.platformId, itemId: capped.id });
+    const held = await helpers.asset({ owner: me.platformId, itemId: cs.id, tradeHoldUntil: now + 7 * 86_400 });
+    const away = await helpers.asset({ owner: me.platformId, itemId: plain.id, state: 2 });
+    const cases: [unknown, string, string][] = [
+      [{ ids: `${mine.assetId},${theirs.assetId}`, price: 100 }, 'Item not found or not owned', "another user's asset"],
+      [{ ids: '99999999999999', price: 100 }, 'Item not found or not owned', 'an unknown asset'],
+      [{ ids: dear.assetId, price: 250_001 }, 'Price limit exceeded (maximum 250000 cents)', 'above the item maximum'],
+      [{ ids: held.assetId, price: 100 }, 'This item will be locked for 7 days', 'a game 730 asset on trade hold'],
+      [{ ids: away.assetId, price: 100 }, 'Item not available', 'an asset pending withdrawal (state 2)'],
+      [{ ids: mine.assetId, price: 5_000_001 }, 'Price too high or invalid', 'above 5,000,000 cents'],
+      [{ ids: mine.assetId, price: 0 }, 'Price too high or invalid', 'a price of 0'],
+      [{ ids: 'abc', price: 100 }, 'Invalid ids format', 'ids that are not asset IDs'],
+      [{ price: 100 }, 'Missing required parameters', 'no ids'],
+    ];
+    for (const [body, message, what] of cases) {
+      const answer = await postAs(me, '/inventory/price', body);
+      assertThat(answer, answer.status === 300 && answer.message === message, `${what}: ${message}`);
+    }
+    const inventory = await rows(me, 'onInventory');
+    assertThat(
+      inventory.answer,
+      inventory.rows.flatMap((r) => r.ids.split(',')).includes(mine.assetId),
+      'my asset was not listed by the refused request that named it with another user asset',
+    );
+    const fits = await postAs(me, '/inventory/price', { ids: dear.assetId, price: 250_000 });
+    assertThat(fits, fits.status === 200, 'exactly the maximum is accepted');
+    await helpers.advance(7 * 86_400);
+    const released = await postAs(me, '/inventory/price', { ids: held.assetId, price: 100 });
+    assertThat(released, released.status === 200, 'after the hold ends the asset can be listed');
+  });
+});

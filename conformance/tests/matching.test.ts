@@ -1,0 +1,156 @@
+// Matching (seed: "States and transitions", "Limits": 5 percent seller fee; the document,
+// POST /inventory/price "Matching"): an asset priced at or below the highest buy order sells at
+// once. Every amount below is computed from the prices the test chose: the buyer pays the asset's
+// price out of the order's reservation and gets the rest of the unit back, the seller receives
+// floor(price x 95 / 100).
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { assertThat } from '../src/http.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+const balanceOf = async (me: Me) => {
+  const answer = await getAs(me, '/user/balance');
+  assertThat(answer, answer.status === 200, 'GET /user/balance succeeds');
+  return (content(answer) as { balance: number }).balance;
+};
+const ordersOf = async (me: Me) =>
+  (content(await getAs(me, '/user/getBuyorder')) as { values: { itemid: number; amount: number }[] }).values;
+const proceeds = (price: number) => Math.floor((price * 95) / 100);
+
+describe('an asset priced at or below a buy order sells at once', () => {
+  it('Given an order at 1999 x 2, pricing an asset at 1337 sells it: 95 % rounded down to the seller, the unit difference back to the buyer', async (ctx) => {
+    await needsHelpers(ctx);
+    const buyer = await session({ balance: 10_000, email: 'match-buyer@example.com' });
+    const seller = await session({ balance: 0, email: 'match-seller@example.com' });
+    const item = await helpers.item({ name: 'Matched Key', game: 440 });
+    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1999, amount: 2 });
+    const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+    const priced = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 1337 });
+    assertThat(priced, priced.status === 200, 'the price is accepted');
+    const sellerBalance = await balanceOf(seller);
+    assertThat(priced, sellerBalance === proceeds(1337), `the seller has floor(1337 x 0.95) = ${proceeds(1337)} cents`);
+    // 10,000 - 2 x 1999 reserved; one unit released (1999) and 1337 paid.
+    const buyerBalance = await balanceOf(buyer);
+    assertThat(
+      priced,
+      buyerBalance === 10_000 - 2 * 1999 + (1999 - 1337),
+      'the buyer paid 1337 and got the rest of the unit back',
+    );
+    const orders = await ordersOf(buyer);
+    assertThat(priced, orders.length === 1 && orders[0]?.amount === 1, 'the order amount dropped from 2 to 1');
+    const inventory = content(await getAs(buyer, '/inventory/onInventory')) as { items: { ids: string }[] };
+    assertThat(
+      priced,
+      inventory.items.some((r) => r.ids.split(',').includes(asset.assetId)),
+      'the asset is in the buyer inventory',
+    );
+    const onSale = content(await getAs(seller, '/inventory/onSale')) as { count: number };
+    assertThat(priced, onSale.count === 0, 'nothing of the seller stays on sale');
+  });
+
+  it('Given orders at 500 (older), 500 (newer), 700 (my own) and 400, my asset at 450 fills the older 500', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Ordered Crate', game: 440 });
+    const older = await session({ balance: 5_000 });
+    const newer = await session({ balance: 5_000 });
+    const low = await session({ balance: 5_000 });
+    const me = await session({ balance: 5_000 });
+    await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 });
+    await helpers.advance(5);
+    await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 });
+    await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 });
+    await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 });
+    const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    const sold = await postAs(me, '/inventory/price', { ids: first.assetId, price: 450 });
+    assertThat(
+      sold,
+      (await ordersOf(older)).length === 0,
+      'the older 500 order is filled (amount 0 rows are not listed)',
+    );
+    assertThat(sold, (await ordersOf(newer))[0]?.amount === 1, 'the newer 500 order is untouched');
+    assertThat(sold, (await ordersOf(me))[0]?.amount === 1, 'my own 700 order is skipped');
+    assertThat(
+      sold,
+      (await balanceOf(me)) === 5_000 - 700 + proceeds(450),
+      'I received 95 % of 450, my reservation of 700 stays',
+    );
+    const second = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 });
+    assertThat(sold, (await ordersOf(newer)).length === 0, 'the next asset fills the newer 500 order');
+    const third = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    const listed = await postAs(me, '/inventory/price', { ids: third.assetId, price: 450 });
+    assertThat(listed, (await ordersOf(low))[0]?.amount === 1, 'a 400 order does not buy at 450');
+    const onSale = content(await getAs(me, '/inventory/onSale')) as { items: { ids: string; price: number }[] };
+    assertThat(
+      listed,
+      onSale.items.some((r) => r.ids === third.assetId && r.price === 450),
+      'the third asset is listed at 450',
+    );
+  });
+
+  it('Given a filled order, its owner has a notification and the buyOrderFilled e-mail, the seller the itemSold e-mail', async (ctx) => {
+    await needsHelpers(ctx);
+    const buyer = await session({ balance: 1_000, email: 'filled@example.com' });
+    const seller = await session({ email: 'sold@example.com' });
+    const item = await helpers.item({ name: 'Notified Hat', game: 440 });
+    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 800, amount: 1 });
+    const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+    const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 800 });
+    const toBuyer = await helpers.outbox('email', 'filled@example.com');
+    const toSeller = await helpers.outbox('email', 'sold@example.com');
+    assertThat(
+      sold,
+      toBuyer.some((m) => m.kind === 'buyOrderFilled'),
+      'the buyer got the buyOrderFilled e-mail',
+    );
+    assertThat(
+      sold,
+      toSeller.some((m) => m.kind === 'itemSold'),
+      'the seller got the itemSold e-mail',
+    );
+    const notes = await getAs(buyer, '/user/notifications');
+    assertThat(
+      notes,
+      notes.status === 200 && JSON.stringify(content(notes)).includes('Notified Hat'),
+      'the buyer notification names the item',
+    );
+  });
+});
+
+describe('races: concurrent requests never sell twice', () => {
+  it('Given one order of amount 1 and ten sellers pricing into it at once, exactly one sale happens and no balance goes negative', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Contested Key', game: 440 });
+    const buyer = await session({ balance: 1_000 });
+    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1_000, amount: 1 });
+    const sellers = await Promise.all(Array.from({ length: 10 }, () => session({ balance: 0 })));
+    const assets = await Promise.all(sellers.map((s) => helpers.asset({ owner: s.platformId, itemId: item.id })));
+    const answers = await Promise.all(
+      sellers.map((s, i) => postAs(s, '/inventory/price', { ids: assets[i]!.assetId, price: 900 })),
+    );
+    assertThat(
+      answers[0]!,
+      answers.every((a) => a.status === 200),
+      'every price request is accepted',
+    );
+    const balances = await Promise.all(sellers.map(balanceOf));
+    const paid = balances.filter((b) => b > 0);
+    assertThat(answers[0]!, paid.length === 1 && paid[0] === proceeds(900), 'exactly one seller was paid, once');
+    assertThat(
+      answers[0]!,
+      balances.every((b) => b >= 0),
+      'no balance is negative',
+    );
+    assertThat(
+      answers[0]!,
+      (await balanceOf(buyer)) === 1_000 - 900,
+      'the buyer paid once: 100 of the 1000 reserved came back',
+    );
+    const listings = content(await getAs(buyer, `/item/listing/${item.id}`)) as unknown[];
+    assertThat(answers[0]!, listings.length === 9, 'the nine other assets are listed');
+  });
+});
