@@ -99,6 +99,14 @@ export const FAULTS: Record<string, Fault> = {
       if (typeof secret?.base32 === 'string') secret.base32 = `${secret.base32.slice(1)}A`;
     },
   },
+  'unverifiable-draw': {
+    description: 'an ended giveaway reveals a seed other than the one committed at creation',
+    grep: 'the revealed seed draws',
+    response: (x) => {
+      const fairness = x.path.startsWith('/giveaways/details/') ? x.body?.data?.giveaway?.fairness : undefined;
+      if (typeof fairness?.serverSeed === 'string') fairness.serverSeed = [...fairness.serverSeed].reverse().join('');
+    },
+  },
   'deposit-key-ignored': {
     description: 'a deposit with a tampered deposit key is accepted (the refusal is answered as a success)',
     grep: 'tampered key is refused',
