@@ -126,6 +126,25 @@ export const FAULTS: Record<string, Fault> = {
         x.body.content.balance += 1;
     },
   },
+  'cashout-fee-rounded-down': {
+    description: 'a cashout answers a fee rounded down instead of ceil(amount x rate)',
+    grep: 'cashout is accepted pending with the 2 percent fee',
+    response: (x) => {
+      const result = x.path === '/cashout/process' ? x.body?.content : undefined;
+      if (typeof result?.fee === 'number' && typeof result.amount === 'number')
+        result.fee = Math.floor((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
+    },
+  },
+  'banned-login-accepted': {
+    description: 'a banned user logs in (the 403 refusal is answered as a success)',
+    grep: 'their token and a new login are refused',
+    response: (x) => {
+      if (x.path === '/user/login' && x.status === 403 && x.body?.content === 'forbidden') {
+        x.status = 200;
+        x.body = { err: false, success: true, content: { jwt: 'a.b.c' } };
+      }
+    },
+  },
   'server-error-on-bad-input': {
     description: 'bad input produces a 500',
     grep: 'negative data: POST /user/login',
