@@ -6,26 +6,19 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
 type Me = Awaited<ReturnType<typeof session>>;
 
-const ban = async (admin: Me, json: Record<string, unknown>) => {
-  const answer = await call('POST', '/admin/ban', { json, token: admin.token, ip: admin.ip });
-  assertConforms(answer);
-  return answer;
-};
+const ban = (admin: Me, json: Record<string, unknown>) => postAs(admin, '/admin/ban', json);
 const login = async (who: Me) => {
   const answer = await call('POST', '/user/login', { json: { apiKey: who.apiKey }, ip: who.ip });
   assertConforms(answer);
   return answer;
 };
-const acts = async (who: Me) => {
-  const answer = await call('GET', '/user/balance', { token: who.token, ip: who.ip });
-  assertConforms(answer);
-  return answer;
-};
+const acts = (who: Me) => getAs(who, '/user/balance');
 const banList = async (admin: Me, platformId: string) =>
   content(await getOk('/admin/banList', { platformId }, admin.token, admin.ip)).bans as {
     time: number;
@@ -121,11 +114,7 @@ describe('GET /admin/banList', () => {
     await helpers.advance(200);
     await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Second' });
     let bans = await banList(admin, user.platformId);
-    const list = await call('GET', '/admin/banList', {
-      query: { platformId: user.platformId },
-      token: admin.token,
-      ip: admin.ip,
-    });
+    const list = await getAs(admin, '/admin/banList', { platformId: user.platformId });
     assertThat(list, bans.map((b) => b.reason).join() === 'Second,First', 'newest first');
     assertThat(list, bans.map((b) => b.active).join() === 'true,false', 'the expired ban is not active');
     assertThat(
@@ -183,11 +172,7 @@ describe('GET /admin/getSteamInventory', () => {
       admin.ip,
     );
     assertThat(other, content(other).assets.length === 0, 'nothing held for game 730');
-    const forbidden = await call('GET', '/admin/getSteamInventory', {
-      query: { game: 440, platformId: user.platformId },
-      token: user.token,
-      ip: user.ip,
-    });
+    const forbidden = await getAs(user, '/admin/getSteamInventory', { game: 440, platformId: user.platformId });
     assertThat(forbidden, forbidden.status === 403, 'admins only');
   });
 });

@@ -6,7 +6,8 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertThat, call } from '../src/http.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -18,13 +19,8 @@ const feeOf = (amount: number, method: Method) =>
   method === 'provider_a' ? Math.ceil((amount * 20) / 1000) : Math.ceil((amount * 15) / 1000);
 const DAY = 24 * 60 * 60;
 
-const post = async (me: Me, path: string, json: object) => {
-  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
-  assertConforms(answer);
-  return answer;
-};
 const cashout = (me: Me, amount: number, method: Method, email?: string) =>
-  post(me, '/cashout/process', email === undefined ? { amount, method } : { amount, method, email });
+  postAs(me, '/cashout/process', email === undefined ? { amount, method } : { amount, method, email });
 const balanceOf = async (me: Me) => content(await getOk('/user/balance', {}, me.token, me.ip)).balance as number;
 const history = async (me: Me) => content(await getOk('/user/getCashoutHistory', {}, me.token, me.ip));
 
@@ -73,7 +69,7 @@ describe('POST /cashout/process', () => {
     const me = await cashier(amount + feeOf(amount, 'provider_a') - 1);
     refused(await cashout(me, amount, 'provider_a'), 'Insufficient balance', 'the fee is charged on top');
     assertThat(
-      await call('GET', '/user/balance', { token: me.token, ip: me.ip }),
+      await getAs(me, '/user/balance'),
       (await balanceOf(me)) === amount + feeOf(amount, 'provider_a') - 1,
       'the balance is unchanged',
     );
@@ -99,7 +95,7 @@ describe('POST /cashout/process', () => {
     await needsHelpers(ctx);
     const me = await cashier(100_000);
     const first = content(await cashout(me, 5000, 'provider_a'));
-    const cancel = await post(me, '/cashout/cancel', { cashoutId: first.cashoutId });
+    const cancel = await postAs(me, '/cashout/cancel', { cashoutId: first.cashoutId });
     assertThat(cancel, cancel.status === 200, 'the pending request is cancelled');
     refused(await cashout(me, 5000, 'provider_a'), 'Cooldown period', 'the previous request is not 24 hours old');
     await helpers.advance(DAY - 60);
@@ -119,20 +115,20 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     const id = content(await cashout(me, amount, 'provider_a')).cashoutId as number;
     const pending = (await history(me)).cashouts[0];
     assertThat(
-      await call('GET', '/user/getCashoutHistory', { token: me.token, ip: me.ip }),
+      await getAs(me, '/user/getCashoutHistory'),
       pending.id === id && pending.status === 'pending' && pending.estimatedCompletionAt !== undefined,
       'a pending request shows its estimated completion',
     );
     const processing = await helpers.payment(id, 'processing');
     assertThat(
-      await call('GET', '/user/balance', { token: me.token, ip: me.ip }),
+      await getAs(me, '/user/balance'),
       processing.status === 'processing',
       'the provider is sending the payment',
     );
-    refused(await post(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'processing');
+    refused(await postAs(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'processing');
     const completed = await helpers.payment(id, 'completed');
     const page = await history(me);
-    const answer = await call('GET', '/user/getCashoutHistory', { token: me.token, ip: me.ip });
+    const answer = await getAs(me, '/user/getCashoutHistory');
     assertThat(answer, completed.status === 'completed', 'the payment completed');
     assertThat(
       answer,
@@ -156,7 +152,7 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     const id = content(await cashout(me, amount, 'provider_a')).cashoutId as number;
     await helpers.payment(id, 'processing');
     const failed = await helpers.payment(id, 'failed');
-    const answer = await call('GET', '/user/getCashoutHistory', { token: me.token, ip: me.ip });
+    const answer = await getAs(me, '/user/getCashoutHistory');
     assertThat(answer, failed.status === 'failed', 'the payment failed');
     assertThat(answer, (await balanceOf(me)) === amount + feeOf(amount, 'provider_a'), 'amount + fee refunded');
     const page = await history(me);
@@ -171,12 +167,12 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     const me = await cashier(50_000, ['provider_b']);
     const stranger = await cashier(50_000);
     const id = content(await cashout(me, amount, 'provider_b')).cashoutId as number;
-    refused(await post(stranger, '/cashout/cancel', { cashoutId: id }), 'Cashout not found', 'not the caller’s');
-    const cancel = await post(me, '/cashout/cancel', { cashoutId: id });
+    refused(await postAs(stranger, '/cashout/cancel', { cashoutId: id }), 'Cashout not found', 'not the caller’s');
+    const cancel = await postAs(me, '/cashout/cancel', { cashoutId: id });
     const record = content(cancel).cashout;
     assertThat(cancel, cancel.status === 200 && record.status === 'cancelled', 'cancelled');
     assertThat(cancel, (await balanceOf(me)) === 50_000, 'amount + fee refunded');
-    refused(await post(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'already cancelled');
+    refused(await postAs(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'already cancelled');
     const late = await call('POST', `/test_helpers/payments/${id}`, { json: { outcome: 'completed' } });
     assertThat(late, late.status === 300, 'the provider cannot complete a cancelled request');
     assertThat(late, (await balanceOf(me)) === 50_000, 'and the refund stands');
@@ -192,10 +188,10 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
     const none = await getOk('/cashout/methods', {}, me.token, me.ip);
     assertThat(none, content(none).methods.length === 0, 'nothing linked yet');
     refused(await cashout(me, 5000, 'provider_b'), 'Payment method not linked', 'before linking');
-    const link = await post(me, '/cashout/link', { method: 'provider_b', email: 'payouts@example.com' });
+    const link = await postAs(me, '/cashout/link', { method: 'provider_b', email: 'payouts@example.com' });
     assertThat(link, link.status === 200 && content(link).method.email === 'payouts@example.com', 'linked');
     refused(
-      await post(me, '/cashout/link', { method: 'provider_b', email: 'other@example.com' }),
+      await postAs(me, '/cashout/link', { method: 'provider_b', email: 'other@example.com' }),
       'Payment method already linked',
       'one link per provider',
     );
@@ -208,10 +204,10 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
       'listed',
     );
     const id = content(await cashout(me, 5000, 'provider_b')).cashoutId as number;
-    refused(await post(me, '/cashout/unlink', { method: 'provider_b' }), 'Pending cashout exists', 'open request');
+    refused(await postAs(me, '/cashout/unlink', { method: 'provider_b' }), 'Pending cashout exists', 'open request');
     await helpers.payment(id, 'completed');
-    const unlink = await post(me, '/cashout/unlink', { method: 'provider_b' });
+    const unlink = await postAs(me, '/cashout/unlink', { method: 'provider_b' });
     assertThat(unlink, unlink.status === 200, 'unlinked once the request is settled');
-    refused(await post(me, '/cashout/unlink', { method: 'provider_b' }), 'Payment method not linked', 'gone');
+    refused(await postAs(me, '/cashout/unlink', { method: 'provider_b' }), 'Payment method not linked', 'gone');
   });
 });
