@@ -1,0 +1,398 @@
+// Cart (seed: "Cart", "Cart row", "States and transitions", "Messages by endpoint") and the
+// document's checkout extension (POST /cart/checkout): assets listed by other users are added at
+// their listing price, grouped one row per item and price; bulk takes the cheapest listings (then
+// the oldest update); update re-checks every asset, swaps an invalid plain asset for an equivalent
+// plain listing at the same price and removes the rest; checkout pays the cart from the balance,
+// all or nothing, and credits each seller floor(95 %) of the price.
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import type { Json } from '../src/document.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertThat } from '../src/http.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+interface Row {
+  cartId: number;
+  assetId: string;
+  count: number;
+  item_id: number;
+  price: number;
+  name: string;
+}
+
+const proceeds = (price: number) => Math.floor((price * 95) / 100);
+const cartOf = (a: Answer) => (content(a)?.cart ?? []) as Row[];
+/** The cart as `price:assetIds` per row, assets sorted, rows by price. */
+const shape = (rows: Row[]) =>
+  rows
+    .map((r) => `${r.price}:${r.assetId.split(',').sort().join('+')}`)
+    .sort()
+    .join(' ');
+const refused = (a: Answer, message: string, why: string) =>
+  assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
+const balanceOf = async (me: Me) => content(await getAs(me, '/user/balance')).balance as number;
+
+/** A listed asset of `owner`: state 1 at `price`. */
+const listed = (owner: Me | { platformId: string }, itemId: number, price: number, extra: Json = {}) =>
+  helpers.asset({ owner: owner.platformId, itemId, state: 1, price, ...extra });
+
+describe('POST /cart/add and GET /cart/get', () => {
+  it('Given listings of another user, assets join the row of their item and price, and the seed messages refuse the rest', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Cart Captain', game: 440 });
+    const seller = await session();
+    const me = await session({ balance: 10_000 });
+    const a = await listed(seller, item.id, 1500);
+    const b = await listed(seller, item.id, 1500);
+    const c = await listed(seller, item.id, 1600);
+    const unlisted = await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 0 });
+    const mine = await listed(me, item.id, 1500);
+
+    const first = await postAs(me, '/cart/add', { assetId: a.assetId });
+    const row = cartOf(first)[0];
+    assertThat(
+      first,
+      first.status === 200 && cartOf(first).length === 1 && row?.count === 1 && row.price === 1500,
+      'the asset is added at its listing price',
+    );
+    assertThat(first, row?.item_id === item.id && row.name === 'Cart Captain', 'the row carries the item');
+    refused(await postAs(me, '/cart/add', { assetId: a.assetId }), 'Item already in cart', 'the same asset again');
+    await postAs(me, '/cart/add', { assetId: b.assetId });
+    const third = await postAs(me, '/cart/add', { assetId: c.assetId });
+    assertThat(
+      third,
+      shape(cartOf(third)) ===
+        shape([
+          { price: 1500, assetId: `${a.assetId},${b.assetId}` },
+          { price: 1600, assetId: c.assetId },
+        ] as Row[]),
+      'one row per price: 1500 holds two assets, 1600 one',
+    );
+    assertThat(
+      third,
+      cartOf(third).find((r) => r.price === 1500)?.count === 2,
+      'the row of 1500 counts its two assets',
+    );
+    refused(await postAs(me, '/cart/add', { assetId: unlisted.assetId }), 'Item not available for purchase', 'state 0');
+    refused(
+      await postAs(me, '/cart/add', { assetId: mine.assetId }),
+      'Item not available for purchase',
+      'my own listing',
+    );
+    refused(
+      await postAs(me, '/cart/add', { assetId: '99999999999999' }),
+      'Item not available for purchase',
+      'no such asset',
+    );
+    refused(await postAs(me, '/cart/add', {}), 'Missing required parameter: assetId', 'no assetId');
+
+    const got = await getAs(me, '/cart/get');
+    assertThat(got, shape(cartOf(got)) === shape(cartOf(third)), 'GET /cart/get returns the same cart');
+    const other = await session();
+    const empty = await getAs(other, '/cart/get');
+    assertThat(empty, empty.status === 200 && cartOf(empty).length === 0, "another user's cart is empty");
+  });
+});
+
+describe('POST /cart/bulk', () => {
+  it('Given listings at several prices, bulk takes the cheapest, then the oldest update, one row per price, never my own or what the cart holds', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Bulk Crate', game: 440 });
+    const a = await session();
+    const b = await session();
+    const me = await session({ balance: 10_000 });
+    const now = await helpers.now();
+    await listed(me, item.id, 100); // my own: never taken
+    const newer300 = await listed(a, item.id, 300, { lastupdate: now - 10 });
+    const older300 = await listed(a, item.id, 300, { lastupdate: now - 500 });
+    const a200 = await listed(a, item.id, 200);
+    const a500 = await listed(a, item.id, 500);
+    const b250 = await listed(b, item.id, 250);
+
+    const three = await postAs(me, '/cart/bulk', { itemId: item.id, count: 3 });
+    assertThat(
+      three,
+      three.status === 200 &&
+        shape(cartOf(three)) === `200:${a200.assetId} 250:${b250.assetId} 300:${older300.assetId}`,
+      'the three cheapest: 200, 250 and, of the two at 300, the one updated first',
+    );
+    const onlyA = await postAs(me, '/cart/bulk', { itemId: item.id, count: 10, sellerUserId: a.platformId });
+    const want = [
+      `200:${a200.assetId}`,
+      `250:${b250.assetId}`,
+      `300:${[older300.assetId, newer300.assetId].sort().join('+')}`,
+      `500:${a500.assetId}`,
+    ];
+    assertThat(
+      onlyA,
+      onlyA.status === 200 && shape(cartOf(onlyA)) === want.join(' '),
+      "seller a's remaining listings join the rows of their price; fewer than count is fine",
+    );
+    refused(
+      await postAs(me, '/cart/bulk', { itemId: item.id, count: 1 }),
+      'No items available',
+      'everything is in the cart',
+    );
+    refused(
+      await postAs(me, '/cart/bulk', { itemId: item.id }),
+      'Missing required parameters: itemId, count',
+      'no count',
+    );
+    refused(await postAs(me, '/cart/bulk', { count: 1 }), 'Missing required parameters: itemId, count', 'no itemId');
+    refused(
+      await postAs(me, '/cart/bulk', { itemId: item.id, count: 0 }),
+      'Invalid count parameter. Must be a positive number',
+      'count 0',
+    );
+    refused(
+      await postAs(me, '/cart/bulk', { itemId: 'abc', count: 1 }),
+      'Invalid itemId parameter',
+      'itemId not numeric',
+    );
+  });
+});
+
+describe('POST /cart/remove', () => {
+  it("Given two rows, removing one leaves the other, and another user's row or a bad ID is refused", async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Removable Hat', game: 440 });
+    const seller = await session();
+    const me = await session();
+    const other = await session();
+    const x = await listed(seller, item.id, 700);
+    const y = await listed(seller, item.id, 800);
+    await postAs(me, '/cart/add', { assetId: x.assetId });
+    const both = cartOf(await postAs(me, '/cart/add', { assetId: y.assetId }));
+    const row700 = both.find((r) => r.price === 700)!;
+    refused(
+      await postAs(other, '/cart/remove', { cartId: row700.cartId }),
+      'Cart item not found',
+      "another user's row",
+    );
+    refused(await postAs(me, '/cart/remove', {}), 'Missing required parameter: cartId', 'no cartId');
+    refused(await postAs(me, '/cart/remove', { cartId: 0 }), 'Invalid cartId parameter', 'cartId 0');
+    const left = await postAs(me, '/cart/remove', { cartId: row700.cartId });
+    assertThat(left, left.status === 200 && shape(cartOf(left)) === `800:${y.assetId}`, 'the row of 800 is left');
+    refused(await postAs(me, '/cart/remove', { cartId: row700.cartId }), 'Cart item not found', 'the row is gone');
+  });
+});
+
+describe('POST /cart/update', () => {
+  it('Given a valid cart, update reports integrity valid and changes nothing', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Steady Boots', game: 440 });
+    const seller = await session();
+    const me = await session();
+    const x = await listed(seller, item.id, 400);
+    const before = cartOf(await postAs(me, '/cart/add', { assetId: x.assetId }));
+    const updated = await postAs(me, '/cart/update', {});
+    const c = content(updated);
+    assertThat(
+      updated,
+      c.integrity.valid === true &&
+        c.integrity.invalidItems.length === 0 &&
+        c.replaced.length === 0 &&
+        c.removed.length === 0,
+      'valid, nothing replaced or removed',
+    );
+    assertThat(updated, shape(cartOf(updated)) === shape(before), 'the cart is unchanged');
+  });
+
+  it('Given assets sold, withdrawn, re-priced, gone and bought back, update names each reason, swaps plain assets for an equivalent and removes the rest', async (ctx) => {
+    await needsHelpers(ctx);
+    const hat = await helpers.item({ name: 'Updated Hat', game: 440 });
+    const coat = await helpers.item({ name: 'Updated Coat', game: 440 });
+    const seller = await session();
+    const rival = await session({ balance: 10_000 });
+    const me = await session({ balance: 10_000 });
+    const sold = await listed(seller, hat.id, 1000); // plain, bought by the rival: unavailable, swapped
+    const spelled = await listed(seller, hat.id, 1000, { spell: 'Exorcism' }); // not plain, withdrawn: removed
+    const repriced = await listed(seller, coat.id, 900); // plain, re-priced, no equivalent: removed
+    const gone = await listed(seller, coat.id, 500); // withdrawn and delivered: not_found, removed
+    const boughtBack = await listed(seller, coat.id, 300); // bought by me and listed again: own_item
+    for (const a of [sold, spelled, repriced, gone, boughtBack]) await postAs(me, '/cart/add', { assetId: a.assetId });
+    const spare = await listed(seller, hat.id, 1000); // the plain equivalent at the stored price
+    await listed(seller, hat.id, 1000, { sheen: 'Team Shine' }); // an equivalent that is not plain
+
+    // The rival buys `sold` through their cart.
+    await postAs(rival, '/cart/add', { assetId: sold.assetId });
+    const bought = await postAs(rival, '/cart/checkout', {});
+    assertThat(bought, bought.status === 200, 'the rival buys the asset');
+    // The seller withdraws `spelled` (state 2) and `gone` (accepted: it leaves the service).
+    await postAs(seller, '/inventory/withdraw', { ids: spelled.assetId });
+    await postAs(seller, '/inventory/withdraw', { ids: gone.assetId });
+    const delivery = (await helpers.offers(seller.platformId)).find(
+      (o) => o.kind === 'withdraw' && (o.assetIds.includes(gone.assetId) || o.assetIds.includes(String(gone.id))),
+    );
+    if (!delivery) throw new Error('no withdrawal offer carries the asset withdrawn');
+    await helpers.settleOffer(delivery.tradeId, 'accept');
+    // The seller re-prices `repriced` to 950.
+    await postAs(seller, '/inventory/price', { ids: repriced.assetId, price: 950 });
+    // I buy `boughtBack` through a buy order (the seller re-lists it at 300, it sells into my order) and list it again at 300.
+    await helpers.buyOrder({ owner: me.platformId, itemId: coat.id, price: 300, amount: 1 });
+    await postAs(seller, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
+    const relisted = await postAs(me, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
+    assertThat(relisted, relisted.status === 200, 'I list the asset I bought back at the same price');
+
+    const updated = await postAs(me, '/cart/update', {});
+    assertThat(updated, updated.status === 200, 'the update succeeds');
+    const c = content(updated);
+    const reasons = (c.integrity.invalidItems as Json[]).map((i) => `${i.assetId}:${i.reason}`).sort();
+    const want = [
+      `${sold.assetId}:unavailable`,
+      `${spelled.assetId}:unavailable`,
+      `${repriced.assetId}:price_changed`,
+      `${gone.assetId}:not_found`,
+      `${boughtBack.assetId}:own_item`,
+    ].sort();
+    assertThat(
+      updated,
+      c.integrity.valid === false && reasons.join() === want.join(),
+      `the reasons ${want.join(', ')}`,
+    );
+    const changed = (c.integrity.invalidItems as Json[]).find((i) => i.assetId === repriced.assetId);
+    assertThat(
+      updated,
+      changed?.currentPrice === 950 && changed?.expectedPrice === 900,
+      'price_changed carries currentPrice 950 and expectedPrice 900',
+    );
+    assertThat(
+      updated,
+      (c.replaced as Json[]).map((r) => `${r.oldAssetId}>${r.newAssetId}:${r.reason}`).join() ===
+        `${sold.assetId}>${spare.assetId}:unavailable`,
+      'the sold plain asset is swapped for the plain equivalent at 1000 (not the one with a sheen)',
+    );
+    assertThat(
+      updated,
+      (c.removed as Json[])
+        .map((r) => `${r.assetId}:${r.reason}`)
+        .sort()
+        .join() ===
+        [
+          `${spelled.assetId}:unavailable`,
+          `${repriced.assetId}:price_changed`,
+          `${gone.assetId}:not_found`,
+          `${boughtBack.assetId}:own_item`,
+        ]
+          .sort()
+          .join(),
+      'everything else is removed with its reason',
+    );
+    assertThat(
+      updated,
+      shape(cartOf(updated)) === `1000:${spare.assetId}`,
+      'the coat rows are deleted (no assets left); the hat row holds the equivalent',
+    );
+    const again = content(await postAs(me, '/cart/update', {}));
+    assertThat(updated, again.integrity.valid === true, 'a second update finds the cart valid');
+  });
+});
+
+describe('POST /cart/checkout (extension)', () => {
+  it('Given a cart of two sellers, checkout debits the total, credits each seller floor(95 %), moves the assets to me and empties the cart', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Checkout Mask', game: 440 });
+    const one = await session();
+    const two = await session();
+    const me = await session({ balance: 2_500 });
+    const x = await listed(one, item.id, 1_001);
+    const y = await listed(two, item.id, 499);
+    await postAs(me, '/cart/add', { assetId: x.assetId });
+    await postAs(me, '/cart/add', { assetId: y.assetId });
+    const done = await postAs(me, '/cart/checkout', {});
+    const c = content(done);
+    assertThat(
+      done,
+      done.status === 200 &&
+        c.message === 'Checkout complete' &&
+        c.total === 1_500 &&
+        c.balance === 1_000 &&
+        c.cart.length === 0,
+      'total 1500, balance 1000 after, the cart empty',
+    );
+    assertThat(
+      done,
+      (c.purchased as Json[])
+        .map((p) => `${p.assetId}:${p.price}:${p.name}`)
+        .sort()
+        .join() === [`${x.assetId}:1001:Checkout Mask`, `${y.assetId}:499:Checkout Mask`].sort().join(),
+      'both assets bought at their cart price',
+    );
+    assertThat(done, (await balanceOf(me)) === 1_000, 'my balance is 1000');
+    assertThat(
+      done,
+      (await balanceOf(one)) === proceeds(1_001),
+      `seller one is credited floor(1001 x 95 %) = ${proceeds(1_001)}`,
+    );
+    assertThat(
+      done,
+      (await balanceOf(two)) === proceeds(499),
+      `seller two is credited floor(499 x 95 %) = ${proceeds(499)}`,
+    );
+    const inventory = content(await getAs(me, '/inventory/onInventory')).items as { ids: string }[];
+    const ids = inventory.flatMap((r) => r.ids.split(','));
+    assertThat(done, ids.includes(x.assetId) && ids.includes(y.assetId), 'both assets are in my inventory');
+    assertThat(done, cartOf(await getAs(me, '/cart/get')).length === 0, 'GET /cart/get is empty');
+    refused(await postAs(me, '/cart/checkout', {}), 'Cart is empty', 'nothing left to buy');
+  });
+
+  it('Given a cart above the balance or with a re-priced asset, checkout buys nothing', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Refused Gloves', game: 440 });
+    const seller = await session();
+    const poor = await session({ balance: 999 });
+    const x = await listed(seller, item.id, 600);
+    const y = await listed(seller, item.id, 400);
+    await postAs(poor, '/cart/add', { assetId: x.assetId });
+    await postAs(poor, '/cart/add', { assetId: y.assetId });
+    const short = await postAs(poor, '/cart/checkout', {});
+    refused(short, 'Not enough balance', 'a total of 1000 above a balance of 999');
+    assertThat(short, (await balanceOf(poor)) === 999 && (await balanceOf(seller)) === 0, 'no money moved');
+    const rich = await session({ balance: 10_000 });
+    await postAs(rich, '/cart/add', { assetId: x.assetId });
+    await postAs(rich, '/cart/add', { assetId: y.assetId });
+    await postAs(seller, '/inventory/price', { ids: y.assetId, price: 401 });
+    const broken = await postAs(rich, '/cart/checkout', {});
+    refused(broken, 'Cart integrity check failed', 'one asset was re-priced');
+    assertThat(broken, (await balanceOf(rich)) === 10_000, 'nothing was bought, not even the valid asset');
+    const still = await postAs(rich, '/cart/add', { assetId: x.assetId });
+    refused(still, 'Item already in cart', 'the cart is kept as it was');
+  });
+
+  it('Given ten buyers with the same single listing in their carts, concurrent checkouts sell it exactly once', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Contested Unusual', game: 440 });
+    const seller = await session();
+    const asset = await listed(seller, item.id, 1_000);
+    const buyers: Me[] = [];
+    for (let i = 0; i < 10; i++) {
+      const b = await session({ balance: 1_500 });
+      await postAs(b, '/cart/add', { assetId: asset.assetId });
+      buyers.push(b);
+    }
+    const answers = await Promise.all(buyers.map((b) => postAs(b, '/cart/checkout', {})));
+    const winners = answers.filter((a) => a.status === 200);
+    assertThat(answers[0]!, winners.length === 1, `exactly one checkout succeeds (${winners.length} did)`);
+    for (const a of answers)
+      if (a.status !== 200) refused(a, 'Cart integrity check failed', 'the others find the asset sold');
+    const balances = await Promise.all(buyers.map(balanceOf));
+    assertThat(
+      winners[0]!,
+      balances.filter((b) => b === 500).length === 1 && balances.filter((b) => b === 1_500).length === 9,
+      'one buyer paid 1000, nine paid nothing, no balance negative',
+    );
+    assertThat(winners[0]!, (await balanceOf(seller)) === proceeds(1_000), 'the seller is credited once');
+    const winner = buyers[balances.indexOf(500)]!;
+    const inventory = content(await getAs(winner, '/inventory/onInventory')).items as { ids: string }[];
+    assertThat(
+      winners[0]!,
+      inventory.flatMap((r) => r.ids.split(',')).includes(asset.assetId),
+      "the asset is in the winner's inventory",
+    );
+    const sales = content(await getAs(seller, '/user/getSalesHistory'));
+    assertThat(winners[0]!, sales.total === 1 && sales.sales[0].buyer === winner.platformId, 'one sale, to the winner');
+  });
+});
