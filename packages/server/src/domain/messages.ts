@@ -52,6 +52,10 @@ export const CART = {
   invalidCartId: 'Invalid cartId parameter',
   cartItemNotFound: 'Cart item not found',
   cannotUpdate: 'Cannot update cart',
+  /** Document: POST /cart/checkout (extension). Its balance refusal is SALE.notEnoughBalance. */
+  cartEmpty: 'Cart is empty',
+  integrityFailed: 'Cart integrity check failed',
+  checkoutComplete: 'Checkout complete',
 } as const;
 
 /** A sale paid out of the balance (cart checkout, the document's extension) that it cannot cover. */

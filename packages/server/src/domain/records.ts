@@ -13,7 +13,10 @@ export interface CartRow {
   user: string;
   item_id: number;
   price: number;
-  /** Backpack entry IDs (`Asset.id`, as strings). */
+  /**
+   * Platform asset IDs (`Asset.assetId`), the IDs the API shows, so a row still names an asset that
+   * left the service (POST /cart/update reports it `not_found`).
+   */
   assetIds: string[];
   timestamp: number;
 }
