@@ -1,4 +1,63 @@
-// Histories: balance, purchases, sales, transactions, sales infos and charts. (Stub: handlers are added by operationId as the area is implemented.)
-import type { Routes } from '../http/context.ts';
+// Histories: balance, purchases, sales, the unified transaction history and its details, the sales
+// summary and chart (seed: "User account"). Read-only; the engine is domain/histories.ts.
+import {
+  balanceHistory,
+  type ChartPeriod,
+  purchaseHistory,
+  type SalesRange,
+  salesChart,
+  salesHistory,
+  salesSummary,
+  transactionDetails,
+  transactionHistory,
+} from '../domain/histories.ts';
+import { ACCOUNT } from '../domain/messages.ts';
+import { fail, ok } from '../domain/tx.ts';
+import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
-export const historiesRoutes: Routes = {};
+const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+/**
+ * The page and its size: the first of `names` the client sent, else 10. The client's own query
+ * string decides, because the validator fills every absent parameter with its documented default
+ * (`count` would always win over `limit`).
+ */
+const paging = (ctx: Ctx, ...names: string[]) => {
+  const sent = new URLSearchParams(ctx.req.originalUrl.split('?')[1] ?? '');
+  const name = names.find((n) => sent.has(n));
+  return { page: Number(ctx.query.page ?? 0), size: Number(name === undefined ? 10 : ctx.query[name]) };
+};
+
+export const historiesRoutes: Routes = {
+  getUserGetBalanceHistory: (ctx) =>
+    ok(ctx.read((tx) => balanceHistory(tx, me(ctx), { ...paging(ctx, 'count', 'limit'), type: ctx.query.type }))),
+
+  getUserGetPurchaseHistory: (ctx) => ok(ctx.read((tx) => purchaseHistory(tx, me(ctx), paging(ctx, 'count')))),
+
+  getUserGetSalesHistory: (ctx) => {
+    const query = {
+      ...paging(ctx, 'perPage'),
+      range: (ctx.query.range ?? 'all') as SalesRange,
+      search: ctx.query.search as string | undefined,
+      now: ctx.now,
+    };
+    return ok(ctx.read((tx) => salesHistory(tx, me(ctx), query)));
+  },
+
+  getUserGetTransactionHistory: (ctx) =>
+    ok(ctx.read((tx) => transactionHistory(tx, me(ctx), { ...paging(ctx, 'limit'), search: ctx.query.search }))),
+
+  getUserGetTransactionDetails(ctx) {
+    const id = String(ctx.query.transactionId);
+    const transaction = ctx.read((tx) => transactionDetails(tx, me(ctx), id, ctx.query.type));
+    return transaction ? ok({ transaction }) : fail(ACCOUNT.transactionNotFound);
+  },
+
+  getUserGetSalesInfos: (ctx) => ok(ctx.read((tx) => salesSummary(tx, me(ctx), ctx.now))),
+
+  getUserGetSalesChartInfos(ctx) {
+    const period = (ctx.query.period ?? '1M') as ChartPeriod;
+    const chart = ctx.read((tx) => salesChart(tx, me(ctx), { period, now: ctx.now }));
+    const only = ctx.query.chart_only === '1' || ctx.query.chart_only === 'true';
+    return ok(only ? { values: chart.values } : chart);
+  },
+};
