@@ -121,6 +121,34 @@ describe('an asset priced at or below a buy order sells at once', () => {
   });
 });
 
+describe('a listed asset priced again', () => {
+  it('Given my asset listed at 900 and an order of another user at 600, pricing it at 800 relists it, and at 599 sells it at 599', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Repriced Scarf', game: 440 });
+    const buyer = await session({ balance: 3_000 });
+    const me = await session({ balance: 0 });
+    const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    await postAs(me, '/inventory/price', { ids: asset.assetId, price: 900 });
+    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 600, amount: 1 });
+    const relisted = await postAs(me, '/inventory/price', { ids: asset.assetId, price: 800 });
+    const onSale = content(await getAs(me, '/inventory/onSale')) as { items: { ids: string; price: number }[] };
+    assertThat(
+      relisted,
+      relisted.status === 200 && onSale.items.some((r) => r.ids === asset.assetId && r.price === 800),
+      'the listed asset now shows 800 (an order placed below it bought nothing)',
+    );
+    const sold = await postAs(me, '/inventory/price', { ids: asset.assetId, price: 599 });
+    assertThat(sold, sold.status === 200, 'the new price is accepted');
+    assertThat(sold, (await balanceOf(me)) === proceeds(599), `I received floor(599 x 0.95) = ${proceeds(599)}`);
+    assertThat(
+      sold,
+      (await balanceOf(buyer)) === 3_000 - 599,
+      'the buyer paid 599, the last cent of the unit came back',
+    );
+    assertThat(sold, (await ordersOf(buyer)).length === 0, 'the order is filled');
+  });
+});
+
 describe('races: concurrent requests never sell twice', () => {
   it('Given one order of amount 1 and ten sellers pricing into it at once, exactly one sale happens and no balance goes negative', async (ctx) => {
     await needsHelpers(ctx);
