@@ -32,6 +32,7 @@ describe('coverage', () => {
     expect(loginRow.messages.filter((m) => !m.hit).map((m) => m.message)).toEqual([
       'Invalid API key',
       'Country blocked',
+      'forbidden',
     ]);
   });
 
@@ -53,7 +54,7 @@ describe('coverage', () => {
     writeCoverage(dir, rows, 'http://api.test');
     const md = readFileSync(join(dir, 'coverage.md'), 'utf8');
     expect(md).toContain(`operations 2/${operations.length} (${Math.round((2 / operations.length) * 100)}%)`);
-    expect(md).toContain('| `POST /user/login` | ✔ 200 ✔ 300 · 403 · 429 · 500 | 1/3 |');
+    expect(md).toContain('| `POST /user/login` | ✔ 200 ✔ 300 · 403 · 429 · 500 | 1/4 |');
     expect(md).toContain('- ✔ `Missing required parameter: apiKey`');
     const html = readFileSync(join(dir, 'coverage.html'), 'utf8');
     expect(html).toContain('<code>POST /user/login</code>');
