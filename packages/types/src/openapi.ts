@@ -592,7 +592,10 @@ export interface paths {
          *
          *     Once active, a matching listing (an item listed at or below the order's price) fills the order
          *     automatically: the quantity decreases, the buyer's balance is debited, and the owner is
-         *     notified (see `POST /inventory/price` for the matching and the seller fee).
+         *     notified (see `POST /inventory/price` for the matching and the seller fee). Matching happens
+         *     when an asset is listed (priced, or deposited at a price), the seed's trigger ("a matching
+         *     item is listed at or below its price"): placing an order does not buy listings that already
+         *     exist below its price; those are bought through the cart.
          *
          *     `amount` is at most 499999 (create). Above it the message is `Max 5000 items`: the seed keeps
          *     this wording although the create limit is 499999 ("under 500000"), and so does this document.
@@ -621,7 +624,8 @@ export interface paths {
          *     the balance must cover the new reservation.
          *
          *     The order stays active: a matching listing (an item listed at or below its price) fills it
-         *     automatically, decreasing the quantity, and the owner is notified.
+         *     automatically, decreasing the quantity, and the owner is notified. As for a new order, matching
+         *     happens when an asset is listed: raising the price does not buy listings already below it.
          *
          *     Above 4999 the message is `Max 5000 items` (the seed's wording). `You dont have buy order on
          *     this item !` answers when the caller has no buy order on the item; `No buy order found` when the
