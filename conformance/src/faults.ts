@@ -155,6 +155,20 @@ export const FAULTS: Record<string, Fault> = {
       }
     },
   },
+  'cart-reason-unavailable': {
+    description:
+      'POST /cart/update reports every invalid asset as unavailable (the reason of a re-priced, gone or own asset lost)',
+    grep: 'update names each reason',
+    response: (x) => {
+      if (x.path !== '/cart/update' || !x.body?.content?.integrity) return;
+      const c = x.body.content;
+      for (const entry of [...c.integrity.invalidItems, ...c.replaced, ...c.removed]) {
+        entry.reason = 'unavailable';
+        delete entry.currentPrice;
+        delete entry.expectedPrice;
+      }
+    },
+  },
 };
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
