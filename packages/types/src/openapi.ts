@@ -4990,7 +4990,9 @@ export interface components {
         /**
          * MailNotifications
          * @description The per-kind e-mail notification switches (seed: "Events"; `POST /user/setMailNotification`),
-         *     as stored: `true` sends e-mails of that kind.
+         *     as stored: `true` sends e-mails of that kind. Which operation sends which kind is not shown by
+         *     the seed; each property says when the reference server sends it. The master switch
+         *     (`POST /user/setMailNotificationStatus`) turns all of them off; cashout e-mails are not switchable.
          * @example {
          *       "tradeCompleted": true,
          *       "offerReceived": true,
@@ -5001,17 +5003,17 @@ export interface components {
          *     }
          */
         MailNotifications: {
-            /** @description A trade completed. */
+            /** @description A trade completed. Reference server - a withdrawal the user accepted on the platform. */
             tradeCompleted: boolean;
-            /** @description An offer was received. */
+            /** @description An offer was received. Reference server - a bot sent the user a trade offer (a deposit, withdrawal or instant sell, and each resend). */
             offerReceived: boolean;
-            /** @description A buy order was filled. */
+            /** @description A buy order was filled. Reference server - sent to the order's owner when a listed asset sells into it. */
             buyOrderFilled: boolean;
-            /** @description An item was sold. */
+            /** @description An item was sold. Reference server - sent to the seller of every sale (into a buy order, a cart checkout, an instant sell). */
             itemSold: boolean;
-            /** @description A deposit completed. */
+            /** @description A deposit completed. Reference server - a deposit the user accepted on the platform. */
             depositCompleted: boolean;
-            /** @description Marketing e-mails. */
+            /** @description Marketing e-mails. Reference server - no operation sends them; off by default. */
             marketing: boolean;
         };
         /**
@@ -8182,7 +8184,7 @@ export interface operations {
                 perPage?: number;
                 /** @description Time range of the sales (design of this document). */
                 range?: "7d" | "30d" | "90d" | "1y" | "all";
-                /** @description Keep only sales whose item name contains this term (case-insensitive). */
+                /** @description Keep only sales whose item name contains this term (case-insensitive). Reserved characters may be sent as they are, so a space sent as `+` (form encoding) is accepted. */
                 search?: string;
             };
             header?: never;
@@ -8266,7 +8268,7 @@ export interface operations {
                 page?: components["parameters"]["page"];
                 /** @description Page size (1 to 100, default 10). */
                 limit?: number;
-                /** @description Keep only entries whose description contains this term (case-insensitive). */
+                /** @description Keep only entries whose description contains this term (case-insensitive). Reserved characters may be sent as they are, so a space sent as `+` (form encoding) is accepted. */
                 search?: string;
             };
             header?: never;

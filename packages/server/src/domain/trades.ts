@@ -5,7 +5,7 @@
 import type { components } from '@marketplace/types';
 import type { OfferOutcome } from '../adapters/platform.ts';
 import { ADMIN, INVENTORY, TRADES } from './messages.ts';
-import { mailEvent } from './notify.ts';
+import { addNotification, mailEvent } from './notify.ts';
 import { TRADE_STATUS, type Trade, type TradeAssetRecord, type TradeStatus } from './records.ts';
 import type { Asset } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -38,15 +38,24 @@ export interface NewTrade {
   now: number;
 }
 
-/** Sends the trade's platform offer to its user (performed once the change is durable). */
+const OFFER_PURPOSE: Record<Trade['kind'], string> = {
+  deposit: 'your deposit',
+  withdraw: 'your withdrawal',
+  instant_sell: 'your instant sell',
+};
+
+/**
+ * Sends the trade's platform offer to its user (performed once the change is durable), and tells
+ * them: an unread `offer` notification and the `offerReceived` e-mail (the document's
+ * MailNotifications says which operations send which kind).
+ */
 function sendOffer(tx: Tx, trade: Trade): void {
-  tx.emit({
-    kind: 'offer',
-    tradeId: trade.tradeId,
-    offer: trade.kind,
-    platformId: trade.user,
-    assetIds: (trade.assets ?? []).map((a) => a.assetId),
-  });
+  const assetIds = (trade.assets ?? []).map((a) => a.assetId);
+  tx.emit({ kind: 'offer', tradeId: trade.tradeId, offer: trade.kind, platformId: trade.user, assetIds });
+  const text = `Our bot sent you trade offer ${trade.tradeId} for ${OFFER_PURPOSE[trade.kind]} #${trade.id} (${assetIds.length} item(s)): accept it on the platform.`;
+  const data = { trade: trade.id, tradeId: trade.tradeId, kind: trade.kind };
+  addNotification(tx, trade.user, 'offer', text, data, trade.updated ?? trade.created);
+  mailEvent(tx, trade.user, 'offerReceived', { subject: 'Trade offer received', body: text, data });
 }
 
 /** Stores a pending trade and sends its offer. */
