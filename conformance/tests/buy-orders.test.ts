@@ -4,15 +4,11 @@ import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertConforms, assertThat, call } from '../src/http.ts';
+import { postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
-type Me = Awaited<ReturnType<typeof session>>;
-const post = async (me: Me, path: string, json: object) => {
-  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
-  assertConforms(answer);
-  return answer;
-};
+const post = postAs;
 
 describe('POST /item/buyorder, /update, /remove', () => {
   it('Given a balance of 1000, an order reserves value x amount: a second order is refused until the first is removed', async (ctx) => {

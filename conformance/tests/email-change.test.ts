@@ -6,16 +6,13 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertThat, call } from '../src/http.ts';
+import { postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
 type Me = Awaited<ReturnType<typeof session>>;
-const post = async (me: Me, path: string, json: object) => {
-  const answer = await call('POST', path, { json, token: me.token, ip: me.ip });
-  assertConforms(answer);
-  return answer;
-};
+const post = postAs;
 const refused = (a: Answer, message: string) => a.status === 300 && a.message === message;
 const request = (me: Me, email: string) => post(me, '/user/email/change/request', { email });
 const validate = (me: Me, code: string | string[]) => post(me, '/user/email/change/validate', { code });
