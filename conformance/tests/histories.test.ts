@@ -92,10 +92,10 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
   it('Given two sales, search keeps matching item names and range drops sales older than the window', async (ctx) => {
     await needsHelpers(ctx);
     const { seller } = await twoSales(ctx, 'Ranged Cap');
-    const { answer: foundAnswer, c: found } = await get(seller, '/user/getSalesHistory', { search: 'RANGED' });
+    const { answer: foundAnswer, c: found } = await get(seller, '/user/getSalesHistory', { search: 'RANGED c' });
     assertThat(foundAnswer, found.total === 2, 'the search is case-insensitive on the item name');
     const { answer: missingAnswer, c: missing } = await get(seller, '/user/getSalesHistory', {
-      search: 'nothing-like-it',
+      search: 'nothing like it',
     });
     assertThat(missingAnswer, missing.total === 0 && missing.totalRevenue === 0, 'no sale matches');
     await helpers.advance(8 * DAY);
@@ -176,7 +176,7 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
       'the seller has two sale entries, newest first, credited floor(95 %)',
     );
     const { answer: boughtAnswer, c: bought } = await get(buyer, '/user/getTransactionHistory', {
-      search: 'UNIFIED',
+      search: 'UNIFIED boots',
     });
     assertThat(
       boughtAnswer,
