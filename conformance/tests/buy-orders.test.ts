@@ -96,6 +96,18 @@ describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
         'Gamma Crate',
       'search on the name',
     );
+    const spaced = await call('GET', '/user/getBuyorder', {
+      query: { search: 'beta crate' },
+      token: me.token,
+      ip: me.ip,
+    });
+    assertConforms(spaced);
+    assertThat(
+      spaced,
+      (spaced.body as typeof list.body & { content: typeof content }).content.values.map((v) => v.name).join() ===
+        'Beta Crate',
+      'a term with a space (sent as + by form encoding) matches',
+    );
     const short = await call('GET', '/user/getBuyorder', { query: { search: 'ga' }, token: me.token, ip: me.ip });
     assertConforms(short);
     assertThat(short, short.status === 300, 'a search term under 3 characters is refused');

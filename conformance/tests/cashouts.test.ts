@@ -104,6 +104,27 @@ describe('POST /cashout/process', () => {
     const again = await cashout(me, 5000, 'provider_a');
     assertThat(again, again.status === 200, '24 hours after the previous request a new one is accepted');
   });
+
+  it('Given three requests, GET /user/getCashoutHistory pages them by count, perpage or limit (the one sent)', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await cashier(100_000);
+    for (let i = 0; i < 3; i++) {
+      const made = content(await cashout(me, 5000 + i, 'provider_a'));
+      await postAs(me, '/cashout/cancel', { cashoutId: made.cashoutId });
+      await helpers.advance(DAY);
+    }
+    for (const [name, size] of [
+      ['limit', 1],
+      ['perpage', 2],
+      ['count', 3],
+    ] as const) {
+      const answer = await getAs(me, '/user/getCashoutHistory', { [name]: size });
+      const rows = content(answer).cashouts as { amount: number }[];
+      assertThat(answer, rows.length === size, `${name}=${size} gives ${size} row(s)`);
+    }
+    const second = await getAs(me, '/user/getCashoutHistory', { limit: 1, page: 1 });
+    assertThat(second, (content(second).cashouts as unknown[]).length === 1, 'page 1 of size 1 holds one row');
+  });
 });
 
 describe('The cashout lifecycle (payment provider reports through the test helpers)', () => {

@@ -7124,7 +7124,7 @@ export interface operations {
                 page?: components["parameters"]["page"];
                 /** @description Page size. */
                 count?: number;
-                /** @description Search term (min 3 characters) filtering on item name or effect. The name of this parameter is not shown by the seed. */
+                /** @description Search term (min 3 characters) filtering on item name or effect. The name of this parameter is not shown by the seed. Reserved characters may be sent as they are, so a space sent as `+` (form encoding) is accepted. */
                 search?: string;
                 /** @description `true` or `1`: only orders below the item's current lowest sale price. */
                 undercut?: "true" | "1" | "false" | "0";

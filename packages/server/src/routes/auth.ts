@@ -4,6 +4,7 @@ import { SESSIONS } from '../domain/messages.ts';
 import { disconnectOthers, disconnectSession, listSessions, login } from '../domain/sessions.ts';
 import { ok } from '../domain/tx.ts';
 import { callerOf, type Routes } from '../http/context.ts';
+import { pageSize } from '../http/paging.ts';
 
 export const authRoutes: Routes = {
   async postUserLogin(ctx) {
@@ -54,13 +55,10 @@ export const authRoutes: Routes = {
 
   getUserIpList(ctx) {
     const { session, user } = callerOf(ctx);
-    // The validator fills in `perPage`'s default, so look at what the client actually sent: the
-    // seed accepts the page size as `perPage` or `perpage`.
-    const sent = new URLSearchParams(ctx.req.originalUrl.split('?')[1] ?? '');
-    const perPage = Number(sent.get('perPage') ?? sent.get('perpage') ?? 10);
     const options = {
       page: Number(ctx.query.page ?? 0),
-      perPage,
+      // The seed accepts the page size as `perPage` or `perpage`.
+      perPage: pageSize(ctx, ['perPage', 'perpage']),
       includeExpired: ctx.query.expire === 'true',
       now: ctx.now,
     };

@@ -13,10 +13,9 @@ import {
 } from '../domain/cashouts.ts';
 import { ok } from '../domain/tx.ts';
 import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { pageSize } from '../http/paging.ts';
 
 const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
-/** Seed: the page size is `count`, `perpage` or `limit` (first present wins), default 10. */
-const pageSize = (q: Ctx['query']) => Number(q.count ?? q.perpage ?? q.limit ?? 10);
 
 export const cashoutsRoutes: Routes = {
   postCashoutProcess(ctx) {
@@ -47,6 +46,6 @@ export const cashoutsRoutes: Routes = {
 
   getUserGetCashoutHistory(ctx) {
     const page = Number(ctx.query.page ?? 0);
-    return ok(ctx.read((tx) => cashoutHistory(tx, me(ctx), page, pageSize(ctx.query))));
+    return ok(ctx.read((tx) => cashoutHistory(tx, me(ctx), page, pageSize(ctx, ['count', 'perpage', 'limit']))));
   },
 };

@@ -14,18 +14,11 @@ import {
 import { ACCOUNT } from '../domain/messages.ts';
 import { fail, ok } from '../domain/tx.ts';
 import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { pageSize } from '../http/paging.ts';
 
 const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
-/**
- * The page and its size: the first of `names` the client sent, else 10. The client's own query
- * string decides, because the validator fills every absent parameter with its documented default
- * (`count` would always win over `limit`).
- */
-const paging = (ctx: Ctx, ...names: string[]) => {
-  const sent = new URLSearchParams(ctx.req.originalUrl.split('?')[1] ?? '');
-  const name = names.find((n) => sent.has(n));
-  return { page: Number(ctx.query.page ?? 0), size: Number(name === undefined ? 10 : ctx.query[name]) };
-};
+/** The page and its size: the first of `names` the client sent (http/paging.ts), else 10. */
+const paging = (ctx: Ctx, ...names: string[]) => ({ page: Number(ctx.query.page ?? 0), size: pageSize(ctx, names) });
 
 export const historiesRoutes: Routes = {
   getUserGetBalanceHistory: (ctx) =>
