@@ -2,12 +2,14 @@
 // of a request: match the document operation, check its permission level, count its rate limits,
 // convert a form body to the schema's types, validate against the document, run the handler.
 // Every failure leaves in the API's envelope with the documented message.
+
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { Tx } from '../domain/tx.ts';
 import { identify, permits } from './authenticate.ts';
 import type { Caller, Ctx, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
+import { doDueWork } from './due-work.ts';
 import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
 import { coerceFormValue, derefSchema } from './form-body.ts';
@@ -106,6 +108,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
         // `/item/pricing/bulk`: only the operation the matcher chose (literals first) answers.
         if (req.operation !== op) return next();
         const ctx = context(deps, req, op);
+        await doDueWork(ctx);
         const reply = await handler(ctx);
         if ('raw' in reply) {
           res.status(200).type(reply.raw.contentType).send(reply.raw.body);

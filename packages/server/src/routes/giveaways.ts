@@ -1,13 +1,10 @@
 // Giveaways (seed: "Endpoints > Giveaways", envelope B). Inputs are validated from the document
-// before the handlers run; the engine applies the rules. Every handler first ends the giveaways
-// past their end on the server clock (a unit of work of its own, so a refused request does not
-// undo an ending): there are no background jobs (ADR 0007).
+// before the handlers run; the engine applies the rules. Giveaways past their end on the server
+// clock have been ended before any handler runs (http/due-work.ts, ADR 0007).
 import {
   byUrl,
   createGiveaway,
   deleteComment,
-  dueCount,
-  endDue,
   giveawayDetails,
   isIn,
   join,
@@ -18,24 +15,11 @@ import {
   postComment,
 } from '../domain/giveaways.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Handler, type Routes } from '../http/context.ts';
-
-/** Ends the giveaways that are due, when there are any. */
-async function settle(ctx: Ctx): Promise<void> {
-  if (ctx.read((tx) => dueCount(tx, ctx.now)) > 0) await ctx.run((tx) => ok(endDue(tx, ctx.now)));
-}
-
-/** A handler that runs once the due giveaways have ended. */
-const settled =
-  (handler: Handler): Handler =>
-  async (ctx) => {
-    await settle(ctx);
-    return handler(ctx);
-  };
+import { type Ctx, callerOf, type Routes } from '../http/context.ts';
 
 const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
 const page = (ctx: Ctx) => Number(ctx.query.page ?? 0);
-const list = (kind: ListKind) => settled((ctx) => ok(ctx.read((tx) => listGiveaways(tx, kind, me(ctx), page(ctx)))));
+const list = (kind: ListKind) => (ctx: Ctx) => ok(ctx.read((tx) => listGiveaways(tx, kind, me(ctx), page(ctx))));
 
 /** A fresh 12-hex-character URL identifier no giveaway has. */
 function freshUrl(ctx: Ctx): string {
@@ -52,13 +36,13 @@ export const giveawaysRoutes: Routes = {
   getGiveawaysHistoryMy: list('myHistory'),
   getGiveawaysJoinedList: list('joined'),
 
-  getGiveawaysDetailsUrl: settled((ctx) => ctx.read((tx) => giveawayDetails(tx, ctx.params.url!))),
+  getGiveawaysDetailsUrl: (ctx) => ctx.read((tx) => giveawayDetails(tx, ctx.params.url!)),
 
-  getGiveawaysIsInUrl: settled((ctx) => ctx.read((tx) => isIn(tx, ctx.params.url!, me(ctx)))),
+  getGiveawaysIsInUrl: (ctx) => ctx.read((tx) => isIn(tx, ctx.params.url!, me(ctx))),
 
-  getGiveawaysCommentsUrl: settled((ctx) => ctx.read((tx) => listComments(tx, ctx.params.url!, page(ctx)))),
+  getGiveawaysCommentsUrl: (ctx) => ctx.read((tx) => listComments(tx, ctx.params.url!, page(ctx))),
 
-  postGiveawaysCreate: settled(async (ctx) => {
+  postGiveawaysCreate: async (ctx) => {
     const b = ctx.body;
     const input = {
       owner: me(ctx),
@@ -76,15 +60,14 @@ export const giveawaysRoutes: Routes = {
     };
     const result = await ctx.run((tx) => createGiveaway(tx, input));
     return result.ok ? ok({ message: 'Giveaway created', giveaway: result.value }) : result;
-  }),
+  },
 
-  postGiveawaysJoinUrl: settled((ctx) => ctx.run((tx) => join(tx, ctx.params.url!, me(ctx), ctx.now))),
+  postGiveawaysJoinUrl: (ctx) => ctx.run((tx) => join(tx, ctx.params.url!, me(ctx), ctx.now)),
 
-  postGiveawaysLeaveUrl: settled((ctx) => ctx.run((tx) => leave(tx, ctx.params.url!, me(ctx), ctx.now))),
+  postGiveawaysLeaveUrl: (ctx) => ctx.run((tx) => leave(tx, ctx.params.url!, me(ctx), ctx.now)),
 
-  postGiveawaysComment: settled((ctx) =>
+  postGiveawaysComment: (ctx) =>
     ctx.run((tx) => postComment(tx, { url: ctx.body.url, user: me(ctx), comment: ctx.body.comment, now: ctx.now })),
-  ),
 
-  postGiveawaysDeleteCommentId: settled((ctx) => ctx.run((tx) => deleteComment(tx, Number(ctx.params.id)))),
+  postGiveawaysDeleteCommentId: (ctx) => ctx.run((tx) => deleteComment(tx, Number(ctx.params.id))),
 };
