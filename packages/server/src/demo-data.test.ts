@@ -2,6 +2,7 @@
 // with a response the document accepts (test mode validates responses; a mismatch is a 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoData, DEMO_KEYS, seededRandom } from './demo-data.ts';
+import { auditMoney } from './domain/audit.ts';
 import { DAY } from './domain/dates.ts';
 import { emptyState, type State } from './domain/state.ts';
 import { Tx } from './domain/tx.ts';
@@ -45,6 +46,10 @@ describe('buildDemoData', () => {
     for (const o of Object.values(state.buyOrders))
       held.set(o.platformid, (held.get(o.platformid) ?? 0) + o.price * o.amount);
     for (const user of Object.values(state.users)) expect(user.reserved).toBe(held.get(user.platformId) ?? 0);
+  });
+
+  it('keeps the money invariant with its cashouts and every reservation', () => {
+    expect(auditMoney(build()).problems).toEqual([]);
   });
 
   it('uses a seeded PRNG', () => {
@@ -99,5 +104,24 @@ describe('the routes over the demo data', () => {
   it('show five key tiers and `more`', async () => {
     const { data } = await t.api.GET('/item/buyorderList/{item}', { params: { path: { item: 1 } } });
     expect(Object.keys(data?.content?.informations ?? {})).toEqual(['0', '1', '2', '3', '4', 'more']);
+  });
+
+  it('give every other area something to show to Alice, Bob and the admin', async () => {
+    const as = async (key: string) => t.auth(await t.login(key));
+    const alice = await as(DEMO_KEYS.alice);
+    const admin = await as(DEMO_KEYS.admin);
+    const cart = await t.api.GET('/cart/get', alice);
+    expect(cart.data?.content?.cart.length).toBeGreaterThan(0);
+    const cashouts = await t.api.GET('/user/getCashoutHistory', alice);
+    expect(cashouts.data?.content?.cashouts.map((c) => c.status)).toEqual(['pending', 'completed']);
+    const tickets = await t.api.GET('/support/list', alice);
+    expect(tickets.data?.data?.list.length).toBe(1);
+    const trades = await t.api.GET('/trades/active', alice);
+    expect(JSON.stringify(trades.data)).toContain('"kind":"withdraw"');
+    const giveaways = await t.api.GET('/giveaways', alice);
+    expect(JSON.stringify(giveaways.data)).toContain('Demo week giveaway');
+    const staff = await t.api.GET('/admin/support/list', admin);
+    expect(staff.response.status).toBe(200);
+    expect(JSON.stringify(staff.data)).toContain('Withdrawal not received');
   });
 });

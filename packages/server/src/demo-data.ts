@@ -1,14 +1,20 @@
 // Demo data for `npm start`: seeded once into a new store so every read route returns rows. Ten
 // users, the catalogue of demo-catalog.ts, about 200 listings, buy orders placed (and reserved)
-// like real ones, and a year of sales history. Everything comes from a seeded PRNG and `now`, so
+// like real ones, a year of sales history, and some activity in every other area (cart, cashouts,
+// support, a withdrawal, a giveaway). Everything comes from a seeded PRNG and `now`, so
 // the same clock gives the same data, and seeding takes a few tens of milliseconds.
 import { DEMO_CATALOG } from './demo-catalog.ts';
 import { placeOrder } from './domain/buy-orders.ts';
+import { addBulk } from './domain/cart.ts';
+import { applyPayment, linkMethod, requestCashout } from './domain/cashouts.ts';
 import { putAsset, putItem } from './domain/catalog.ts';
 import { DAY } from './domain/dates.ts';
+import { createGiveaway, join, postComment } from './domain/giveaways.ts';
 import { saleFee } from './domain/money.ts';
 import type { Item, Sale } from './domain/state.ts';
-import { Tx } from './domain/tx.ts';
+import { answerTicket, createTicket } from './domain/support.ts';
+import { withdraw } from './domain/trades.ts';
+import { type Result, Tx } from './domain/tx.ts';
 import { createUser } from './domain/users.ts';
 import type { ServerDeps } from './http/deps.ts';
 
@@ -91,6 +97,7 @@ export function buildDemoData(tx: Tx, now: number): void {
     }
   }
   recordSales(market);
+  recordActivity();
 
   function listAssets(item: Item): void {
     const wear = WEAR[item.exterior];
@@ -143,6 +150,75 @@ export function buildDemoData(tx: Tx, now: number): void {
       tx.put('sales', id, { id, ...sale });
     }
   }
+
+  // Something in every other area a frontend shows, made through the engine's own commands so the
+  // rules and the money invariant hold: Alice's cart, her cashouts (one completed, one pending), a
+  // support ticket an admin answered, a withdrawal waiting for her on the platform, and Bob's
+  // public giveaway with entries and a comment.
+  function recordActivity(): void {
+    const [alice, bob, admin] = [platformIdOf(0), platformIdOf(1), platformIdOf(2)];
+    const mine = (owner: string, state: number) =>
+      tx.all('assets').filter((a) => a.user === owner && a.state === state && a.game === 440);
+
+    const keys = market.find((i) => i.id === 1)!;
+    must(addBulk(tx, alice, { itemId: keys.id, count: 2, now: now - 2 * 3600 }), 'the cart');
+
+    must(linkMethod(tx, alice, 'provider_a', 'alice@example.com', now - 30 * DAY), 'linking a payout method');
+    const paid = must(
+      requestCashout(tx, { user: alice, amount: 10_000, method: 'provider_a', now: now - 10 * DAY }),
+      'a cashout',
+    );
+    must(applyPayment(tx, paid.cashoutId, 'processing', 'PA-DEMO-0001', now - 10 * DAY + 3600), 'a payment');
+    must(applyPayment(tx, paid.cashoutId, 'completed', 'PA-DEMO-0001', now - 8 * DAY), 'a payment');
+    must(requestCashout(tx, { user: alice, amount: 5_000, method: 'provider_a', now: now - 3600 }), 'a cashout');
+
+    const ticket = must(
+      createTicket(tx, {
+        user: alice,
+        subject: 'Withdrawal not received',
+        description: 'I accepted the trade offer yesterday but the item is not in my platform inventory.',
+        topic: 'trades',
+        concern: 'withdrawal',
+        now: now - 2 * DAY,
+      }),
+      'a support ticket',
+    );
+    const answer = 'The platform delayed the trade; it has now gone through. Sorry for the wait!';
+    must(answerTicket(tx, { admin, user: alice, ticket: ticket.ticket, content: answer, now: now - DAY }), 'an answer');
+
+    const kept = mine(alice, 0)[0] ?? mine(alice, 1)[0];
+    if (kept) must(withdraw(tx, alice, kept.assetId, now - 600), 'a withdrawal');
+
+    const pool = mine(bob, 1).slice(0, 2);
+    const giveaway = must(
+      createGiveaway(tx, {
+        owner: bob,
+        name: 'Demo week giveaway',
+        maxEntries: 100,
+        type: 0,
+        descriptionBefore: 'Two items from my backpack: join before Sunday!',
+        descriptionAfter: 'Thanks for joining, and congratulations to the winner.',
+        duration: 7 * DAY,
+        items: pool.map((a) => a.assetId),
+        url: 'de0000000001',
+        serverSeed: Array.from({ length: 64 }, () => Math.floor(random() * 16).toString(16)).join(''),
+        now: now - DAY,
+      }),
+      'a giveaway',
+    );
+    for (const entrant of traders.filter((t) => t !== bob).slice(0, 4))
+      must(join(tx, giveaway.url, entrant, now - DAY + 3600), 'a giveaway entry');
+    must(
+      postComment(tx, { url: giveaway.url, user: alice, comment: 'Good luck everyone!', now: now - 3600 }),
+      'a comment',
+    );
+  }
+}
+
+/** The value of a command the demo relies on: a refusal means the demo no longer follows the rules. */
+function must<T>(result: Result<T>, what: string): T {
+  if (!result.ok) throw new Error(`demo data: ${what} was refused: ${JSON.stringify(result.error)}`);
+  return result.value;
 }
 
 /** Seeds the demo data into the store (a new store only; see server.ts). */
