@@ -4,6 +4,7 @@
 // and `lastupdate`. `craftable` is kept for game 440 only and is '' elsewhere, and trailing spaces
 // and semicolons are removed from every string field, as the seed says.
 import type { components } from '@marketplace/types';
+import { joinedCraftable } from './catalog.ts';
 import { toListing } from './listings.ts';
 import { ITEMS } from './messages.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -38,7 +39,7 @@ export function backpackDetails(tx: Tx, assetId: string, admin: boolean): Result
       effect: item.effect,
       quality: item.quality,
       type: item.type,
-      craftable: item.game === 440 ? (item.craftable === 0 ? 0 : 1) : '',
+      craftable: joinedCraftable(item.game, item),
       image: item.image,
       rarity: item.rarity,
       url: item.url,

@@ -4,6 +4,7 @@
 // can still name an asset that has left the service (`not_found`). Checkout sells through the sale
 // primitive (sale.ts), so its money rules are the ones of every other sale.
 import type { Schema } from '@marketplace/types';
+import { joinedCraftable } from './catalog.ts';
 import { isListed } from './market.ts';
 import { CART, SALE } from './messages.ts';
 import type { CartRow } from './records.ts';
@@ -48,8 +49,7 @@ function rowView(tx: Tx, row: Readonly<CartRow>): CartRowView {
     game,
     color: item?.color ?? '',
     url: item?.url ?? '',
-    // Seed, details by backpack ID: craftable is 0 or 1 for game 440 and empty for other games.
-    craftable: game === 440 ? (item?.craftable === 0 ? 0 : 1) : '',
+    craftable: joinedCraftable(game, item),
   };
 }
 

@@ -80,6 +80,13 @@ export function putAsset(tx: Tx, input: NewAsset, now: number): Asset {
   return asset;
 }
 
+/**
+ * `craftable` where item fields are joined to an asset (seed: "Details by backpack ID"): 0 or 1
+ * for game 440, an empty string for every other game.
+ */
+export const joinedCraftable = (game: number, item: Pick<Item, 'craftable'> | undefined): 0 | 1 | '' =>
+  game === 440 ? (item?.craftable === 0 ? 0 : 1) : '';
+
 /** An item as the API shows it (seed: Item); the internal price maximum stays inside. */
 export function itemView(item: Item): components['schemas']['Item'] {
   const { maxPrice: _internal, ...shown } = item;

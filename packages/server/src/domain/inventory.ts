@@ -2,6 +2,7 @@
 // GET /inventory/onSale and /onInventory, and POST /inventory/price, which validates every asset
 // before changing any and then lists or sells each one (matching.ts).
 import type { components } from '@marketplace/types';
+import { joinedCraftable } from './catalog.ts';
 import { listOrSell } from './matching.ts';
 import { INVENTORY } from './messages.ts';
 import type { Asset } from './state.ts';
@@ -53,8 +54,7 @@ export function inventoryRows(tx: Tx, owner: string, state: 0 | 1): { items: Inv
       quality: item?.quality ?? '',
       image: item?.image ?? '',
       type: item?.type ?? '',
-      // The seed's rule for joined item fields: kept for game 440 (0 or 1), empty elsewhere.
-      craftable: (first.game === 440 ? (item?.craftable === 0 ? 0 : 1) : '') as never,
+      craftable: joinedCraftable(first.game, item) as never,
     });
   }
   return { items, count: items.length };
