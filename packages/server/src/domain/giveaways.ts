@@ -104,8 +104,8 @@ const commentView = (tx: Tx, c: GiveawayComment): CommentView => ({
 
 const isDue = (g: Giveaway, now: number) => !g.ended && g.endsAt <= now;
 
-/** How many giveaways are past their end and not yet ended. */
-export const dueCount = (tx: Tx, now: number): number => tx.all('giveaways').filter((g) => isDue(g, now)).length;
+/** Whether a giveaway is past its end and not yet ended (asked before every API request). */
+export const anyDue = (tx: Tx, now: number): boolean => tx.all('giveaways').some((g) => isDue(g, now));
 
 /**
  * Ends one giveaway: draws the winner (none without participants), moves every pool asset to the

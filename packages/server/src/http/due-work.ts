@@ -2,10 +2,10 @@
 // are no background jobs (ADR 0007), so every API request first does what came due, as a unit of
 // work of its own (a request that is then refused does not undo it). Any route that shows assets
 // (inventories, listings, item details) therefore already sees a due giveaway ended.
-import { dueCount, endDue } from '../domain/giveaways.ts';
+import { anyDue, endDue } from '../domain/giveaways.ts';
 import { ok } from '../domain/tx.ts';
 import type { Ctx } from './context.ts';
 
 export async function doDueWork(ctx: Pick<Ctx, 'read' | 'run' | 'now'>): Promise<void> {
-  if (ctx.read((tx) => dueCount(tx, ctx.now)) > 0) await ctx.run((tx) => ok(endDue(tx, ctx.now)));
+  if (ctx.read((tx) => anyDue(tx, ctx.now))) await ctx.run((tx) => ok(endDue(tx, ctx.now)));
 }
