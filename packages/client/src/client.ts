@@ -2,11 +2,11 @@
 // routes that need a user (their permission level in the document), a new login when the token
 // expires or is refused, rate-limit aware retries, and calls that answer the envelope's payload
 // or throw a MarketplaceError.
-import { operationIndex, type paths } from '@marketplace/types';
+import type { paths } from '@marketplace/types';
 import createClient, { type Client, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { type Outcome, operationIdOf, orThrow, settle } from './envelope.ts';
 import { MarketplaceError } from './errors.ts';
-import type { Content, Method, Operation, PathsWith } from './operations.ts';
+import { type Content, indexEntry, type Method, type Operation, type PathsWith } from './operations.ts';
 import type { RetryPolicy } from './rate-limit.ts';
 import { Session } from './session.ts';
 import { createTransport } from './transport.ts';
@@ -57,9 +57,7 @@ const USER_LEVELS = new Set(['Connected + API', 'Connected + API + 2FA', 'admin'
 
 /** Whether the document's operation at `path` needs a user's JWT. */
 export function needsUser(method: string, path: string): boolean {
-  const entry = (operationIndex as Record<string, Record<string, { permission: string }> | undefined>)[path]?.[
-    method.toLowerCase()
-  ];
+  const entry = indexEntry(method, path);
   return entry !== undefined && USER_LEVELS.has(entry.permission);
 }
 

@@ -1,9 +1,9 @@
 // Turns an answer in either envelope into the value it carries or a MarketplaceError. Envelope A is
 // `{err, success, content}`, envelope B `{status, data}` or `{status: "error", message}`; a few
 // routes answer a raw document (CSV), returned as it is.
-import { operationIndex, type paths } from '@marketplace/types';
+import type { paths } from '@marketplace/types';
 import { MarketplaceError } from './errors.ts';
-import type { Content, Method, Operation } from './operations.ts';
+import { type Content, indexEntry, type Method, type Operation } from './operations.ts';
 
 export type Outcome<P extends keyof paths, M extends Method> =
   | { ok: true; value: Content<Operation<P, M>>; response: Response }
@@ -18,8 +18,7 @@ const isEnvelopeB = (b: unknown): b is { status: string; data?: unknown; message
 
 /** The operationId the document gives a path and method, or `METHOD /path`. */
 export function operationIdOf(method: Method, path: string): string {
-  const entry = (operationIndex as Record<string, Record<string, { operationId: string }> | undefined>)[path]?.[method];
-  return entry?.operationId ?? `${method.toUpperCase()} ${path}`;
+  return indexEntry(method, path)?.operationId ?? `${method.toUpperCase()} ${path}`;
 }
 
 /** The human message of a failed answer's body. */

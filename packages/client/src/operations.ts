@@ -1,6 +1,6 @@
 // Types of operations by path and method, from the generated types and operation index: what an
 // operation answers on success, what its business errors look like, and which messages it documents.
-import type { globalErrorMessages, operationIndex, paths } from '@marketplace/types';
+import { type globalErrorMessages, operationIndex, type paths } from '@marketplace/types';
 
 export type Method = 'get' | 'post';
 
@@ -64,3 +64,12 @@ export type GlobalMessage =
   | Exclude<(typeof globalErrorMessages)[number], `${string}<field>${string}`>
   | `Missing required parameter: ${string}`
   | `Invalid ${string} parameter`;
+
+/** What the generated index says of one operation, for a path and method known only at run time. */
+export function indexEntry(method: string, path: string): { operationId: string; permission: string } | undefined {
+  const byPath = operationIndex as Record<
+    string,
+    Record<string, { operationId: string; permission: string }> | undefined
+  >;
+  return byPath[path]?.[method.toLowerCase()];
+}

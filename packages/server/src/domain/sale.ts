@@ -9,7 +9,7 @@ import { move, reserve } from './ledger.ts';
 import { SALE } from './messages.ts';
 import { saleFee, sellerProceeds } from './money.ts';
 import { addNotification, mailEvent } from './notify.ts';
-import type { Asset, BuyOrder, Sale, User } from './state.ts';
+import type { Asset, BuyOrder, Sale } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
 export interface SaleTerms {
@@ -62,7 +62,6 @@ export function sell(tx: Tx, t: SaleTerms): Result<Sale> {
   move(tx, { user: seller, amount: proceeds, type: 'sale', description: `Sold ${name}`, relatedId: id, now: t.now });
   tx.collectFee(fee);
 
-  const buyer = tx.get('users', t.buyer) as Readonly<User>;
   tx.put('assets', t.asset.id, { ...t.asset, user: t.buyer, ip: '', state: 0, price: null, lastupdate: t.now });
   const sale: Sale = {
     id,
@@ -85,13 +84,13 @@ export function sell(tx: Tx, t: SaleTerms): Result<Sale> {
     const text = `Your buy order for ${name} was filled at ${t.price} cents.`;
     addNotification(
       tx,
-      buyer.platformId,
+      t.buyer,
       'alert',
       text,
       { sale: id, order: t.order.id, itemId: t.asset.item_id, price: t.price },
       t.now,
     );
-    mailEvent(tx, buyer.platformId, 'buyOrderFilled', {
+    mailEvent(tx, t.buyer, 'buyOrderFilled', {
       subject: 'Buy order filled',
       body: text,
       data: { sale: id, order: t.order.id, itemId: t.asset.item_id, price: t.price },
