@@ -168,21 +168,32 @@ export function offeredAssets(tx: Tx, o: Offered): Result<TradeAssetRecord[]> {
   return ok(records);
 }
 
+/** Opens the pending trade of checked offered assets (a deposit or an instant sell) and sends its offer. */
+export function openOfferedTrade(
+  tx: Tx,
+  o: Offered,
+  assets: TradeAssetRecord[],
+  kind: 'deposit' | 'instant_sell',
+  payout: string | null,
+): { id: number } {
+  const trade = openTrade(tx, {
+    kind,
+    user: o.user,
+    game: o.game,
+    assetIds: assets.map((a) => a.assetId),
+    assets,
+    prices: o.prices,
+    payout,
+    now: o.now,
+  });
+  return { id: trade.id };
+}
+
 /** Creates a deposit trade (seed: POST /deposit/trade): pending, with an offer sent to the user. */
 export function createDeposit(tx: Tx, o: Offered): Result<{ id: number }> {
   const assets = offeredAssets(tx, o);
   if (!assets.ok) return assets;
-  const trade = openTrade(tx, {
-    kind: 'deposit',
-    user: o.user,
-    game: o.game,
-    assetIds: assets.value.map((a) => a.assetId),
-    assets: assets.value,
-    prices: o.prices,
-    payout: null,
-    now: o.now,
-  });
-  return ok({ id: trade.id });
+  return ok(openOfferedTrade(tx, o, assets.value, 'deposit', null));
 }
 
 /** Deposit statuses (seed: 0 pending, 3 completed, -1 failed); a reverted deposit had failed. */

@@ -4,14 +4,14 @@
 // each asset sells into the highest buy order of its item.
 import type { components } from '@marketplace/types';
 import type { PlatformAsset } from '../adapters/platform.ts';
-import { depositable, depositKeys, type Offered, offeredAssets, receiveAssets } from './deposits.ts';
+import { depositable, depositKeys, type Offered, offeredAssets, openOfferedTrade, receiveAssets } from './deposits.ts';
 import { isActiveOrder } from './market.ts';
 import { bestOrder, fillOrder } from './matching.ts';
 import { DEPOSIT } from './messages.ts';
 import { TRADE_STATUS, type Trade } from './records.ts';
 import { sell } from './sale.ts';
 import type { BuyOrder } from './state.ts';
-import { closeTrade, openTrade } from './trades.ts';
+import { closeTrade } from './trades.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
 export type InstantSellInfo = components['schemas']['InstantSellInfo'];
@@ -87,17 +87,7 @@ export function createInstantSell(tx: Tx, o: Offered & { method: string }): Resu
     const now = instantPrice(tx, a.itemId, o.user);
     if (!now || now.price < o.prices[a.assetId]!) return fail(DEPOSIT.noBuyOrderForDepositAsset(a.assetId));
   }
-  const trade = openTrade(tx, {
-    kind: 'instant_sell',
-    user: o.user,
-    game: o.game,
-    assetIds: assets.value.map((a) => a.assetId),
-    assets: assets.value,
-    prices: o.prices,
-    payout: o.method,
-    now: o.now,
-  });
-  return ok({ id: trade.id });
+  return ok(openOfferedTrade(tx, o, assets.value, 'instant_sell', o.method));
 }
 
 /**
