@@ -25,6 +25,15 @@ export const helpers = {
   advance: (seconds: number) => helper<{ now: number }>('POST', '/clock', { advance: seconds }),
   setClock: (unix: number) => helper<{ now: number }>('POST', '/clock', { set: unix }),
   now: async () => (await helper<{ now: number }>('GET', '/clock')).now,
+  /**
+   * Sets the clock to the start of the next whole second and returns it. The clock keeps running,
+   * but a test that compares a server timestamp with this value has a full second before the
+   * server's `now` moves on, where a second reading of `now` could fall on either side of a tick.
+   */
+  pinClock: async () => {
+    const at = (await helper<{ now: number }>('GET', '/clock')).now + 1;
+    return (await helper<{ now: number }>('POST', '/clock', { set: at })).now;
+  },
   geoip: (ip: string, country: string) => helper('POST', '/geoip', { ip, country }),
   /** What the outside world was sent, oldest first (e-mails with their `data.code`, notices). */
   outbox: async (channel: Schemas['OutboxMessage']['channel'], to?: string) => {

@@ -35,7 +35,7 @@ describe('POST /admin/ban', () => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
-    const now = await helpers.now();
+    const now = await helpers.pinClock();
     const banned = await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Chargeback fraud' });
     assertThat(banned, banned.status === 200, 'the ban is recorded');
     assertThat(banned, content(banned).bannedUntil === now + 3600, 'it ends time seconds from now');

@@ -28,7 +28,7 @@ async function twoSales(ctx: TestContext, name: string) {
   const times: number[] = [];
   for (const price of PRICES) {
     const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 0 });
-    times.push(await helpers.now());
+    times.push(await helpers.pinClock());
     const sold = await call('POST', '/inventory/price', {
       json: { ids: asset.assetId, price },
       token: seller.token,

@@ -107,9 +107,9 @@ describe('POST /user/reset2FA/ask and /validate', () => {
     await needsHelpers(ctx);
     const me = await session({ email: 'main@example.com' });
     await activate(me, 'reset-backup@example.com');
+    const now = await helpers.pinClock();
     const ask = await post(me, '/user/reset2FA/ask', { reason: 'Lost my phone.' });
     const asked = content(ask);
-    const now = await helpers.now();
     assertThat(
       ask,
       asked.emailSent === true &&
