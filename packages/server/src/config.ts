@@ -1,5 +1,5 @@
-// Configuration from the environment (issue: PORT, MARKETPLACE_DB, MARKETPLACE_JWT_SECRET,
-// MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY, MARKETPLACE_TEST_MODE). Secrets that are
+// Configuration from the environment (issue: PORT, HOST, MARKETPLACE_DB, MARKETPLACE_JWT_SECRET,
+// MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY, MARKETPLACE_TEST_MODE, MARKETPLACE_DEMO). Secrets that are
 // not given are generated once and kept next to the database file, so tokens and deposit keys
 // survive restarts.
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,10 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 export interface Config {
   port: number;
+  /** The interface to listen on: loopback unless the operator opens it (`HOST=0.0.0.0`). */
+  host: string;
+  /** Seed demo data (users, market, admins with random keys) into a new store: only when asked. */
+  demo: boolean;
   db: string;
   jwtSecret: string | undefined;
   depositSecret: string | undefined;
@@ -35,6 +39,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
     port,
+    host: env.HOST || '127.0.0.1',
+    demo: env.MARKETPLACE_DEMO === '1',
     db: databasePath(env),
     jwtSecret: env.MARKETPLACE_JWT_SECRET || undefined,
     depositSecret: env.MARKETPLACE_DEPOSIT_SECRET || undefined,

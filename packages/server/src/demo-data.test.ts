@@ -12,7 +12,8 @@ const NOW = 1_790_000_000;
 function build(now = NOW): State {
   const state = emptyState();
   const tx = new Tx(state);
-  buildDemoData(tx, now);
+  let admins = 0;
+  buildDemoData(tx, now, () => `demo-admin-key-${++admins}`);
   tx.commit();
   return state;
 }
@@ -52,6 +53,16 @@ describe('buildDemoData', () => {
     expect(auditMoney(build()).problems).toEqual([]);
   });
 
+  it('gives admins the keys it is handed and the traders their documented ones', () => {
+    const tx = new Tx(emptyState());
+    const admins = buildDemoData(tx, NOW, () => `random-${tx.all('users').length}`);
+    expect(admins.map((a) => [a.name, a.apiKey])).toEqual([
+      ['Admin', 'random-2'],
+      ['Heidi', 'random-8'],
+    ]);
+    expect(admins.every((a) => tx.get('users', a.platformId)?.admin)).toBe(true);
+  });
+
   it('uses a seeded PRNG', () => {
     const [a, b] = [seededRandom(1), seededRandom(1)];
     expect([a(), a(), a()]).toEqual([b(), b(), b()]);
@@ -67,7 +78,7 @@ describe('the routes over the demo data', () => {
 
   it('answer every item and market route with a valid response', async () => {
     const state = t.deps.store.state;
-    const jwt = await t.login(DEMO_KEYS.admin);
+    const jwt = await t.login(t.demoAdmins![0]!.apiKey);
     const item = (game: number) => Object.values(state.items).find((i) => i.game === game)!;
     const asset = (game: number) => Object.values(state.assets).find((a) => a.game === game && a.state === 1)!;
     const seller = asset(440).user;
@@ -109,7 +120,7 @@ describe('the routes over the demo data', () => {
   it('give every other area something to show to Alice, Bob and the admin', async () => {
     const as = async (key: string) => t.auth(await t.login(key));
     const alice = await as(DEMO_KEYS.alice);
-    const admin = await as(DEMO_KEYS.admin);
+    const admin = await as(t.demoAdmins![0]!.apiKey);
     const cart = await t.api.GET('/cart/get', alice);
     expect(cart.data?.content?.cart.length).toBeGreaterThan(0);
     const cashouts = await t.api.GET('/user/getCashoutHistory', alice);

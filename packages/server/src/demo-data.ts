@@ -18,8 +18,19 @@ import { type Result, Tx } from './domain/tx.ts';
 import { createUser } from './domain/users.ts';
 import type { ServerDeps } from './http/deps.ts';
 
-/** The API keys of the demo accounts, printed at start so a first request can be made. */
-export const DEMO_KEYS = { alice: 'demo-alice-api-key', bob: 'demo-bob-api-key', admin: 'demo-admin-api-key' };
+/**
+ * The API keys of the demo traders, printed at start so a first request can be made. Demo admins
+ * get random keys instead (`adminKey` of buildDemoData): a documented admin key would open the
+ * admin routes of any server started with demo data.
+ */
+export const DEMO_KEYS = { alice: 'demo-alice-api-key', bob: 'demo-bob-api-key' };
+
+/** A demo administrator and its API key, which exists nowhere else once it is printed. */
+export interface DemoAdmin {
+  name: string;
+  platformId: string;
+  apiKey: string;
+}
 
 // [name, balance (cents), admin, short URL, account age (days)]; IDs are 7656119800000000N.
 const USERS: [string, number, boolean, string, number][] = [
@@ -55,24 +66,20 @@ const WEAR: Record<string, [number, number]> = {
   'Field-Tested': [0.15, 0.38],
 };
 
-/** Writes the demo data into `tx` as of `now`. */
-export function buildDemoData(tx: Tx, now: number): void {
+/** Writes the demo data into `tx` as of `now`; `adminKey` gives each admin account its API key. */
+export function buildDemoData(tx: Tx, now: number, adminKey: () => string): DemoAdmin[] {
   const random = seededRandom(440_730);
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const cents = (price: number) => Math.min(5_000_000, Math.max(1, Math.round(price)));
 
-  const keys = [DEMO_KEYS.alice, DEMO_KEYS.bob, DEMO_KEYS.admin];
+  const admins: DemoAdmin[] = [];
   USERS.forEach(([name, balance, admin, shorturl, age], n) => {
     const id = platformIdOf(n);
     const email = `${name.toLowerCase()}@example.com`;
-    const user = createUser(
-      tx,
-      { name, balance, admin, email },
-      keys[n] ?? `demo-${name.toLowerCase()}-api-key`,
-      id,
-      now - age * DAY,
-    );
+    const apiKey = admin ? adminKey() : `demo-${name.toLowerCase()}-api-key`;
+    if (admin) admins.push({ name, platformId: id, apiKey });
+    const user = createUser(tx, { name, balance, admin, email }, apiKey, id, now - age * DAY);
     if (shorturl) tx.put('users', id, { ...user, shorturl });
   });
   const traders = USERS.flatMap(([, , admin], n) => (admin ? [] : [platformIdOf(n)]));
@@ -98,6 +105,7 @@ export function buildDemoData(tx: Tx, now: number): void {
   }
   recordSales(market);
   recordActivity();
+  return admins;
 
   function listAssets(item: Item): void {
     const wear = WEAR[item.exterior];
@@ -221,9 +229,10 @@ function must<T>(result: Result<T>, what: string): T {
   return result.value;
 }
 
-/** Seeds the demo data into the store (a new store only; see server.ts). */
-export async function seedDemoData(deps: ServerDeps): Promise<void> {
+/** Seeds the demo data into the store (a new store only; see server.ts); the admins' new keys. */
+export async function seedDemoData(deps: ServerDeps): Promise<DemoAdmin[]> {
   const tx = new Tx(deps.store.state);
-  buildDemoData(tx, deps.clock.now());
+  const admins = buildDemoData(tx, deps.clock.now(), () => deps.random.hex(16));
   await deps.store.append(tx.commit());
+  return admins;
 }

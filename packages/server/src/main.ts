@@ -1,23 +1,42 @@
-// `npm start`: the reference server on its lowdb store, with demo data, the document and the docs.
+// The reference server on its lowdb store, with the document and the docs. Demo data only with
+// MARKETPLACE_DEMO=1 (`npm start` and `npm run sandbox` set it): a plain start creates no account.
 import pino from 'pino';
 import { parseConfig } from './config.ts';
-import { DEMO_KEYS } from './demo-data.ts';
+import { DEMO_KEYS, type DemoAdmin } from './demo-data.ts';
 import { startServer } from './server.ts';
 
 const config = parseConfig(process.env);
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-const { close } = await startServer({ config, demoData: true, logger });
-const base = `http://127.0.0.1:${config.port}`;
-logger.info({ db: config.db, testMode: config.testMode }, `Item Marketplace reference server on ${base}`);
+const { close, url, demoAdmins } = await startServer({ config, demoData: config.demo, logger });
+logger.info(
+  { db: config.db, testMode: config.testMode, demo: config.demo },
+  `Item Marketplace reference server on ${url}`,
+);
 console.log(`
-  Item Marketplace API reference server: ${base}
-  Document: ${base}/openapi.json   Docs: ${base}/docs${config.testMode ? '\n  Test mode: /test_helpers/... routes are on' : ''}
+  Item Marketplace API reference server: ${url}
+  Document: ${url}/openapi.json   Docs: ${url}/docs${config.testMode ? '\n  Test mode: /test_helpers/... routes are on' : ''}
   State: ${config.db === ':memory:' ? 'in memory (a sandbox: every change is lost when it stops)' : config.db}
+${config.demo ? demoLines(url, demoAdmins) : noDemoLines(url)}`);
 
+/** What to try on the demo data; the admins' random keys are shown only when they are created. */
+function demoLines(base: string, admins: DemoAdmin[] | undefined): string {
+  const keys = admins
+    ? `  Demo admin API keys (shown once, only their hashes are kept):\n${admins.map((a) => `    ${a.name}: ${a.apiKey}`).join('\n')}\n`
+    : '  Demo data: already in the store (its admin keys were printed when it was created).\n';
+  return `${keys}
   Try:
     curl -s ${base}/item/listing/1
     curl -s -X POST ${base}/user/login -H 'Content-Type: application/json' -d '{"apiKey": "${DEMO_KEYS.alice}"}'
-`);
+`;
+}
+
+function noDemoLines(base: string): string {
+  return `  No demo data (MARKETPLACE_DEMO=1 adds it to a new store; \`npm start\` does).
+
+  Try:
+    curl -s ${base}/openapi.json
+`;
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -2,6 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
@@ -13,7 +14,7 @@ import { PaymentsSimulator } from './adapters/payments.ts';
 import { PlatformSimulator } from './adapters/platform.ts';
 import { createTestClock, systemClock } from './clock.ts';
 import { type Config, loadSecret } from './config.ts';
-import { seedDemoData } from './demo-data.ts';
+import { type DemoAdmin, seedDemoData } from './demo-data.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -31,7 +32,7 @@ export const cryptoRandom: Random = {
 
 export interface ServerOptions {
   config: Config;
-  /** Seed demo data into a new store (npm start); tests start empty. */
+  /** Seed demo data into a new store (MARKETPLACE_DEMO=1: npm start, npm run sandbox); tests start empty. */
   demoData?: boolean;
   logger?: pino.Logger;
 }
@@ -61,22 +62,29 @@ export async function composeServer({ config, demoData = false, logger }: Server
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
     caches: new Map(),
   };
-  if (demoData && store.created) await seedDemoData(deps);
+  // The admins' keys are only known here, once: the store keeps their hashes.
+  const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [documentsRouter(deps.document)];
   if (config.testMode) before.push(testHelpersRouter(deps));
   const app = createApp({ deps, routes, before });
-  return { deps, app };
+  return { deps, app, demoAdmins };
 }
 
-/** Starts listening; resolves with the server and a `close` that drains and flushes the store. */
-export async function startServer(options: ServerOptions & { host?: string }) {
-  const { deps, app } = await composeServer(options);
-  const server: Server = await new Promise((done) => {
-    const s = app.listen(options.config.port, options.host ?? '0.0.0.0', () => done(s));
+/** The URL a server listens on, from its real address (port 0 resolved, IPv6 in brackets). */
+export function serverUrl(server: Server): string {
+  const { address, family, port } = server.address() as AddressInfo;
+  return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
+}
+
+/** Starts listening; resolves with the server, its URL and a `close` that drains and flushes the store. */
+export async function startServer(options: ServerOptions) {
+  const { deps, app, demoAdmins } = await composeServer(options);
+  const server: Server = await new Promise((done, fail) => {
+    const s = app.listen(options.config.port, options.config.host, (error?: Error) => (error ? fail(error) : done(s)));
   });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
     await deps.store.close();
   };
-  return { server, deps, close };
+  return { server, url: serverUrl(server), deps, demoAdmins, close };
 }

@@ -26,7 +26,7 @@ export async function startTestServer({
   env?: Record<string, string>;
 } = {}) {
   const config = parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', ...env });
-  const { app, deps } = await composeServer({ config, demoData, logger: pino({ level: 'silent' }) });
+  const { app, deps, demoAdmins } = await composeServer({ config, demoData, logger: pino({ level: 'silent' }) });
   const server: Server = await new Promise((done) => {
     const s = app.listen(0, '127.0.0.1', () => done(s));
   });
@@ -56,6 +56,8 @@ export async function startTestServer({
     api,
     deps,
     baseUrl,
+    /** The demo admins and their random API keys (with `demoData`). */
+    demoAdmins,
     reset: () => helper('/reset'),
     user: (body: Body = {}) => helper<{ platformId: string; apiKey: string }>('/users', body),
     item: (body: Body) => helper<Item>('/items', { game: 440, ...body }),
