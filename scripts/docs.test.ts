@@ -37,10 +37,8 @@ describe('decorate', () => {
     for (const { path, method, op } of operations) {
       const out = find(method, path);
       for (const m of op['x-error-messages'] ?? []) expect(out.description).toContain(m.message.replaceAll('|', '\\|'));
-      if (op['x-rate-limit'])
-        expect(out.description).toContain(
-          `**Rate limit:** ${op['x-rate-limit'].limit} per ${op['x-rate-limit'].window} s`,
-        );
+      for (const limit of [op['x-rate-limit'] ?? []].flat())
+        expect(out.description).toContain(`**Rate limit:** ${limit.limit} per ${limit.window} s`);
       expect(Boolean(out['x-badges'])).toBe(Boolean(op['x-extension']));
     }
   });

@@ -22,8 +22,11 @@ export function decorate(doc: Json): Json {
       if (op['x-extension'])
         lines.push('> **Extension** — designed by this project; not part of the source description.');
       lines.push(`**Permission:** ${op['x-permission']}`);
-      const limit = op['x-rate-limit'];
-      if (limit) lines.push(`**Rate limit:** ${limit.limit} per ${limit.window} s per ${limit.scope}`);
+      // One rule, or a list of them (POST /user/login: per IP and per API key).
+      for (const limit of [op['x-rate-limit'] ?? []].flat())
+        lines.push(
+          `**Rate limit:** ${limit.limit} per ${limit.window} s per ${limit.scope}${limit.counts ? ` (${limit.counts})` : ''}`,
+        );
       const messages: Json[] = op['x-error-messages'] ?? [];
       if (messages.length) {
         lines.push('', '| HTTP | Message | When |', '|---|---|---|');

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { conventionProblems } from './document-conventions.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -55,4 +56,9 @@ try {
 } finally {
   if (scratch) rmSync(scratch, { force: true });
 }
+// Conventions Redocly cannot check (scripts/document-conventions.ts).
+const conventions = conventionProblems(resolve(root, 'openapi'));
+for (const line of conventions) console.error(line);
+console.log(`conventions: ${conventions.length === 0 ? 'no problems' : `${conventions.length} problems`}`);
+problems += conventions.length;
 if (problems > 0) process.exit(1);

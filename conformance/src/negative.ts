@@ -152,3 +152,82 @@ export function expectedMessages(o: Operation, c: NegativeCase): string[] {
   if (chosen.length) return [...new Set(chosen.map((m) => m.message))];
   return [c.reason === 'missing' ? `Missing required parameter: ${c.field}` : `Invalid ${c.field} parameter`];
 }
+
+/** The JSON number of a numeric schema that is not an enum, or undefined for other schemas. */
+function numeric(schema: Json): Json | undefined {
+  const s = deref(schema) ?? {};
+  const types = [s.type ?? []].flat();
+  return (types.includes('integer') || types.includes('number')) && !s.enum && s.const === undefined ? s : undefined;
+}
+
+/** The largest values a numeric field admits and the next one up, with what the answer must be. */
+function largest(s: Json): { value: number; label: string; allowed: boolean }[] {
+  if (typeof s.maximum === 'number')
+    return [
+      { value: s.maximum, label: `${s.maximum}, the maximum`, allowed: true },
+      { value: s.maximum + 1, label: `${s.maximum + 1}, the maximum + 1`, allowed: false },
+    ];
+  // No documented maximum: the largest safe integer and the first unsafe one, which a server must
+  // still answer without overflowing (a refusal or an answer, never a 5xx).
+  return [
+    { value: Number.MAX_SAFE_INTEGER, label: 'Number.MAX_SAFE_INTEGER (no maximum)', allowed: true },
+    { value: 2 ** 53, label: '2^53 (no maximum)', allowed: true },
+  ];
+}
+
+/** A case of the "largest allowed numbers" family: `allowed` false means the documented 300 is due. */
+export interface LargestNumberCase extends NegativeCase {
+  allowed: boolean;
+}
+
+/**
+ * The "largest allowed numbers" family: every numeric query parameter and body field (and the
+ * values of a numeric map such as `{assetId: price}`) at its maximum and one above it. Money and
+ * time are computed from these (price x amount, amount + fee, now + ban time, page x size), so a
+ * server must bound them where the document does and never answer 5xx.
+ */
+export function largestNumberCases(o: Operation): LargestNumberCase[] {
+  const base = buildRequest(o);
+  const cases: LargestNumberCase[] = [];
+  for (const raw of o.op.parameters ?? []) {
+    const p = deref(raw);
+    const s = p.in === 'query' ? numeric(p.schema) : undefined;
+    if (!s) continue;
+    for (const { value, label, allowed } of largest(s))
+      cases.push({
+        name: `query ${p.name}: ${label}`,
+        request: { ...base, query: { ...base.query, [p.name]: String(value) } },
+        field: p.name,
+        reason: 'invalid',
+        keyword: 'maximum',
+        allowed,
+      });
+  }
+  const body = deref(deref(o.op.requestBody)?.content?.['application/json']?.schema);
+  if (body && base.json && typeof base.json === 'object') {
+    const valid = base.json as Record<string, unknown>;
+    for (const [name, raw] of Object.entries(body.properties ?? {})) {
+      const field = deref(raw);
+      const direct = numeric(field);
+      // A map of numbers (`value` of POST /deposit/trade): every entry of the example at once.
+      const map = [field, ...(field?.oneOf ?? [])]
+        .map((b: Json) => deref(b))
+        .find((b: Json) => b?.type === 'object' && numeric(b.additionalProperties));
+      const entries = valid[name] && typeof valid[name] === 'object' ? Object.keys(valid[name] as object) : [];
+      const s = direct ?? (map && entries.length ? numeric(map.additionalProperties) : undefined);
+      if (!s) continue;
+      for (const { value, label, allowed } of largest(s)) {
+        const sent = direct ? value : Object.fromEntries(entries.map((k) => [k, value]));
+        cases.push({
+          name: `body ${name}: ${label}`,
+          request: { ...base, json: { ...valid, [name]: sent } },
+          field: name,
+          reason: 'invalid',
+          keyword: 'maximum',
+          allowed,
+        });
+      }
+    }
+  }
+  return cases;
+}

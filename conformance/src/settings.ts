@@ -23,7 +23,7 @@ export const runs = (level: 'contract' | 'behavior') => settings.level === 'all'
 export const LEVEL = 'left out by --level';
 
 /** The files of the contract level; every other test file is the behaviour level. */
-const CONTRACT_FILES = ['contract.test.ts', 'negative.test.ts'];
+const CONTRACT_FILES = ['contract.test.ts', 'negative.test.ts', 'largest-numbers.test.ts'];
 
 /** The level a test file belongs to. */
 export const levelOf = (file: string): 'contract' | 'behavior' =>

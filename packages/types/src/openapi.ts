@@ -16,6 +16,12 @@ export interface paths {
          * @description Exchanges an API key (from the account settings) for a JWT. No other authentication is used on
          *     this route. The JWT is bound to the client IP of this request and lives about 31 days; its
          *     claims are described in the document's introduction.
+         *
+         *     Login attempts are limited (`x-rate-limit`, this document's limits; the seed shows none for
+         *     this route): at most 20 attempts answered `Invalid API key` per IP in 5 minutes, and at most 30
+         *     attempts with one API key in 5 minutes, whatever their outcome. Beyond either, 429 with the
+         *     rate-limit headers; an IP's window counts from its first refused key. The body is read up to
+         *     a few kilobytes (the `apiKey` is at most 256 characters).
          */
         post: operations["postUserLogin"];
         delete?: never;
@@ -2139,8 +2145,8 @@ export interface paths {
          *     (1 to 200 characters), `description` (the first message, 1 to 10,000 characters, HTML tags
          *     stripped), `topic` (for example trading, payment, account) and `concern` (for example deposit,
          *     withdrawal, ban; both 1 to 50 characters) are required; `attachment` is an optional
-         *     base64-encoded file of at most 5 MB (7,000,000 characters encoded). An empty string counts as
-         *     missing. The new ticket gets the caller's next ticket number and status 0 (open).
+         *     base64-encoded file of at most 5 MB (7,000,000 characters encoded). An empty string, or one of
+         *     whitespace only, counts as missing. The new ticket gets the caller's next ticket number and status 0 (open).
          *
          *     A user blocked from support (`POST /admin/support/block`) gets `You are blocked from support`.
          */
@@ -2166,13 +2172,13 @@ export interface paths {
          *     `content` is required, 1 to 10,000 characters (the limit applies to the text as sent; HTML
          *     tags are stripped before it is stored); `ticket` is the ticket number; `attachment` is an
          *     optional base64-encoded file of at most 5 MB (7,000,000 characters encoded). An empty
-         *     `content` counts as missing. A closed ticket (status 2) rejects new messages; a message sets
+         *     `content`, or one of whitespace only, counts as missing. A closed ticket (status 2) rejects new messages; a message sets
          *     the ticket's status to 0 (open).
          *
          *     Stripping removes tags (`<` followed by a letter, `/`, `!` or `?`, up to the next `>` outside
          *     quotes, or to the end of the content when none follows: `a<b` keeps only `a`) and comments,
          *     and keeps the text between them; a `<` that opens no tag (`1 < 2`) and entities (`&amp;`) are
-         *     kept as sent. Content that is empty once stripped counts as missing.
+         *     kept as sent. Content that is empty or whitespace only once stripped counts as missing.
          *
          *     A user blocked from support (`POST /admin/support/block`) gets `You are blocked from support`.
          */
@@ -2264,8 +2270,8 @@ export interface paths {
         /**
          * Answer a user's ticket (admin)
          * @description Adds an administrator's message to ticket `ticket` of user `user` (seed: "Support and
-         *     messages", envelope B). `content` is required, 1 to 200,000 characters; an empty string counts
-         *     as missing. The message records the administrator's name in `admin`, sets the ticket's status
+         *     messages", envelope B). `content` is required, 1 to 200,000 characters; an empty string, or one
+         *     of whitespace only, counts as missing. The message records the administrator's name in `admin`, sets the ticket's status
          *     to 1 (answered) and assigns the ticket to the administrator when it is unassigned. A closed
          *     ticket (status 2) rejects new messages (seed: "States", a closed ticket rejects new messages):
          *     reopen it with `POST /admin/support/status` first. Sends a notification to the internal
@@ -3442,7 +3448,10 @@ export interface components {
         BuyOrderCreateRequest: {
             /** @description Item ID. */
             itemid: number;
-            /** @description Price per item in cents, positive. */
+            /**
+             * @description Price per item in cents, 1 to 5,000,000 (the maximum is this document's: the highest price
+             *     an asset can be listed at, so that `value` x `amount` stays a safe integer).
+             */
             value: number;
             /** @description Quantity to buy (create max 499999). */
             amount: number;
@@ -3459,7 +3468,10 @@ export interface components {
         BuyOrderUpdateRequest: {
             /** @description Item ID of the caller's buy order. */
             itemid: number;
-            /** @description New price per item in cents, positive. */
+            /**
+             * @description New price per item in cents, 1 to 5,000,000 (the maximum is this document's: the highest
+             *     price an asset can be listed at, so that `value` x `amount` stays a safe integer).
+             */
             value: number;
             /** @description New quantity (update max 4999). */
             amount: number;
@@ -5220,7 +5232,10 @@ export interface components {
          *     }
          */
         CashoutProcessRequest: {
-            /** @description Amount to pay out, in cents (minimum 5000). The fee is debited on top. */
+            /**
+             * @description Amount to pay out, in cents (minimum 5000; at most 100,000,000,000, this document's limit, so
+             *     that the amount and its fee stay safe integers). The fee is debited on top.
+             */
             amount: number;
             /**
              * @description Payment provider; must be linked first.
@@ -5901,7 +5916,7 @@ export interface components {
         AdminBanRequest: {
             /** @description Platform user ID to ban or unban. */
             platformId: string;
-            /** @description Ban duration in seconds; 0 unbans. */
+            /** @description Ban duration in seconds, at most 3,153,600,000 (100 years, this document's limit, so that the ban's end is a safe Unix time); 0 unbans. */
             time: number;
             /** @description Reason, recorded in the ban history and sent to the moderation channel. */
             reason: string;

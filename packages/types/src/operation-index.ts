@@ -231,6 +231,7 @@ export const operationIndex = {
       "permission": "Connected + API",
       "messages": [
         "Value/Amount/Itemid must be a (positive) number",
+        "Invalid value parameter",
         "Max 5000 items",
         "Item not found",
         "You already have buy order on this item please remove them in your profile page!",
@@ -244,6 +245,7 @@ export const operationIndex = {
       "permission": "Connected + API",
       "messages": [
         "Value/Amount/Itemid must be a (positive) number",
+        "Invalid value parameter",
         "Max 5000 items",
         "You dont have buy order on this item !",
         "Not enough balance",
