@@ -8,6 +8,8 @@ describe('parseConfig', () => {
   it('has the documented defaults', () => {
     expect(parseConfig({})).toEqual({
       port: 8080,
+      host: '127.0.0.1',
+      demo: false,
       db: 'data/marketplace.json',
       jwtSecret: undefined,
       depositSecret: undefined,
@@ -25,9 +27,13 @@ describe('parseConfig', () => {
       MARKETPLACE_BLOCKED_COUNTRIES: 'kp, ir',
       MARKETPLACE_TEST_MODE: '1',
       MARKETPLACE_TRUST_PROXY: '10.0.0.0/8',
+      HOST: '0.0.0.0',
+      MARKETPLACE_DEMO: '1',
     });
     expect(c).toMatchObject({
       port: 9000,
+      host: '0.0.0.0',
+      demo: true,
       db: ':memory:',
       blockedCountries: ['KP', 'IR'],
       testMode: true,

@@ -45,6 +45,20 @@ export class RateLimiter {
     return { allowed: true, limit, remaining: limit - w.count, reset, retryAfter: 0 };
   }
 
+  /**
+   * The verdict of one more request against `key`, without counting it: for rules that count only
+   * some outcomes (failed logins), checked before the attempt and counted after it failed.
+   */
+  peek(key: string, limit: number, windowSeconds: number): Verdict {
+    const now = this.#clock.now();
+    const w = this.#windows.get(key);
+    const live = w && now < w.start + w.window && now >= w.start;
+    const reset = live ? w.start + w.window : now + windowSeconds;
+    const count = live ? w.count : 0;
+    if (count >= limit) return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, reset - now) };
+    return { allowed: true, limit, remaining: limit - count, reset, retryAfter: 0 };
+  }
+
   /** Forgets every window (test helpers' reset). */
   clear(): void {
     this.#windows.clear();

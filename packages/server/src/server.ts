@@ -1,7 +1,7 @@
 // The composition root: builds the store, clock, adapters and Express app from a configuration.
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import pino from 'pino';
@@ -76,12 +76,48 @@ export function serverUrl(server: Server): string {
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
 }
 
+/** The document's bounds on a slow request ("Request bodies"): all of it in 60 s, its headers in 10 s. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * Listens with the request and headers timeouts, so a stalled upload is cut (408, connection
+ * closed) instead of holding its buffer. Node checks them every `connectionsCheckingInterval`
+ * (30 s by default, longer than the headers timeout): here every second at most.
+ */
+export function listen(
+  app: (req: IncomingMessage, res: ServerResponse) => void,
+  { port, host, requestTimeout = REQUEST_TIMEOUT_MS, headersTimeout = HEADERS_TIMEOUT_MS }: ListenOptions,
+): Promise<Server> {
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(headersTimeout, requestTimeout),
+      connectionsCheckingInterval: Math.min(1000, headersTimeout, requestTimeout),
+    },
+    app,
+  );
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      done(server);
+    });
+  });
+}
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  /** Milliseconds for a whole request, headers and body. */
+  requestTimeout?: number;
+  headersTimeout?: number;
+}
+
 /** Starts listening; resolves with the server, its URL and a `close` that drains and flushes the store. */
 export async function startServer(options: ServerOptions) {
   const { deps, app, demoAdmins } = await composeServer(options);
-  const server: Server = await new Promise((done, fail) => {
-    const s = app.listen(options.config.port, options.config.host, (error?: Error) => (error ? fail(error) : done(s)));
-  });
+  const server = await listen(app, { port: options.config.port, host: options.config.host });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
     await deps.store.close();

@@ -1,11 +1,13 @@
 // The HTTP adapter: Express 5 with express-openapi-validator reading the bundled document. Order
 // of a request: match the document operation, check its permission level, count its rate limits,
-// convert a form body to the schema's types, validate against the document, run the handler.
-// Every failure leaves in the API's envelope with the documented message.
+// read the body (never past the operation's limit, and only now: a caller refused so far costs no
+// body), convert a form body to the schema's types, validate against the document, run the
+// handler. Every failure leaves in the API's envelope with the documented message.
 
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { Tx } from '../domain/tx.ts';
+import type { Verdict } from '../rate-limit.ts';
 import { identify, permits } from './authenticate.ts';
 import type { Caller, Ctx, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
@@ -14,14 +16,21 @@ import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
 import { coerceFormValue, derefSchema } from './form-body.ts';
 import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
+import { setRateLimitHeaders } from './rate-limited.ts';
 import { RouteMatcher } from './route-matcher.ts';
-import { validationMessage } from './validation-message.ts';
+import { INVALID_BODY, validationMessage } from './validation-message.ts';
 import { documentValidators } from './validators.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
-/** Sent for a body that is not valid JSON, too large, or of an unsupported media type. */
-export const INVALID_BODY = 'Invalid request body';
+export { INVALID_BODY };
+/** Bytes of body a caller without a valid JWT may send, whatever the route admits (login needs bytes). */
+export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
+/** Requests with a body a caller without a valid JWT may have in progress per IP. */
+export const ANONYMOUS_UPLOADS = 8;
+/** Form bodies: the parser's own bounds, named so the document can state them. */
+export const FORM_DEPTH = 32;
+export const FORM_PARAMETERS = 1000;
 
 // The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
 const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
@@ -59,19 +68,32 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
       next();
     });
   }
-  app.use(express.json({ limit: '10mb' }));
-  app.use(express.urlencoded({ extended: true, limit: '10mb' }));
   for (const router of before) app.use(router);
+  const readBody = bodyReaders();
+  const uploads = new Map<string, number>();
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const op = matcher.match(req.method, req.path);
-    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
+    if (!op) return refuseUnread(req, res, NOT_FOUND, 404);
     req.operation = op;
     const now = deps.clock.now();
     const caller = await identify(deps, req.get('authorization'), req.ip ?? '', now);
-    if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
+    if (!permits(op.permission, caller)) return refuseUnread(req, res, FORBIDDEN, 403);
     req.caller = caller;
     if (!countRequest(deps, op, caller, res)) return;
+    if (!caller && hasBody(req) && !holdUpload(uploads, req, res, now)) return;
+    next();
+  });
+
+  // The body, read up to the operation's limit (a caller without a JWT: at most ANONYMOUS_BODY_LIMIT).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const limit = req.operation?.bodyLimit;
+    if (limit === undefined) return next();
+    readBody(req.caller ? limit : Math.min(limit, ANONYMOUS_BODY_LIMIT), req, res, next);
+  });
+
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const op = req.operation!;
     const content = deps.document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
     if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
       const schema = content?.['application/x-www-form-urlencoded']?.schema;
@@ -138,6 +160,66 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   return app;
 }
 
+/** Whether a request announces a body (a length above 0, or a chunked one). */
+const hasBody = (req: Request): boolean =>
+  Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
+
+/**
+ * Answers before the body is read. Node would otherwise read (and drop) the rest of an unread
+ * body to keep the connection: a refused caller's upload would still cost its transfer.
+ */
+function refuseUnread(req: Request, res: Response, message: string, status: number): void {
+  if (hasBody(req)) res.set('Connection', 'close');
+  sendError(res, 'A', message, status);
+}
+
+/** JSON and form readers bounded by a limit, one pair per limit in use. */
+function bodyReaders() {
+  const readers = new Map<number, [express.RequestHandler, express.RequestHandler]>();
+  return (limit: number, req: Request, res: Response, next: NextFunction) => {
+    let pair = readers.get(limit);
+    if (!pair) {
+      pair = [
+        express.json({ limit }),
+        // `depth` is body-parser 2's option (its types lag): deeper forms are refused, not truncated.
+        express.urlencoded({ extended: true, limit, depth: FORM_DEPTH, parameterLimit: FORM_PARAMETERS } as Parameters<
+          typeof express.urlencoded
+        >[0]),
+      ];
+      readers.set(limit, pair);
+    }
+    const [json, form] = pair;
+    json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
+  };
+}
+
+/**
+ * Counts an upload of a caller without a JWT against its IP while it is in progress; refuses with
+ * 429 past ANONYMOUS_UPLOADS, so nobody without an account holds the server's memory.
+ */
+function holdUpload(uploads: Map<string, number>, req: Request, res: Response, now: number): boolean {
+  const ip = req.ip ?? '';
+  const held = uploads.get(ip) ?? 0;
+  if (held >= ANONYMOUS_UPLOADS) {
+    res.set('Connection', 'close');
+    sendRateLimited(res, { allowed: false, limit: ANONYMOUS_UPLOADS, remaining: 0, reset: now + 1, retryAfter: 1 });
+    return false;
+  }
+  uploads.set(ip, held + 1);
+  res.once('close', () => {
+    const left = (uploads.get(ip) ?? 1) - 1;
+    if (left > 0) uploads.set(ip, left);
+    else uploads.delete(ip);
+  });
+  return true;
+}
+
+/** The seed's 429 answered by the pipeline. */
+function sendRateLimited(res: Response, verdict: Verdict): void {
+  setRateLimitHeaders(res, verdict);
+  sendError(res, 'A', rateLimited(verdict.retryAfter), 429);
+}
+
 /** A request without a body and without a content type (`curl -X POST` with no data). */
 const isEmptyRequest = (req: Request): boolean =>
   !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
@@ -158,11 +240,14 @@ function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
   };
 }
 
-/** Counts the request against the general and the route's own limit; answers 429 when over. */
+/**
+ * Counts the request against the general and the route's own limits; answers 429 when over. Rules
+ * that count only some requests (`counts`) are counted by their route, which knows the outcome.
+ */
 function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | undefined, res: Response): boolean {
   const checks: [string, number, number][] = [];
-  const own = op.rateLimit;
-  if (own?.exceeded === 'reject') {
+  for (const own of op.rateLimits) {
+    if (own.exceeded !== 'reject' || own.counts) continue;
     const who = caller?.user.platformId ?? res.req.ip ?? '';
     checks.push([`${op.operationId}:${who}`, own.limit, own.window]);
   }
@@ -175,13 +260,7 @@ function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | unde
   for (const [key, limit, window] of checks) {
     const verdict = deps.limiter.hit(key, limit, window);
     if (!verdict.allowed) {
-      res.set({
-        'X-RateLimit-Limit': String(verdict.limit),
-        'X-RateLimit-Remaining': String(verdict.remaining),
-        'X-RateLimit-Reset': String(verdict.reset),
-        'Retry-After': String(verdict.retryAfter),
-      });
-      sendError(res, 'A', rateLimited(verdict.retryAfter), 429);
+      sendRateLimited(res, verdict);
       return false;
     }
   }
@@ -198,8 +277,13 @@ interface HttpError {
 function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response): void {
   const e = (err ?? {}) as HttpError;
   const envelope = req.operation?.envelope ?? 'A';
-  const badBody = ['entity.parse.failed', 'entity.too.large', 'encoding.unsupported'].includes(e.type ?? '');
-  if (badBody || e.status === 415) {
+  // Every refusal of the body readers (too large, malformed, nested deeper than FORM_DEPTH, more
+  // than FORM_PARAMETERS fields, an unknown charset) is the documented `Invalid request body`.
+  const badBody = typeof e.type === 'string' && (e.status === 400 || e.status === 413 || e.status === 415);
+  if (e.type === 'request.aborted') {
+    // The client went away while sending: nobody is left to answer.
+  } else if (badBody || e.status === 415) {
+    if (e.type === 'entity.too.large') res.set('Connection', 'close');
     sendError(res, envelope, INVALID_BODY, 300);
   } else if (e.status === 400 && Array.isArray(e.errors) && req.operation) {
     const { message, status, type } = validationMessage(e.errors, req.operation.errorMessages);

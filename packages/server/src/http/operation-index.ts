@@ -2,6 +2,8 @@
 // its permission level, its envelope, its route-specific rate limit and its documented messages.
 // The document is the contract, so the server takes these facts from it instead of restating them.
 
+import { bodyLimitOf } from './body-limit.ts';
+
 export type Permission = 'None' | 'API only' | 'Connected + API' | 'Connected + API + 2FA' | 'admin';
 export type Envelope = 'A' | 'B';
 
@@ -31,7 +33,12 @@ export interface OperationInfo {
   operationId: string;
   permission: Permission;
   envelope: Envelope;
+  /** The first of `rateLimits` (most operations have one rule at most). */
   rateLimit?: RateLimitRule;
+  /** The operation's own limits: `x-rate-limit`, one rule or a list of them. */
+  rateLimits: RateLimitRule[];
+  /** Bytes of request body the operation reads at most (body-limit.ts); undefined without a body. */
+  bodyLimit?: number;
   errorMessages: ErrorMessage[];
 }
 
@@ -58,13 +65,16 @@ export function indexOperations(
     for (const method of ['get', 'post'] as const) {
       const op = item[method] as Json | undefined;
       if (!op) continue;
+      const rateLimits: RateLimitRule[] = [op['x-rate-limit'] ?? []].flat();
       index.set(`${method.toUpperCase()} ${path}`, {
         method: method.toUpperCase(),
         path,
         operationId: op.operationId,
         permission: op['x-permission'],
         envelope: envelopeOf(op, envelopeOverrides),
-        rateLimit: op['x-rate-limit'],
+        rateLimit: rateLimits[0],
+        rateLimits,
+        bodyLimit: bodyLimitOf(doc, op),
         errorMessages: op['x-error-messages'] ?? [],
       });
     }

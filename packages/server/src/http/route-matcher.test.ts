@@ -8,6 +8,7 @@ const op = (method: string, path: string): OperationInfo => ({
   operationId: `${method}${path}`,
   permission: 'None',
   envelope: 'A',
+  rateLimits: [],
   errorMessages: [],
 });
 const matcher = new RouteMatcher([

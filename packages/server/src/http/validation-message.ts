@@ -5,6 +5,12 @@
 // `Invalid <field> parameter`), never Ajv's wording.
 import type { ErrorMessage } from './operation-index.ts';
 
+/**
+ * The document's global message for a body that cannot be read as the operation's parameters: not
+ * JSON or form data, too large, an unsupported type, or valid JSON that is not an object (`[]`).
+ */
+export const INVALID_BODY = 'Invalid request body';
+
 export interface ValidationIssue {
   /** `/body/apiKey`, `/query/count`, `/params/item`. */
   path: string;
@@ -69,7 +75,8 @@ export function validationMessage(
       return { message: entry.message, status: entry.status ?? 300, ...(entry.type ? { type: entry.type } : {}) };
   }
   const first = failures[0];
-  if (!first?.field) return { message: 'Invalid parameters', status: 300 };
+  // No field to name: the body as a whole is not an object of parameters (a JSON array, a string).
+  if (!first?.field) return { message: INVALID_BODY, status: 300 };
   return {
     message:
       first.reason === 'missing' ? `Missing required parameter: ${first.field}` : `Invalid ${first.field} parameter`,

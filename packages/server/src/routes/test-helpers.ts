@@ -20,6 +20,8 @@ const isInt = (v: unknown) => Number.isSafeInteger(v);
 /** The test-helpers router; every path is under /test_helpers. */
 export function testHelpersRouter(deps: ServerDeps): express.Router {
   const router = express.Router();
+  // The API reads bodies per operation (http/app.ts); the helpers read their own.
+  router.use('/test_helpers', express.json({ limit: '10mb' }), express.urlencoded({ extended: true, limit: '10mb' }));
   const reply = (res: Response, result: Result<unknown>) =>
     result.ok ? sendOk(res, 'A', result.value) : sendError(res, 'A', result.error, 300);
   const bad = (error: string): Result<never> => ({ ok: false, error });
