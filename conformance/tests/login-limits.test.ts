@@ -1,0 +1,69 @@
+// Login attempts (POST /user/login, its `x-rate-limit` rules, this document's limits): refused keys
+// per IP and attempts per API key, each answered 429 with the seed's message and four headers once
+// over, while other IPs and keys still log in. The numbers are read from the document.
+import { beforeAll, describe, it } from 'vitest';
+import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { findOperation } from '../src/document.ts';
+import { helpers } from '../src/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { skip } from '../src/skip.ts';
+
+beforeAll(resetIfPossible);
+
+interface Rule {
+  limit: number;
+  window: number;
+  scope: string;
+}
+const rules: Rule[] = [findOperation('POST', '/user/login')?.op['x-rate-limit'] ?? []].flat();
+const rule = (scope: string) => rules.find((r) => r.scope === scope);
+
+const login = (apiKey: string, ip: string) => call('POST', '/user/login', { json: { apiKey }, ip });
+
+function assertLimited(answer: Answer, limit: number, why: string): void {
+  assertConforms(answer);
+  assertThat(answer, answer.status === 429, why);
+  const retry = Number(answer.headers['retry-after']);
+  assertThat(
+    answer,
+    answer.message === `Rate limit exceeded. Retry after ${retry} seconds.` &&
+      Number(answer.headers['x-ratelimit-limit']) === limit &&
+      Number(answer.headers['x-ratelimit-remaining']) === 0 &&
+      retry >= 1,
+    'the seed message, limit and remaining 0 in the headers',
+  );
+}
+
+describe('POST /user/login attempts', () => {
+  it('Given as many refused keys from one IP as the limit, then the next attempt from it is 429, even with a good key', async (ctx) => {
+    await needsHelpers(ctx);
+    const perIp = rule('ip');
+    if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
+    const user = await helpers.user();
+    for (let i = 0; i < perIp.limit; i++) {
+      const refused = await login(`not-a-key-${i}`, '203.0.113.40');
+      assertThat(refused, refused.status === 403, `refused key ${i + 1} is 403 Invalid API key`);
+    }
+    assertLimited(await login(user.apiKey, '203.0.113.40'), perIp.limit, 'the IP is over its refused keys');
+    const elsewhere = await login(user.apiKey, '203.0.113.41');
+    assertThat(elsewhere, elsewhere.status === 200, 'another IP still logs in');
+    await helpers.advance(perIp.window);
+    const later = await login(user.apiKey, '203.0.113.40');
+    assertThat(later, later.status === 200, 'after the window the IP logs in again');
+  });
+
+  it('Given as many logins with one API key as the limit, then the next one is 429 from any IP', async (ctx) => {
+    await needsHelpers(ctx);
+    const perKey = rule('apiKey');
+    if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
+    const user = await helpers.user();
+    const other = await helpers.user();
+    for (let i = 0; i < perKey.limit; i++) {
+      const ok = await login(user.apiKey, `198.18.0.${i + 1}`);
+      assertThat(ok, ok.status === 200, `login ${i + 1} succeeds`);
+    }
+    assertLimited(await login(user.apiKey, '198.18.1.1'), perKey.limit, 'the key is over its attempts');
+    const another = await login(other.apiKey, '198.18.1.1');
+    assertThat(another, another.status === 200, 'another key still logs in');
+  });
+});
