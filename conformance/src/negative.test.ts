@@ -102,6 +102,7 @@ describe('negativeCases', () => {
       'body shortUrl: 21 characters, above maxLength',
       'body shortUrl: a value outside the pattern',
       'a malformed JSON body',
+      'a JSON array body',
       'an unknown content type',
     ]);
     const tooLong = cases.find((c) => c.keyword === 'maxLength')!;
@@ -135,6 +136,7 @@ describe('negativeCases', () => {
     ['the documented fallback without an entry', 'query page: -1, below the minimum', ['Invalid page parameter']],
     ['the missing fallback', 'query page missing', ['Missing required parameter: page']],
     ['nothing for a malformed body', 'a malformed JSON body', []],
+    ['the global message for a JSON array', 'a JSON array body', ['Invalid request body']],
   ])('expects %s (%s)', (_, name, want) => {
     expect(expectedMessages(shortUrl, cases.find((c) => c.name === name)!)).toEqual(want);
   });

@@ -9,6 +9,8 @@ import { type Built, buildRequest } from './requests.ts';
 export interface NegativeCase {
   name: string;
   request: Built & { raw?: { contentType: string; body: string } };
+  /** The message due whatever the operation lists (a global one of the document). */
+  message?: string;
   /** The field and failure, to find the documented message. */
   field?: string;
   reason?: 'missing' | 'invalid';
@@ -126,6 +128,8 @@ export function negativeCases(o: Operation): NegativeCase[] {
       name: 'a malformed JSON body',
       request: { ...base, json: undefined, raw: { contentType: 'application/json', body: '{"unterminated": ' } },
     });
+    // Valid JSON that is not an object of parameters: the global `Invalid request body`.
+    cases.push({ name: 'a JSON array body', request: { ...base, json: [] }, message: 'Invalid request body' });
     cases.push({
       name: 'an unknown content type',
       request: { ...base, json: undefined, raw: { contentType: 'text/plain', body: 'hello' } },
@@ -141,6 +145,7 @@ export function negativeCases(o: Operation): NegativeCase[] {
  * parameter`). Empty when the case breaks no single field (a malformed body).
  */
 export function expectedMessages(o: Operation, c: NegativeCase): string[] {
+  if (c.message) return [c.message];
   if (!c.field) return [];
   const listed: { message: string; field?: string; reason?: string; keyword?: string }[] = (
     o.op['x-error-messages'] ?? []
