@@ -125,7 +125,7 @@ if (command === 'verify') {
 if (positionals.length) usageError(`unexpected argument ${positionals[0]}`);
 const target = (values.target ?? process.env.BASE_URL)?.replace(/\/+$/, '');
 if (!target) usageError('missing --target <url> (or BASE_URL)');
-const { REPORTERS } = await import('./run.ts');
+const { REPORTERS } = await import('./settings.ts');
 const reporters = (values.reporter ?? []).flatMap((r) => r.split(',')).filter(Boolean);
 for (const r of reporters)
   if (!(REPORTERS as readonly string[]).includes(r))

@@ -19,7 +19,7 @@ import { findOperation, operations } from './document.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
 import { type Failure, type RunResult, type TestOutcome, writeResults } from './report.ts';
-import type { ReporterName } from './run.ts';
+import type { ReporterName } from './settings.ts';
 
 export interface ProxyOptions {
   /** The implementation's base URL. */

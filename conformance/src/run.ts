@@ -10,13 +10,12 @@ import { operations } from './document.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
 import { type Failure, failureOf, type RunResult, type TestOutcome, writeResults } from './report.ts';
-import { type Level, levelOf } from './settings.ts';
+import { type Level, levelOf, type ReporterName } from './settings.ts';
 import { readSkips } from './skip.ts';
 
 export type { RunResult, TestOutcome } from './report.ts';
 
-export type ReporterName = 'junit' | 'json' | 'html' | 'badge';
-export const REPORTERS: readonly ReporterName[] = ['junit', 'json', 'html', 'badge'];
+export { REPORTERS, type ReporterName } from './settings.ts';
 
 export interface RunOptions {
   target: string;
