@@ -8,8 +8,14 @@
 // entry per operation, failed when any of its exchanges broke the document), coverage.md/.html
 // (operations × statuses × messages seen), and junit.xml, report.html, badge.svg on request.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import {
+  createServer,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type Server,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { writeBadge } from './badge.ts';
@@ -68,6 +74,8 @@ function curlOf(method: string, url: string, headers: IncomingHttpHeaders, body:
 export async function startValidatingProxy(options: ProxyOptions): Promise<ValidatingProxy> {
   const base = new URL(options.target);
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
+  // Connections to the target are kept open between exchanges: no handshake per request.
+  const agent = base.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const out = resolve(options.out ?? 'conformance/reports');
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const seen: Seen[] = [];
@@ -137,7 +145,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HOP.has(k)));
       const upstream = send(
         new URL(req.url ?? '/', base),
-        { method: req.method, headers: { ...headers, host: base.host } },
+        { method: req.method, headers: { ...headers, host: base.host }, agent },
         (answer) => {
           const responseHeaders: Record<string, string> = {};
           for (const [k, v] of Object.entries(answer.headers))
@@ -194,6 +202,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
     server.closeIdleConnections();
     await new Promise<void>((done) => server.close(() => done()));
     await Promise.all(inFlight);
+    agent.destroy();
     mkdirSync(out, { recursive: true });
     const rows = coverage(seen);
     writeCoverage(out, rows, options.target);
