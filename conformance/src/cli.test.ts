@@ -2,7 +2,7 @@
 // with one line and exit 2; output into a file or pipe carries no colour and no test-runner hints;
 // skip reasons are true for the target at hand. Each run against the reference server gets a
 // server of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -106,13 +106,13 @@ describe('the target check, before anything else: one line, exit 2', () => {
 });
 
 describe('output a team can keep', () => {
-  it('Given output into a pipe, even with FORCE_COLOR, then no colour, no runner hints, only existing files named', {
+  it('Given output into a pipe, even with FORCE_COLOR, then no colour, no runner hints, only existing files named; the badge verifiable', {
     timeout: 180_000,
   }, async () => {
     const server = await startTestServer();
     try {
       const { code, stdout, stderr, out } = await cli(
-        ['--target', server.baseUrl, '--grep', 'Given no apiKey, then 300'],
+        ['--target', server.baseUrl, '--grep', 'Given no apiKey, then 300', '--reporter', 'badge'],
         { FORCE_COLOR: '1', NO_COLOR: undefined },
       );
       expect(code, stdout + stderr).toBe(0);
@@ -121,7 +121,19 @@ describe('output a team can keep', () => {
       for (const hint of ['vitest', 'Vitest', 'isolate', 'JSON report written', 'Tip:', 'RUN ', 'Duration'])
         expect(all).not.toContain(hint);
       expect(stdout).toContain('✓ tests/auth.test.ts  1 passed, 0 failed');
-      expect(stdout).toContain(`Reports in ${out}: results.json, coverage.md, coverage.html\n`);
+      expect(stdout).toContain(
+        `Reports in ${out}: results.json, coverage.md, coverage.html, badge.svg, summary.json\n`,
+      );
+      // The badge's summary is sealed: verify accepts it as written and refuses it edited.
+      const file = join(out, 'summary.json');
+      const verified = await cli(['verify', file]);
+      expect([verified.code, verified.stdout]).toEqual([
+        0,
+        `${file}: seal sha256 matches (passed, 1 passed, 0 failed)\n`,
+      ]);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"failed": 0', '"failed": 1'));
+      const edited = await cli(['verify', file]);
+      expect([edited.code, edited.stdout]).toEqual([1, `${file}: the seal does not match its content\n`]);
     } finally {
       await server.close();
     }

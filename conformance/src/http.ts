@@ -108,6 +108,15 @@ const currentTest = () => {
   }
 };
 
+/**
+ * Names the seed rules the running test checks, from inside its body (a case of an `it.each` that
+ * checks its own rule); test options `rule(...)` (rule.ts) name them for the whole test.
+ */
+export function checksRules(...ids: string[]): void {
+  const test = currentTest();
+  if (test) test.meta.rules = [...new Set([...(test.meta.rules ?? []), ...ids])];
+}
+
 const responseText = (a: Answer) => {
   const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
   return body.length > 600 ? `${body.slice(0, 600)}…` : body;

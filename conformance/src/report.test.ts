@@ -1,9 +1,10 @@
 // The reports' shape on a run made up for the purpose: a failure broken into what to fix (also in
 // JUnit's one-line message), the HTML page opening on the summary and grouping by area and
 // operation with skips collapsed by reason, and the badge's sealed summary that any edit breaks.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, TestRunner } from 'vitest';
 import { badgeSvg, canonical, runSummary, verifySummary } from './badge.ts';
 import { htmlReport } from './html-report.ts';
+import { checksRules } from './http.ts';
 import { junitReport } from './junit.ts';
 import { failureOf, type RunResult, summary, type TestOutcome } from './report.ts';
 import { rule } from './rule.ts';
@@ -114,6 +115,12 @@ describe('a failure', () => {
 
   it('gives test options naming its rules', () => {
     expect(rule('R-CART-3', 'R-CART-4')).toEqual({ meta: { rules: ['R-CART-3', 'R-CART-4'] } });
+  });
+
+  it('names its rules from inside the test body too, once each', () => {
+    checksRules('R-CART-3');
+    checksRules('R-CART-3', 'R-CART-4');
+    expect(TestRunner.getCurrentTest()?.meta.rules).toEqual(['R-CART-3', 'R-CART-4']);
   });
 });
 

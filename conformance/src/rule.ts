@@ -1,7 +1,8 @@
 // What a test leaves for the reports besides pass or fail, carried in vitest's task metadata (set
 // in the worker, read by the reporter in the CLI's process): the seed rules it checks, the
 // operations it called, and the exchange its failure is about.
-import 'vitest';
+// Type-only: the CLI's process loads this file for the sentences without loading vitest.
+import type {} from 'vitest';
 
 /** An exchange as a failure report shows it. */
 export interface ExchangeNote {
