@@ -184,6 +184,7 @@ if (command === 'proxy') {
     out,
   };
   const result = await runConformance(options);
+  if (!result.outcomes.length) stop('the suite collected no test: see the messages above');
   if (options.grep && result.outcomes.every((o) => o.state === 'skipped' && o.reason?.startsWith('left out by --grep')))
     stop(`no test name matches --grep ${options.grep}`);
   process.stdout.write(`\n${summary(result, writtenReports(result, options))}\n`);
