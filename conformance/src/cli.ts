@@ -1,69 +1,192 @@
 #!/usr/bin/env node
-// marketplace-conformance --target <base-url> [--level contract|behavior|all] [--read-only]
-//   [--grep <pattern>] [--reporter junit|json|html]... [--api-key K] [--admin-api-key K]
-//   [--blocked-country CC] [--mock] [--out <dir>]
+// marketplace-conformance --target <base-url> [options]         run the suite against a target
+// marketplace-conformance proxy --target <base-url> [--port P]  check live traffic against the document
+// marketplace-conformance verify <summary.json>                  check the seal of a badge summary
+// Exit codes: 0 nothing failed, 1 a failure (or a violation seen by the proxy), 2 bad options or a
+// target that is not this API or does not answer.
 import { parseArgs } from 'node:util';
-import { summary } from './report.ts';
-import { reportFiles, runConformance } from './run.ts';
+
+// Colour only for a person at a terminal: never into a file or a pipe, never with NO_COLOR. Set
+// before vitest loads (it decides once, at import).
+if (!process.stdout.isTTY || process.env.NO_COLOR !== undefined) {
+  process.env.NO_COLOR = '1';
+  delete process.env.FORCE_COLOR;
+}
 
 const USAGE = `usage: marketplace-conformance --target <base-url> [options]
+       marketplace-conformance proxy --target <base-url> [--port <port>] [--out <dir>] [--reporter <name>]...
+       marketplace-conformance verify <summary.json>
 
-  --target <url>          the implementation to test (or BASE_URL)
+  --target <url>          the implementation to test, with its scheme (or BASE_URL)
   --level <level>         contract, behavior or all (default all)
   --read-only             send only requests that change nothing (a deployment)
-  --grep <pattern>        run only the tests whose name matches
-  --reporter <name>       junit, json or html; repeatable (results.json is always written)
+  --grep <pattern>        run only the tests whose name matches (a regular expression)
+  --reporter <name>       junit, json, html or badge; repeatable (results.json is always written)
   --api-key <key>         an account's API key, for a target without test helpers (or MARKETPLACE_API_KEY)
   --admin-api-key <key>   an admin account's API key (or MARKETPLACE_ADMIN_API_KEY)
   --blocked-country <CC>  a country the target refuses at login (or MARKETPLACE_BLOCKED_COUNTRY)
   --mock                  the target is a mock (Prism): do not expect the API's error envelope
-  --out <dir>             where reports go (default conformance/reports)`;
+  --out <dir>             where reports go (default conformance/reports)
+  --port <port>           proxy: the port to listen on (default: a free port, printed)
+  -h, --help              this text`;
 
-const { values } = parseArgs({
-  options: {
-    target: { type: 'string', default: process.env.BASE_URL },
-    level: { type: 'string', default: 'all' },
-    'read-only': { type: 'boolean', default: false },
-    mock: { type: 'boolean', default: false },
-    grep: { type: 'string' },
-    reporter: { type: 'string', multiple: true, default: [] },
-    'api-key': { type: 'string', default: process.env.MARKETPLACE_API_KEY },
-    'admin-api-key': { type: 'string', default: process.env.MARKETPLACE_ADMIN_API_KEY },
-    'blocked-country': { type: 'string', default: process.env.MARKETPLACE_BLOCKED_COUNTRY },
-    out: { type: 'string', default: 'conformance/reports' },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+const OPTIONS = {
+  target: { type: 'string' },
+  level: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  mock: { type: 'boolean' },
+  grep: { type: 'string' },
+  reporter: { type: 'string', multiple: true },
+  'api-key': { type: 'string' },
+  'admin-api-key': { type: 'string' },
+  'blocked-country': { type: 'string' },
+  out: { type: 'string' },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-if (values.help || !values.target) {
-  console.log(USAGE);
-  process.exit(values.help ? 0 : 2);
-}
-const fail = (message: string) => {
-  console.error(`${message}\n\n${USAGE}`);
+/** One line saying what is wrong, the usage, exit 2. */
+function usageError(message: string): never {
+  process.stderr.write(`marketplace-conformance: ${message}\n\n${USAGE}\n`);
   process.exit(2);
-};
-if (!['contract', 'behavior', 'all'].includes(values.level)) fail(`--level must be contract, behavior or all`);
-const reporters = values.reporter.flatMap((r) => r.split(','));
-for (const r of reporters) if (!['junit', 'json', 'html'].includes(r)) fail(`unknown --reporter ${r}`);
-try {
-  await fetch(values.target);
-} catch (e) {
-  fail(`the target ${values.target} does not answer: ${(e as Error).cause ?? (e as Error).message}`);
 }
 
-const options = {
-  target: values.target,
-  level: values.level as 'all',
-  readOnly: values['read-only'],
-  mock: values.mock,
-  grep: values.grep,
-  reporters: reporters as ('junit' | 'json' | 'html')[],
-  apiKey: values['api-key'],
-  adminApiKey: values['admin-api-key'],
-  blockedCountry: values['blocked-country'],
-  out: values.out,
-};
-const result = await runConformance(options);
-console.log(`\n${summary(result, { level: values.level, readOnly: options.readOnly, files: reportFiles(options) })}`);
-process.exit(result.failed.length ? 1 : 0);
+/** One line, exit 2: the options were fine but the run cannot start. */
+function stop(message: string): never {
+  process.stderr.write(`marketplace-conformance: ${message}\n`);
+  process.exit(2);
+}
+
+/** Edit distance, to suggest the option meant by a typo (`--levle`). */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const kept = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = kept;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The parse error of node:util in one line of our own. */
+function optionError(e: Error & { code?: string }): string {
+  const quoted = e.message.match(/'([^']+)'/)?.[1] ?? '';
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const near = Object.keys(OPTIONS)
+      .map((name) => ({ name, d: distance(quoted.replace(/^-+/, ''), name) }))
+      .sort((a, b) => a.d - b.d)[0];
+    return `unknown option ${quoted}${near && near.d <= 2 ? ` (did you mean --${near.name}?)` : ''}`;
+  }
+  if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${quoted.split(' ')[0]} needs a value`;
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${quoted}`;
+  return e.message.split('\n')[0] ?? 'bad options';
+}
+
+function parse(args: string[]): { values: Values; positionals: string[] } {
+  try {
+    return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    return usageError(optionError(e as Error & { code?: string }));
+  }
+}
+
+const argv = process.argv.slice(2);
+const command = argv[0] === 'proxy' || argv[0] === 'verify' ? argv[0] : 'run';
+const { values, positionals } = parse(command === 'run' ? argv : argv.slice(1));
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+if (command === 'verify') {
+  if (positionals.length !== 1) usageError('verify takes one summary.json');
+  const { readFileSync } = await import('node:fs');
+  const { verifySummary } = await import('./badge.ts');
+  let summary: Parameters<typeof verifySummary>[0];
+  try {
+    summary = JSON.parse(readFileSync(positionals[0]!, 'utf8'));
+  } catch (e) {
+    stop(`cannot read ${positionals[0]}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const ok = verifySummary(summary, process.env.CONFORMANCE_SIGNING_KEY);
+  process.stdout.write(
+    ok
+      ? `${positionals[0]}: seal ${summary.seal?.algorithm} matches (${summary.result}, ${summary.counts.passed} passed, ${summary.counts.failed} failed)\n`
+      : `${positionals[0]}: the seal does not match its content${summary.seal?.algorithm === 'hmac-sha256' && !process.env.CONFORMANCE_SIGNING_KEY ? ' (an HMAC seal: set CONFORMANCE_SIGNING_KEY)' : ''}\n`,
+  );
+  process.exit(ok ? 0 : 1);
+}
+
+if (positionals.length) usageError(`unexpected argument ${positionals[0]}`);
+const target = (values.target ?? process.env.BASE_URL)?.replace(/\/+$/, '');
+if (!target) usageError('missing --target <url> (or BASE_URL)');
+const { REPORTERS } = await import('./settings.ts');
+const reporters = (values.reporter ?? []).flatMap((r) => r.split(',')).filter(Boolean);
+for (const r of reporters)
+  if (!(REPORTERS as readonly string[]).includes(r))
+    usageError(`unknown --reporter ${r} (one of ${REPORTERS.join(', ')})`);
+const out = values.out ?? 'conformance/reports';
+
+if (command === 'proxy') {
+  for (const name of ['level', 'read-only', 'mock', 'grep', 'api-key', 'admin-api-key', 'blocked-country'] as const)
+    if (values[name] !== undefined) usageError(`--${name} is an option of a run, not of the proxy`);
+  const port = Number(values.port ?? 0);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) usageError(`--port must be a port number, got ${values.port}`);
+  const { probeTarget } = await import('./probe.ts');
+  const problem = await probeTarget(target);
+  if (problem) stop(problem);
+  const { startValidatingProxy } = await import('./proxy.ts');
+  const proxy = await startValidatingProxy({ target, port, out, reporters: reporters as never });
+  process.stdout.write(
+    `Validating proxy to ${target} on ${proxy.url}: point your client there; violations are printed as they happen. Ctrl-C writes the reports.\n`,
+  );
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, async () => {
+      if (stopping) return;
+      stopping = true;
+      const report = await proxy.close();
+      process.stdout.write(`\n${report.summary}\n`);
+      process.exit(report.violations ? 1 : 0);
+    });
+} else {
+  if (values.port !== undefined) usageError('--port is an option of the proxy command');
+  const level = values.level ?? 'all';
+  if (!['contract', 'behavior', 'all'].includes(level))
+    usageError(`--level must be contract, behavior or all, got ${level}`);
+  if (values.grep !== undefined) {
+    try {
+      new RegExp(values.grep);
+    } catch {
+      usageError(`--grep ${values.grep} is not a valid regular expression`);
+    }
+  }
+  const { probeTarget } = await import('./probe.ts');
+  const problem = await probeTarget(target);
+  if (problem) stop(problem);
+  const { runConformance, writtenReports } = await import('./run.ts');
+  const { summary } = await import('./report.ts');
+  const options = {
+    target,
+    level: level as 'all',
+    readOnly: values['read-only'] ?? false,
+    mock: values.mock ?? false,
+    grep: values.grep,
+    reporters: reporters as never[],
+    apiKey: values['api-key'] ?? process.env.MARKETPLACE_API_KEY,
+    adminApiKey: values['admin-api-key'] ?? process.env.MARKETPLACE_ADMIN_API_KEY,
+    blockedCountry: values['blocked-country'] ?? process.env.MARKETPLACE_BLOCKED_COUNTRY,
+    out,
+  };
+  const result = await runConformance(options);
+  if (!result.outcomes.length) stop('the suite collected no test: see the messages above');
+  if (options.grep && result.outcomes.every((o) => o.state === 'skipped' && o.reason?.startsWith('left out by --grep')))
+    stop(`no test name matches --grep ${options.grep}`);
+  process.stdout.write(`\n${summary(result, writtenReports(result, options))}\n`);
+  process.exit(result.failed.length ? 1 : 0);
+}

@@ -85,6 +85,14 @@ export async function callerTokens(t: Target, ip: string): Promise<{ user?: stri
   return { user: await login(settings.apiKey, ip), admin: await login(settings.adminApiKey, ip) };
 }
 
-/** Why a test cannot call an operation without credentials. */
-export const noCredentials = (admin: boolean) =>
-  `no credentials for ${admin ? 'an admin' : 'a Connected'} route (give ${admin ? '--admin-api-key' : '--api-key'}, or a target with test helpers)`;
+/**
+ * Why a test cannot call an operation without credentials, true for the run at hand: a read-only
+ * run creates no accounts even where the target has test helpers; otherwise the target has none.
+ */
+export const noCredentials = (admin: boolean) => {
+  const key = admin ? '--admin-api-key' : '--api-key';
+  const route = admin ? 'an admin' : 'a Connected';
+  return settings.readOnly
+    ? `--read-only: no credentials for ${route} route (give ${key}; a read-only run creates no accounts)`
+    : `no credentials for ${route} route: the target has no test helpers to create an account (give ${key})`;
+};

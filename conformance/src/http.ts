@@ -2,9 +2,10 @@
 // every failure message carries a curl line that reproduces the request, and the response seen.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { expect, TestRunner } from 'vitest';
 import { checkResponse, type Exchange, errorMessage } from './contract.ts';
 import { findOperation } from './document.ts';
+import type { ExchangeNote } from './rule.ts';
 import { levelOf, settings } from './settings.ts';
 
 export interface Call {
@@ -91,8 +92,46 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     curl,
     message: res.status >= 300 ? errorMessage(parsed) : undefined,
   };
-  if (c.record !== false) record(answer);
+  if (c.record !== false) {
+    record(answer);
+    noteExchange(answer);
+  }
   return answer;
+}
+
+/** The running test (undefined in hooks and outside vitest). */
+const currentTest = () => {
+  try {
+    return TestRunner.getCurrentTest();
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Names the seed rules the running test checks, from inside its body (a case of an `it.each` that
+ * checks its own rule); test options `rule(...)` (rule.ts) name them for the whole test.
+ */
+export function checksRules(...ids: string[]): void {
+  const test = currentTest();
+  if (test) test.meta.rules = [...new Set([...(test.meta.rules ?? []), ...ids])];
+}
+
+const responseText = (a: Answer) => {
+  const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
+  return body.length > 600 ? `${body.slice(0, 600)}…` : body;
+};
+
+const note = (a: Answer): ExchangeNote | undefined =>
+  a.operation ? { operation: a.operation, status: a.status, body: responseText(a), curl: short(a.curl) } : undefined;
+
+/** Tells the reports which operations the running test called, and its last exchange. */
+function noteExchange(a: Answer): void {
+  const test = currentTest();
+  if (!test || !a.operation) return;
+  const operations = test.meta.operations ?? [];
+  if (!operations.includes(a.operation)) test.meta.operations = [...operations, a.operation];
+  test.meta.last = note(a);
 }
 
 /** The test file sending a request, when it runs under vitest. */
@@ -118,17 +157,47 @@ function record(a: Answer): void {
 
 /** The request and response of an answer, for failure messages. */
 export function describe(a: Answer): string {
-  const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-  return `\n  request:  ${short(a.curl)}\n  response: ${a.status} ${body.length > 600 ? `${body.slice(0, 600)}…` : body}`;
+  return `\n  request:  ${short(a.curl)}\n  response: ${a.status} ${responseText(a)}`;
+}
+
+/** What came back, in one line: the status and the error message, or the start of the body. */
+export function received(a: Answer): string {
+  if (a.message !== undefined) return `${a.status} ${JSON.stringify(a.message)}`;
+  const body = responseText(a);
+  return `${a.status} ${body.length > 200 ? `${body.slice(0, 200)}…` : body}`;
+}
+
+/** Marks the exchange a failing check is about, for the reports (operation, curl line). */
+function fails(a: Answer, message: string): never {
+  const test = currentTest();
+  if (test) test.meta.subject = note(a);
+  throw new Error(message);
 }
 
 /** Fails with the reproduction when an answer breaks the document. */
 export function assertConforms(a: Answer): void {
   const violations = checkResponse(a);
-  if (violations.length) throw new Error(`the answer breaks the document: ${violations.join('; ')}${describe(a)}`);
+  if (violations.length)
+    fails(
+      a,
+      `the answer breaks the document: ${violations.join('; ')}\n  expected: ${a.operation ?? `${a.method} ${a.url}`} as documented\n  received: ${received(a)}${describe(a)}`,
+    );
 }
 
-/** Fails with the reproduction unless `check` holds. */
+/** Fails with the reproduction unless `check` holds: `what` says what was expected. */
 export function assertThat(a: Answer, check: boolean, what: string): void {
-  if (!check) throw new Error(`${what}${describe(a)}`);
+  if (!check) fails(a, `${what}\n  received: ${received(a)}${describe(a)}`);
+}
+
+/**
+ * Fails unless the answer has the expected status and (when given) error message, stating both the
+ * expected and the received values.
+ */
+export function assertAnswer(a: Answer, expected: { status: number; message?: unknown }, what: string): void {
+  const messageOk =
+    !('message' in expected) || JSON.stringify(a.message) === JSON.stringify(expected.message ?? undefined);
+  if (a.status !== expected.status || !messageOk) {
+    const want = `${expected.status}${'message' in expected ? ` ${JSON.stringify(expected.message)}` : ''}`;
+    fails(a, `${what}\n  expected: ${want}\n  received: ${received(a)}${describe(a)}`);
+  }
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../packages/mock/src/mock.ts';
+import { freePort } from './cli-process.ts';
 import { operations } from './document.ts';
 import { type RunResult, runConformance } from './run.ts';
 import { PRISM_INVALID, PRISM_LARGE } from './target.ts';
@@ -15,9 +16,10 @@ let mock: MockServer;
 let result: RunResult;
 
 beforeAll(async () => {
-  mock = await startMock({ port: 4311 });
+  // A free port (Prism cannot listen on 0): two test runs on one machine must not collide.
+  mock = await startMock({ port: await freePort() });
   result = await runConformance({ target: mock.url, level: 'contract', out, quiet: true });
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await mock?.stop();
   rmSync(out, { recursive: true, force: true });

@@ -1,17 +1,45 @@
-// What a run reports besides the coverage matrix: the console summary (what was tested, per level;
-// every failure with its curl line and the response seen; every skip with its reason),
-// `results.json`, and the self-contained `report.html`.
+// What a run reports besides the coverage matrix and the other formats: the outcome of every test,
+// each failure broken down into what to fix (operation, seed rule, expected, received, curl line),
+// the console summary and `results.json`.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TaskMeta } from 'vitest';
 import type { totals } from './coverage.ts';
+import { RULE_SENTENCES } from './rule.ts';
+
+/** A failure, as every report states it. */
+export interface Failure {
+  /** One line: the operation, what was checked, expected and received (JUnit's `message`). */
+  summary: string;
+  operation?: string;
+  /** The seed rules the test checks, with their sentences where known. */
+  rules: { id: string; sentence?: string }[];
+  expected?: string;
+  received?: string;
+  /** The curl line reproducing the request the failure is about. */
+  curl?: string;
+  /** The status and body that came back. */
+  response?: string;
+  /** The whole message, without stack frames. */
+  text: string;
+}
 
 export interface TestOutcome {
   name: string;
   file: string;
+  /** The test file's domain (`cart`, `auth`, `negative`...): how the HTML report groups tests. */
+  area: string;
+  /** The operation the test is about (the first its name states, else the first it called). */
+  operation?: string;
   level: 'contract' | 'behavior';
   state: 'passed' | 'failed' | 'skipped';
-  /** The failure (assertion, curl line, response) or the reason of the skip. */
+  /** The failure message or the reason of the skip. */
   reason?: string;
+  /** The seed rules the test names (`rule(...)`). */
+  rules?: string[];
+  failure?: Failure;
+  /** Milliseconds. */
+  duration?: number;
 }
 
 export interface LevelTotals {
@@ -25,6 +53,8 @@ export interface LevelTotals {
 
 export interface RunResult {
   target: string;
+  level: string;
+  readOnly: boolean;
   passed: number;
   failed: TestOutcome[];
   skipped: TestOutcome[];
@@ -42,11 +72,81 @@ export const withoutStack = (message: string): string =>
     .join('\n')
     .trim();
 
+const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** The value of a `  label: value` line of a message built by http.ts. */
+const labelled = (text: string, label: string) =>
+  text.match(new RegExp(`^\\s+${label}:\\s+(.*)$`, 'm'))?.[1]?.trim() || undefined;
+
+/**
+ * Breaks a test's error into what to fix. The operation and curl line come from the exchange the
+ * failing check named (`assertThat`, `assertConforms`) or else the test's last exchange; expected
+ * and received from the message's `expected:`/`received:` lines or vitest's assertion values.
+ */
+export function failureOf(
+  error: { message?: string; expected?: string; actual?: string },
+  meta: TaskMeta | Record<string, never>,
+  operation?: string,
+): Failure {
+  const text = withoutStack(error.message ?? 'failed');
+  const first = text.split('\n')[0] ?? '';
+  const exchange = meta.subject ?? meta.last;
+  const op = meta.subject?.operation ?? operation ?? exchange?.operation;
+  // A failed assertThat states what was expected as its first line.
+  const expected =
+    labelled(text, 'expected') ??
+    (error.expected === undefined ? undefined : cut(error.expected, 300)) ??
+    (meta.subject ? first : undefined);
+  const received =
+    labelled(text, 'received') ??
+    (error.actual === undefined ? undefined : cut(error.actual, 300)) ??
+    (meta.subject ? `${meta.subject.status} ${cut(meta.subject.body, 200)}` : undefined);
+  const curl = labelled(text, 'request') ?? exchange?.curl;
+  const response = labelled(text, 'response') ?? (exchange ? `${exchange.status} ${exchange.body}` : undefined);
+  const rules = (meta.rules ?? []).map((id) => ({
+    id,
+    ...(RULE_SENTENCES.has(id) ? { sentence: RULE_SENTENCES.get(id) } : {}),
+  }));
+  const parts = [first];
+  if (expected && !first.includes(expected)) parts.push(`expected ${expected}`);
+  if (received && !first.includes(received)) parts.push(`received ${received}`);
+  const summary = cut(`${op ? `${op}: ` : ''}${parts.join('; ')}`.replace(/\s+/g, ' '), 400);
+  return {
+    summary,
+    ...(op ? { operation: op } : {}),
+    rules,
+    ...(expected ? { expected } : {}),
+    ...(received ? { received } : {}),
+    ...(curl ? { curl } : {}),
+    ...(response ? { response } : {}),
+    text,
+  };
+}
+
+/** The lines of a failure in the console and the HTML report. */
+export function failureLines(f: Failure): string[] {
+  const lines = [f.summary];
+  if (f.operation) lines.push(`operation: ${f.operation}`);
+  for (const r of f.rules) lines.push(`rule:      ${r.id}${r.sentence ? ` "${r.sentence}"` : ''}`);
+  if (f.expected) lines.push(`expected:  ${f.expected}`);
+  if (f.received) lines.push(`received:  ${f.received}`);
+  if (f.curl) lines.push(`reproduce: ${f.curl}`);
+  if (f.response) lines.push(`response:  ${cut(f.response, 600)}`);
+  return lines;
+}
+
+/** Skips counted by reason, most frequent first. */
+export function skipsByReason(skipped: TestOutcome[]): [string, TestOutcome[]][] {
+  const byReason = new Map<string, TestOutcome[]>();
+  for (const s of skipped) byReason.set(s.reason ?? '', [...(byReason.get(s.reason ?? '') ?? []), s]);
+  return [...byReason].sort((a, b) => b[1].length - a[1].length);
+}
+
 /** The closing console summary of a run. */
-export function summary(result: RunResult, options: { level: string; readOnly?: boolean; files: string[] }): string {
+export function summary(result: RunResult, files: string[]): string {
   const lines: string[] = [];
   const c = result.coverage;
-  lines.push(`Conformance of ${result.target} (level ${options.level}${options.readOnly ? ', read-only' : ''})`);
+  lines.push(`Conformance of ${result.target} (level ${result.level}${result.readOnly ? ', read-only' : ''})`);
   lines.push(`  passed ${result.passed}, failed ${result.failed.length}, skipped ${result.skipped.length}`);
   lines.push('', 'Tested (operations × levels):');
   for (const [level, t] of Object.entries(result.levels))
@@ -60,19 +160,14 @@ export function summary(result: RunResult, options: { level: string; readOnly?: 
     lines.push('', 'Failed:');
     for (const f of result.failed) {
       lines.push(`  ✗ ${f.name}  (${f.file})`);
-      for (const line of withoutStack(f.reason ?? '')
-        .split('\n')
-        .slice(0, 8))
-        lines.push(`    ${line}`);
+      if (f.failure) for (const line of failureLines(f.failure)) lines.push(`    ${line}`);
     }
   }
   if (result.skipped.length) {
-    const byReason = new Map<string, number>();
-    for (const s of result.skipped) byReason.set(s.reason ?? '', (byReason.get(s.reason ?? '') ?? 0) + 1);
     lines.push('', 'Skipped:');
-    for (const [reason, n] of byReason) lines.push(`  ${n} × ${reason}`);
+    for (const [reason, tests] of skipsByReason(result.skipped)) lines.push(`  ${tests.length} × ${reason}`);
   }
-  lines.push('', `Reports in ${result.out}: ${options.files.join(', ')}`);
+  lines.push('', `Reports in ${result.out}: ${files.join(', ')}`);
   return lines.join('\n');
 }
 
@@ -81,21 +176,6 @@ export function writeResults(out: string, result: RunResult): void {
   writeFileSync(join(out, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
 }
 
-const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-
-/** A self-contained HTML page of the run: totals, then every failure and skip with its reason. */
-export function htmlReport(result: RunResult): string {
-  const rows = (list: TestOutcome[], cls: string) =>
-    list
-      .map(
-        (o) =>
-          `<tr class="${cls}"><td>${esc(o.name)}</td><td>${o.level}</td><td><pre>${esc(withoutStack(o.reason ?? ''))}</pre></td></tr>`,
-      )
-      .join('\n');
-  const c = result.coverage;
-  return `<!doctype html><meta charset="utf-8"><title>Conformance of ${esc(result.target)}</title>
-<style>body{font:14px system-ui;margin:2em}td{border-bottom:1px solid #ddd;padding:4px 8px;vertical-align:top}pre{white-space:pre-wrap;margin:0}.failed td:first-child{color:#b00}.skipped td:first-child{color:#777}</style>
-<h1>Conformance of ${esc(result.target)}</h1>
-<p>passed ${result.passed}, failed ${result.failed.length}, skipped ${result.skipped.length} · covered operations ${c.operations.hit}/${c.operations.all}, statuses ${c.statuses.hit}/${c.statuses.all}, messages ${c.messages.hit}/${c.messages.all} (<a href="coverage.html">coverage</a>)</p>
-<table>${rows(result.failed, 'failed')}${rows(result.skipped, 'skipped')}</table>`;
-}
+/** Escapes text for HTML and XML. */
+export const esc = (s: string): string =>
+  s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

@@ -1,15 +1,21 @@
 // Runs the suite against a target and writes its reports: the programmatic entry of the CLI and of
 // the project's own tests (against the reference server, the mock and the planted faults).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { startVitest } from 'vitest/node';
+import { writeBadge } from './badge.ts';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
 import { operations } from './document.ts';
-import { htmlReport, type RunResult, type TestOutcome, writeResults } from './report.ts';
-import { type Level, levelOf } from './settings.ts';
+import { htmlReport } from './html-report.ts';
+import { junitReport } from './junit.ts';
+import { type Failure, failureOf, type RunResult, type TestOutcome, writeResults } from './report.ts';
+import { type Level, levelOf, type ReporterName } from './settings.ts';
 import { readSkips } from './skip.ts';
 
 export type { RunResult, TestOutcome } from './report.ts';
+
+export { REPORTERS, type ReporterName } from './settings.ts';
 
 export interface RunOptions {
   target: string;
@@ -18,12 +24,12 @@ export interface RunOptions {
   /** Treat the target as a mock (Prism) without probing it. */
   mock?: boolean;
   grep?: string;
-  reporters?: ('junit' | 'json' | 'html')[];
+  reporters?: ReporterName[];
   apiKey?: string;
   adminApiKey?: string;
   blockedCountry?: string;
   out?: string;
-  /** Print vitest's progress (the CLI does; the project's tests do not). */
+  /** Print the progress, one line per file and one per failure (the CLI does; the project's tests do not). */
   quiet?: boolean;
 }
 
@@ -37,7 +43,118 @@ export function reportFiles(options: Pick<RunOptions, 'reporters'>): string[] {
     'coverage.html',
     ...(options.reporters?.includes('junit') ? ['junit.xml'] : []),
     ...(options.reporters?.includes('html') ? ['report.html'] : []),
+    ...(options.reporters?.includes('badge') ? ['badge.svg', 'summary.json'] : []),
   ];
+}
+
+/** Words of a test's name, joined as vitest's name filter and the skip records join them. */
+function fullName(test: TestCase): string {
+  const names = [test.name];
+  for (let at = test.parent; at.type === 'suite'; at = at.parent) names.unshift(at.name);
+  return names.join(' ');
+}
+
+/** The operation a test is about: the first one its name states, else the first it called. */
+function mainOperation(name: string, called: string[] | undefined): string | undefined {
+  const named = operations
+    .map((o) => ({ o, at: name.indexOf(o.name) }))
+    .filter((x) => x.at >= 0 && !/[\w{]/.test(name[x.at + x.o.name.length] ?? ''))
+    .sort((a, b) => a.at - b.at)[0];
+  if (named) return named.o.name;
+  return called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
+}
+
+/** Collects every test's outcome and, unless quiet, prints one line per file and per failure. */
+class Collector implements Reporter {
+  readonly modules: TestModule[] = [];
+  readonly loadErrors: TestOutcome[] = [];
+  readonly quiet: boolean;
+  /** With --grep, files where nothing ran are not listed. */
+  readonly grep: boolean;
+  constructor(quiet: boolean, grep: boolean) {
+    this.quiet = quiet;
+    this.grep = grep;
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    if (!this.quiet && test.result().state === 'failed') process.stdout.write(`    ✗ ${fullName(test)}\n`);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.modules.push(module);
+    if (this.quiet) return;
+    const count = { passed: 0, failed: 0, skipped: 0 };
+    for (const t of module.children.allTests()) {
+      const state = t.result().state;
+      if (state === 'passed' || state === 'failed' || state === 'skipped') count[state] += 1;
+    }
+    const ok = count.failed === 0 && module.state() !== 'failed';
+    if (this.grep && ok && count.passed === 0) return;
+    const ms = Math.round(module.diagnostic().duration);
+    process.stdout.write(
+      `${ok ? '✓' : '✗'} ${relative(ROOT, module.moduleId)}  ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped (${ms} ms)\n`,
+    );
+  }
+
+  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<{ message?: string }>): void {
+    for (const e of errors)
+      this.loadErrors.push({
+        name: 'an error outside any test',
+        file: '',
+        area: 'suite',
+        level: 'behavior',
+        state: 'failed',
+        reason: e.message ?? String(e),
+        failure: failureOf({ message: e.message ?? String(e) }, {}),
+      });
+  }
+}
+
+/** Every test of the run with its state, reason and, for a failure, what to fix. */
+function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep: string | undefined): TestOutcome[] {
+  const unexplained = grep ? `left out by --grep ${grep}` : 'skipped without a recorded reason';
+  const outcomes: TestOutcome[] = [...collector.loadErrors];
+  for (const module of collector.modules) {
+    const file = relative(ROOT, module.moduleId);
+    const area = basename(file).replace(/\.test\.ts$/, '');
+    const level = levelOf(file);
+    for (const error of module.errors())
+      outcomes.push({
+        name: `${file} could not run`,
+        file,
+        area,
+        level,
+        state: 'failed',
+        reason: error.message,
+        failure: failureOf(error, {}),
+      });
+    for (const test of module.children.allTests()) {
+      const name = fullName(test);
+      const meta = test.meta();
+      const result = test.result();
+      const operation = mainOperation(name, meta.operations);
+      const outcome: TestOutcome = {
+        name,
+        file,
+        area,
+        ...(operation ? { operation } : {}),
+        level,
+        state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
+        ...(meta.rules?.length ? { rules: meta.rules } : {}),
+        duration: Math.round(test.diagnostic()?.duration ?? 0),
+      };
+      if (result.state === 'failed') {
+        const failure: Failure = failureOf(result.errors[0] ?? { message: 'failed' }, meta, operation);
+        outcome.failure = failure;
+        outcome.reason = failure.text;
+      } else if (outcome.state === 'skipped') {
+        const note = result.state === 'skipped' ? result.note : undefined;
+        outcome.reason = skipReasons.get(name) ?? note ?? unexplained;
+      }
+      outcomes.push(outcome);
+    }
+  }
+  return outcomes;
 }
 
 /** Runs the suite once and returns what passed, failed and was skipped (with reasons). */
@@ -56,36 +173,17 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     ...(options.adminApiKey ? { MARKETPLACE_ADMIN_API_KEY: options.adminApiKey } : {}),
     ...(options.blockedCountry ? { MARKETPLACE_BLOCKED_COUNTRY: options.blockedCountry } : {}),
   });
-  const jsonFile = join(out, 'vitest.json');
-  const reporters: unknown[] = [...(options.quiet ? [] : ['default']), ['json', { outputFile: jsonFile }]];
-  if (options.reporters?.includes('junit')) reporters.push(['junit', { outputFile: join(out, 'junit.xml') }]);
+  const collector = new Collector(options.quiet ?? false, options.grep !== undefined);
   const vitest = await startVitest('test', [], {
     root: ROOT,
     config: resolve(ROOT, 'vitest.config.ts'),
     watch: false,
-    reporters: reporters as never,
+    reporters: [collector],
     testNamePattern: options.grep,
     silent: options.quiet,
   });
   await vitest?.close();
-  const raw = JSON.parse(readFileSync(jsonFile, 'utf8')) as {
-    testResults: {
-      name: string;
-      assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
-    }[];
-  };
-  const skipReasons = readSkips(out);
-  const unexplained = options.grep ? `left out by --grep ${options.grep}` : 'skipped without a recorded reason';
-  const outcomes: TestOutcome[] = raw.testResults.flatMap((f) =>
-    f.assertionResults.map((a) => ({
-      name: a.fullName,
-      file: f.name.replace(`${ROOT}/`, ''),
-      level: levelOf(f.name),
-      state: a.status === 'passed' ? 'passed' : a.status === 'failed' ? 'failed' : 'skipped',
-      reason: a.status === 'failed' ? a.failureMessages.join('\n') : (skipReasons.get(a.fullName) ?? unexplained),
-    })),
-  );
-  for (const o of outcomes) if (o.state === 'passed') delete o.reason;
+  const outcomes = outcomesOf(collector, readSkips(out), options.grep);
   const traffic = readTraffic(out);
   const rows = coverage(traffic);
   writeCoverage(out, rows, options.target);
@@ -101,6 +199,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   };
   const result: RunResult = {
     target: options.target,
+    level: options.level ?? 'all',
+    readOnly: options.readOnly ?? false,
     passed: outcomes.filter((o) => o.state === 'passed').length,
     failed: outcomes.filter((o) => o.state === 'failed'),
     skipped: outcomes.filter((o) => o.state === 'skipped'),
@@ -110,7 +210,12 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     out,
   };
   writeResults(out, result);
+  if (options.reporters?.includes('junit')) writeFileSync(join(out, 'junit.xml'), junitReport(result));
   if (options.reporters?.includes('html')) writeFileSync(join(out, 'report.html'), htmlReport(result));
-  rmSync(jsonFile, { force: true });
+  if (options.reporters?.includes('badge')) writeBadge(out, result);
   return result;
 }
+
+/** The reports of a run that are there (the console names only those). */
+export const writtenReports = (result: RunResult, options: Pick<RunOptions, 'reporters'>): string[] =>
+  reportFiles(options).filter((f) => existsSync(join(result.out, f)));

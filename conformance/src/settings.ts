@@ -28,3 +28,7 @@ const CONTRACT_FILES = ['contract.test.ts', 'negative.test.ts', 'largest-numbers
 /** The level a test file belongs to. */
 export const levelOf = (file: string): 'contract' | 'behavior' =>
   CONTRACT_FILES.some((f) => file.endsWith(`/${f}`) || file === f) ? 'contract' : 'behavior';
+
+/** The extra reports a run can write (`--reporter`); results.json and the coverage are always written. */
+export const REPORTERS = ['junit', 'json', 'html', 'badge'] as const;
+export type ReporterName = (typeof REPORTERS)[number];

@@ -2,7 +2,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call } from '../src/http.ts';
+import { assertAnswer, assertConforms, assertThat, call } from '../src/http.ts';
 import { settings } from '../src/settings.ts';
 import { skip } from '../src/skip.ts';
 
@@ -41,17 +41,13 @@ describe('POST /user/login', () => {
   it('Given no apiKey, then 300 Missing required parameter: apiKey', async (ctx) => {
     await needsHelpers(ctx);
     const answer = await call('POST', '/user/login', { json: {} });
-    assertThat(
-      answer,
-      answer.status === 300 && answer.message === 'Missing required parameter: apiKey',
-      'the seed message',
-    );
+    assertAnswer(answer, { status: 300, message: 'Missing required parameter: apiKey' }, 'the seed message');
   });
 
   it('Given an unknown API key, then 403 Invalid API key', async (ctx) => {
     await needsHelpers(ctx);
     const answer = await call('POST', '/user/login', { json: { apiKey: 'no-such-key-0000000000' } });
-    assertThat(answer, answer.status === 403 && answer.message === 'Invalid API key', 'the seed message');
+    assertAnswer(answer, { status: 403, message: 'Invalid API key' }, 'the seed message');
   });
 
   it('Given a client in a blocked country, then 403 Country blocked', async (ctx) => {
@@ -61,7 +57,7 @@ describe('POST /user/login', () => {
     const user = await helpers.user();
     await helpers.geoip('192.0.2.66', settings.blockedCountry);
     const answer = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip: '192.0.2.66' });
-    assertThat(answer, answer.status === 403 && answer.message === 'Country blocked', 'the seed message');
+    assertAnswer(answer, { status: 403, message: 'Country blocked' }, 'the seed message');
   });
 });
 

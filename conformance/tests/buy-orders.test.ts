@@ -3,7 +3,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call } from '../src/http.ts';
+import { assertAnswer, assertConforms, assertThat, call } from '../src/http.ts';
 import { postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -40,9 +40,9 @@ describe('POST /item/buyorder, /update, /remove', () => {
     const other = await helpers.item({ name: 'Update Other', game: 440 });
     const me = await session({ balance: 1000 });
     const none = await post(me, '/item/buyorder/update', { itemid: key.id, value: 100, amount: 1 });
-    assertThat(
+    assertAnswer(
       none,
-      none.status === 300 && none.message === 'You dont have buy order on this item !',
+      { status: 300, message: 'You dont have buy order on this item !' },
       'the seed message, with its space',
     );
     await post(me, '/item/buyorder', { itemid: key.id, value: 100, amount: 5 });

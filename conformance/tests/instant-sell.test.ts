@@ -6,7 +6,7 @@
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { content, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertThat } from '../src/http.ts';
+import { assertAnswer, assertThat } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -76,11 +76,7 @@ describe('GET /instantsell/{game}', () => {
     const me = await session();
     const answer = await get(me, '/instantsell/730');
     needsRoute(ctx, answer, 'to read instant-sell information');
-    assertThat(
-      answer,
-      answer.status === 300 && answer.message === 'instant sell is not supported for this game',
-      'the seed message',
-    );
+    assertAnswer(answer, { status: 300, message: 'instant sell is not supported for this game' }, 'the seed message');
   });
 });
 

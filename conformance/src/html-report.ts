@@ -1,0 +1,104 @@
+// report.html: a self-contained page a team reads top-down. It opens on the summary (passed,
+// failed, skipped, coverage, the rule matrix), then the results grouped by area (the test file's
+// domain) and operation, failures expanded with what to fix, skips collapsed by reason; a filter
+// by outcome; long lines (curl, bodies) wrap instead of running off the page.
+import { esc, failureLines, type RunResult, skipsByReason, type TestOutcome } from './report.ts';
+import { RULE_SENTENCES } from './rule.ts';
+
+const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}
+pre,code{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3em 0;background:#f6f6f6;padding:.5em}
+table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+.totals span{display:inline-block;margin-right:1.5em;font-size:1.2em}.n-failed{color:#b00}.n-passed{color:#070}.n-skipped{color:#777}
+details{margin:.3em 0}summary{cursor:pointer}h2{margin-top:1.5em}.area>summary{font-size:1.1em;font-weight:600}
+.op{margin-left:1.2em}.test{margin-left:1.2em}.failed>.name{color:#b00}.passed>.name{color:#070}.skipped{color:#666}
+.hide-passed .passed,.hide-failed .failed,.hide-skipped .skipped{display:none}.filter label{margin-right:1em}`;
+
+const SCRIPT = `for(const box of document.querySelectorAll('.filter input'))box.addEventListener('change',()=>document.body.classList.toggle('hide-'+box.value,!box.checked));`;
+
+const count = (list: TestOutcome[], state: TestOutcome['state']) => list.filter((o) => o.state === state).length;
+const tally = (list: TestOutcome[]) =>
+  `<span class="n-passed">${count(list, 'passed')} passed</span>, <span class="n-failed">${count(list, 'failed')} failed</span>, <span class="n-skipped">${count(list, 'skipped')} skipped</span>`;
+
+function testHtml(o: TestOutcome): string {
+  if (o.state === 'failed') {
+    const lines = o.failure ? failureLines(o.failure) : [o.reason ?? ''];
+    return `<div class="test failed"><span class="name">✗ ${esc(o.name)}</span><pre>${esc(lines.join('\n'))}</pre>${o.failure && o.failure.text !== lines[0] ? `<details><summary>full message</summary><pre>${esc(o.failure.text)}</pre></details>` : ''}</div>`;
+  }
+  return `<div class="test passed"><span class="name">✓</span> ${esc(o.name)}</div>`;
+}
+
+/** Skips of a group, one collapsed block per reason. */
+const skipsHtml = (list: TestOutcome[]) =>
+  skipsByReason(list)
+    .map(
+      ([reason, tests]) =>
+        `<details class="test skipped"><summary>${tests.length} skipped: ${esc(reason)}</summary><ul>${tests.map((t) => `<li>${esc(t.name)}</li>`).join('')}</ul></details>`,
+    )
+    .join('');
+
+function groupHtml(outcomes: TestOutcome[]): string {
+  const areas = [...new Set(outcomes.map((o) => o.area))].sort();
+  return areas
+    .map((area) => {
+      const mine = outcomes.filter((o) => o.area === area);
+      const ops = [...new Set(mine.map((o) => o.operation ?? ''))].sort();
+      const body = ops
+        .map((op) => {
+          const tests = mine.filter((o) => (o.operation ?? '') === op);
+          const failed = count(tests, 'failed') > 0;
+          return `<details class="op"${failed ? ' open' : ''}><summary><code>${esc(op || 'other')}</code> · ${tally(tests)}</summary>${tests
+            .filter((o) => o.state !== 'skipped')
+            .map(testHtml)
+            .join('')}${skipsHtml(tests.filter((o) => o.state === 'skipped'))}</details>`;
+        })
+        .join('\n');
+      const failed = count(mine, 'failed') > 0;
+      return `<details class="area"${failed ? ' open' : ''}><summary>${esc(area)} · ${tally(mine)}</summary>${body}</details>`;
+    })
+    .join('\n');
+}
+
+/** Each named seed rule: its sentence, the tests that check it and how they fared. */
+function ruleMatrix(outcomes: TestOutcome[]): string {
+  const byRule = new Map<string, TestOutcome[]>();
+  for (const o of outcomes) for (const id of o.rules ?? []) byRule.set(id, [...(byRule.get(id) ?? []), o]);
+  for (const id of RULE_SENTENCES.keys()) if (!byRule.has(id)) byRule.set(id, []);
+  if (!byRule.size) return '<p>No test of this run names a seed rule.</p>';
+  const rows = [...byRule]
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([id, tests]) => {
+      const state = count(tests, 'failed') ? 'failed' : count(tests, 'passed') ? 'passed' : 'skipped';
+      const verdict = tests.length ? tally(tests) : '<span class="n-failed">no test checks it</span>';
+      return `<tr class="${state}"><td><code>${esc(id)}</code></td><td>${esc(RULE_SENTENCES.get(id) ?? '')}</td><td>${verdict}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`;
+    });
+  return `<table><tr><th>Rule</th><th>Sentence</th><th>Outcome</th><th>Tests</th></tr>${rows.join('\n')}</table>`;
+}
+
+/** The self-contained HTML page of a run. */
+export function htmlReport(result: RunResult): string {
+  const c = result.coverage;
+  const all = result.outcomes;
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Conformance of ${esc(result.target)}</title>
+<style>${STYLE}</style>
+<body>
+<h1>Conformance of ${esc(result.target)}</h1>
+<section id="summary"><h2>Summary</h2>
+<p class="totals"><span class="n-passed">${result.passed} passed</span><span class="n-failed">${result.failed.length} failed</span><span class="n-skipped">${result.skipped.length} skipped</span></p>
+<p>Level ${esc(result.level)}${result.readOnly ? ', read-only' : ''}. Coverage: operations ${c.operations.hit}/${c.operations.all}, documented statuses ${c.statuses.hit}/${c.statuses.all}, documented messages ${c.messages.hit}/${c.messages.all} (<a href="coverage.html">coverage matrix</a>).</p>
+<h3>Skips by reason</h3>${
+    skipsByReason(result.skipped).length
+      ? `<ul>${skipsByReason(result.skipped)
+          .map(([reason, tests]) => `<li>${tests.length} × ${esc(reason)}</li>`)
+          .join('')}</ul>`
+      : '<p>None.</p>'
+  }
+<h3>Rule matrix</h3>${ruleMatrix(all)}
+</section>
+<section id="results"><h2>Results by area and operation</h2>
+<p class="filter">Show: <label><input type="checkbox" value="failed" checked> failed</label><label><input type="checkbox" value="passed" checked> passed</label><label><input type="checkbox" value="skipped" checked> skipped</label></p>
+${groupHtml(all)}
+</section>
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

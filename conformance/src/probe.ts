@@ -1,0 +1,68 @@
+// The check the CLI makes before anything else: is the target an http(s) URL, does it answer, and
+// does it answer like the Item Marketplace API (two requests every implementation answers in one of
+// its two envelopes, changing nothing)? A static file server or another API is told so in one line
+// instead of hundreds of failures. Only the envelope is required here, not the exact answer: an
+// implementation with a wrong status or message is this API with a bug, for the suite to report.
+
+const PROBES: { method: 'GET' | 'POST'; path: string; body?: string }[] = [
+  { method: 'GET', path: '/item/listing/count/1' },
+  // Without apiKey the API answers 300 `Missing required parameter: apiKey`, Prism its own 422.
+  { method: 'POST', path: '/user/login', body: '{}' },
+];
+
+/** The required fields of envelope A (`err`, `success`, `content`) or B (`status` success or error). */
+function isEnvelope(body: unknown): boolean {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+  const b = body as Record<string, unknown>;
+  return (
+    (typeof b.err === 'boolean' && typeof b.success === 'boolean' && 'content' in b) ||
+    b.status === 'success' ||
+    b.status === 'error'
+  );
+}
+
+/** Why the target cannot be tested (one line), or undefined when it looks like this API. */
+export async function probeTarget(target: string, timeoutMs = 15_000): Promise<string | undefined> {
+  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(target))
+    return `--target ${target} has no scheme: did you mean http://${target}?`;
+  let base: URL;
+  try {
+    base = new URL(target);
+  } catch {
+    return `--target ${target} is not a URL`;
+  }
+  if (!['http:', 'https:'].includes(base.protocol)) return `--target ${target} must be an http:// or https:// URL`;
+  for (const probe of PROBES) {
+    const url = new URL(probe.path, base);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: probe.method,
+        headers: probe.body ? { 'content-type': 'application/json' } : {},
+        body: probe.body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (e) {
+      const error = e as Error & { cause?: { code?: string; message?: string } };
+      const why =
+        error.name === 'TimeoutError'
+          ? `no answer within ${timeoutMs / 1000} s`
+          : (error.cause?.message ?? error.cause?.code ?? error.message);
+      return `the target ${target} does not answer: ${why}`;
+    }
+    const text = await res.text();
+    const contentType = res.headers.get('content-type') ?? '';
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    if (res.status === 422 && contentType.includes('problem+json')) continue; // Prism
+    const json = contentType.includes('json');
+    if (!json || !isEnvelope(body)) {
+      const what = `${contentType.split(';')[0] || 'no content type'} ${res.status}`;
+      const detail = json ? ' (not in envelope A or B)' : '';
+      return `the target ${target} answered ${what} to ${probe.method} ${probe.path}${detail}: is this the Item Marketplace API?`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,215 @@
+// The reports' shape on a run made up for the purpose: a failure broken into what to fix (also in
+// JUnit's one-line message), the HTML page opening on the summary and grouping by area and
+// operation with skips collapsed by reason, and the badge's sealed summary that any edit breaks.
+import { describe, expect, it, TestRunner } from 'vitest';
+import { badgeSvg, canonical, runSummary, verifySummary } from './badge.ts';
+import { htmlReport } from './html-report.ts';
+import { checksRules } from './http.ts';
+import { junitReport } from './junit.ts';
+import { failureOf, type RunResult, summary, type TestOutcome } from './report.ts';
+import { rule } from './rule.ts';
+
+const curl = `curl -i -X POST 'http://127.0.0.1:9/cart/add' -H 'content-type: application/json' --data '{"assetIds":[1]}'`;
+const message = [
+  'the seed message',
+  '  received: 300 "Something went wrong"',
+  `  request:  ${curl}`,
+  '  response: 300 {"err":true,"success":false,"content":"Something went wrong"}',
+].join('\n');
+
+const failure = failureOf(
+  { message: `${message}\n    at Object.<anonymous> (cart.test.ts:10:5)` },
+  {
+    rules: ['R-CART-3'],
+    subject: { operation: 'POST /cart/add', status: 300, body: '{"err":true}', curl },
+  },
+);
+
+const outcome = (o: Partial<TestOutcome> & Pick<TestOutcome, 'name' | 'state'>): TestOutcome => ({
+  file: 'tests/cart.test.ts',
+  area: 'cart',
+  operation: 'POST /cart/add',
+  level: 'behavior',
+  ...o,
+});
+
+const outcomes: TestOutcome[] = [
+  outcome({
+    name: 'Given an own asset, then refused',
+    state: 'failed',
+    failure,
+    reason: failure.text,
+    rules: ['R-CART-3'],
+  }),
+  outcome({ name: 'Given a listing, then added', state: 'passed', rules: ['R-CART-1'] }),
+  outcome({ name: 'a <b> route', state: 'skipped', reason: 'the target does not implement POST /cart/add (404)' }),
+  outcome({ name: 'another route', state: 'skipped', reason: 'the target does not implement POST /cart/add (404)' }),
+  outcome({ name: 'login', state: 'passed', file: 'tests/auth.test.ts', area: 'auth', operation: 'POST /user/login' }),
+];
+const result: RunResult = {
+  target: 'http://127.0.0.1:9',
+  level: 'all',
+  readOnly: false,
+  passed: 2,
+  failed: outcomes.filter((o) => o.state === 'failed'),
+  skipped: outcomes.filter((o) => o.state === 'skipped'),
+  outcomes,
+  levels: {
+    contract: { operations: 1, of: 104, passed: 0, failed: 0, skipped: 0 },
+    behavior: { operations: 2, of: 104, passed: 2, failed: 1, skipped: 2 },
+  },
+  coverage: { operations: { hit: 2, all: 104 }, statuses: { hit: 3, all: 531 }, messages: { hit: 1, all: 317 } },
+  out: '/tmp/out',
+};
+
+describe('a failure', () => {
+  it('names the operation, the rule, what was expected and received, and the curl line, without stack frames', () => {
+    expect(failure).toEqual({
+      summary: 'POST /cart/add: the seed message; received 300 "Something went wrong"',
+      operation: 'POST /cart/add',
+      rules: [{ id: 'R-CART-3' }],
+      expected: 'the seed message',
+      received: '300 "Something went wrong"',
+      curl,
+      response: '300 {"err":true,"success":false,"content":"Something went wrong"}',
+      text: message,
+    });
+  });
+
+  it("takes vitest's expected and actual values and the test's last exchange when the check is a plain expect", () => {
+    const f = failureOf(
+      { message: 'expected 1426 to be 1425 // Object.is equality', expected: '1425', actual: '1426' },
+      {
+        last: {
+          operation: 'GET /user/balance',
+          status: 200,
+          body: '{"content":{"balance":1426}}',
+          curl: 'curl -i -X GET x',
+        },
+      },
+    );
+    expect([f.summary, f.operation, f.expected, f.received, f.curl]).toEqual([
+      'GET /user/balance: expected 1426 to be 1425 // Object.is equality',
+      'GET /user/balance',
+      '1425',
+      '1426',
+      'curl -i -X GET x',
+    ]);
+  });
+
+  it('is printed in the console with each part on its line', () => {
+    const text = summary(result, ['results.json']);
+    expect(text).toContain(
+      [
+        '  ✗ Given an own asset, then refused  (tests/cart.test.ts)',
+        '    POST /cart/add: the seed message; received 300 "Something went wrong"',
+        '    operation: POST /cart/add',
+        '    rule:      R-CART-3',
+        '    expected:  the seed message',
+        '    received:  300 "Something went wrong"',
+        `    reproduce: ${curl}`,
+      ].join('\n'),
+    );
+    expect(text).toContain('  2 × the target does not implement POST /cart/add (404)');
+  });
+
+  it('gives test options naming its rules', () => {
+    expect(rule('R-CART-3', 'R-CART-4')).toEqual({ meta: { rules: ['R-CART-3', 'R-CART-4'] } });
+  });
+
+  it('names its rules from inside the test body too, once each', () => {
+    checksRules('R-CART-3');
+    checksRules('R-CART-3', 'R-CART-4');
+    expect(TestRunner.getCurrentTest()?.meta.rules).toEqual(['R-CART-3', 'R-CART-4']);
+  });
+});
+
+describe('junit.xml', () => {
+  const xml = junitReport(result);
+  it("carries the one-line summary in the failure's message and the breakdown in its body", () => {
+    expect(xml).toContain(
+      '<failure message="POST /cart/add: the seed message; received 300 &quot;Something went wrong&quot;" type="POST /cart/add">',
+    );
+    expect(xml).toContain(`reproduce: ${curl.replaceAll("'", '&apos;').replaceAll('"', '&quot;')}`);
+  });
+  it('has one suite per file with its counts, and skips with their reason', () => {
+    expect(xml).toContain('<testsuite name="tests/cart.test.ts" tests="4" failures="1" errors="0" skipped="2"');
+    expect(xml).toContain(
+      '<testcase classname="tests/cart.test.ts" name="a &lt;b&gt; route" time="0.000"><skipped message="the target does not implement POST /cart/add (404)"/>',
+    );
+  });
+});
+
+describe('report.html', () => {
+  const html = htmlReport(result);
+  it('opens on the summary: totals, coverage, skips by reason, the rule matrix', () => {
+    const summaryAt = html.indexOf('id="summary"');
+    expect(summaryAt).toBeGreaterThan(0);
+    expect(summaryAt).toBeLessThan(html.indexOf('id="results"'));
+    expect(html).toMatch(
+      /<span class="n-passed">2 passed<\/span><span class="n-failed">1 failed<\/span><span class="n-skipped">2 skipped<\/span>/,
+    );
+    expect(html).toContain('operations 2/104, documented statuses 3/531, documented messages 1/317');
+    expect(html).toContain('<li>2 × the target does not implement POST /cart/add (404)</li>');
+    expect(html).toMatch(
+      /<tr class="failed"><td><code>R-CART-3<\/code><\/td>.*Given an own asset, then refused<\/td><\/tr>/,
+    );
+    expect(html).toMatch(/<tr class="passed"><td><code>R-CART-1<\/code>/);
+  });
+  it('groups by area then operation, failures open, skips collapsed by reason, filterable, wrapping', () => {
+    const auth = html.indexOf('<details class="area"><summary>auth');
+    const cart = html.indexOf('<details class="area" open><summary>cart');
+    expect(auth).toBeGreaterThan(html.indexOf('id="results"'));
+    expect(cart).toBeGreaterThan(auth);
+    expect(html.slice(cart)).toMatch(
+      /^<details class="area" open><summary>cart[\s\S]*?<details class="op" open><summary><code>POST \/cart\/add<\/code>/,
+    );
+    expect(html).toContain(
+      '<details class="test skipped"><summary>2 skipped: the target does not implement POST /cart/add (404)</summary><ul><li>a &lt;b&gt; route</li><li>another route</li></ul></details>',
+    );
+    for (const state of ['failed', 'passed', 'skipped'])
+      expect(html).toContain(`<input type="checkbox" value="${state}" checked>`);
+    expect(html).toContain('.hide-passed .passed');
+    expect(html).toContain('white-space:pre-wrap;overflow-wrap:anywhere');
+  });
+});
+
+describe('the badge', () => {
+  const date = new Date('2026-11-25T06:00:00Z');
+  it('summarises the run with the document, its SHA-256 and the suite version, sealed with SHA-256', () => {
+    const s = runSummary(result, undefined, date);
+    expect(s).toMatchObject({
+      target: 'http://127.0.0.1:9',
+      document: { version: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      suite: { name: '@marketplace/conformance', version: expect.any(String) },
+      date: '2026-11-25T06:00:00.000Z',
+      result: 'failed',
+      counts: { passed: 2, failed: 1, skipped: 2, total: 5 },
+      seal: { algorithm: 'sha256', value: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+    expect(verifySummary(s)).toBe(true);
+    expect(verifySummary({ ...s, counts: { ...s.counts, failed: 0 } })).toBe(false);
+    expect(verifySummary({ ...s, result: 'passed' })).toBe(false);
+  });
+
+  it('is an HMAC-SHA256 with CONFORMANCE_SIGNING_KEY, verifiable only with the key', () => {
+    const s = runSummary(result, 'ci-secret', date);
+    expect(s.seal?.algorithm).toBe('hmac-sha256');
+    expect([verifySummary(s, 'ci-secret'), verifySummary(s, 'other'), verifySummary(s)]).toEqual([true, false, false]);
+  });
+
+  it('seals one text per content: keys sorted at every depth', () => {
+    expect(canonical({ b: 1, a: { d: [2, { f: 1, e: 0 }], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[2,{"e":0,"f":1}]},"b":1}',
+    );
+  });
+
+  it('reads passed in green or failed in red', () => {
+    expect(badgeSvg({ result: 'passed', counts: { passed: 777, failed: 0, skipped: 0, total: 777 } })).toMatch(
+      /fill="#4c1".*777 passed/s,
+    );
+    expect(badgeSvg({ result: 'failed', counts: { passed: 5, failed: 2, skipped: 0, total: 7 } })).toMatch(
+      /fill="#e05d44".*2 failed of 7/s,
+    );
+  });
+});

@@ -1,0 +1,49 @@
+// What a test leaves for the reports besides pass or fail, carried in vitest's task metadata (set
+// in the worker, read by the reporter in the CLI's process): the seed rules it checks, the
+// operations it called, and the exchange its failure is about.
+// Type-only: the CLI's process loads this file for the sentences without loading vitest.
+import type {} from 'vitest';
+
+/** An exchange as a failure report shows it. */
+export interface ExchangeNote {
+  /** `METHOD /path` of the document. */
+  operation: string;
+  status: number;
+  /** The response body, cut to a readable length. */
+  body: string;
+  /** The curl line that reproduces the request. */
+  curl: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    /** The IDs of the seed rules the test checks (`rule('R-CART-3')`). */
+    rules?: string[];
+    /** The document's operations the test called, in first-call order. */
+    operations?: string[];
+    /** The last exchange with an operation of the document. */
+    last?: ExchangeNote;
+    /** The exchange a failed check was about (`assertThat`, `assertConforms`). */
+    subject?: ExchangeNote;
+  }
+}
+
+/**
+ * Test options naming the seed rules a test checks:
+ * `it('Given …, then …', rule('R-CART-3', 'R-CART-4'), async (ctx) => { … })`.
+ * The reports print each rule's ID and sentence with the test's failure and in the rule matrix.
+ */
+export const rule = (...ids: string[]): { meta: { rules: string[] } } => ({ meta: { rules: ids } });
+
+/**
+ * The sentence of each seed rule by ID, for the reports. Empty until the seed's rule list is
+ * connected here (`new Map(RULES.map((r) => [r.id, r.sentence]))`); a rule without a sentence is
+ * reported by its ID alone.
+ */
+export const RULE_SENTENCES: ReadonlyMap<string, string> = new Map();
+
+/** `R-CART-3 "sentence"`, or the bare ID when the sentence is unknown. */
+export const ruleLine = (id: string): string => {
+  const sentence = RULE_SENTENCES.get(id);
+  return sentence ? `${id} "${sentence}"` : id;
+};
