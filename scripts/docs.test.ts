@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentsRouter, SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { buildDocs, decorate } from './docs.ts';
 import { errorExamples } from './docs-examples.ts';
+import { addWorkflowPages, readWorkflows, slug } from './docs-workflows.ts';
 import { chromiumPath } from './ensure-chromium.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -79,7 +80,6 @@ describe('decorate', () => {
   });
 });
 
-const slug = (tag: string) => tag.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 /** Redoc's address of an operation: `<tag>/<operationid>` (`#/<address>` in the URL). */
 const address = (op: { tags: string[]; operationId: string }) => `${slug(op.tags[0]!)}/${op.operationId.toLowerCase()}`;
 // A sample of operations across tags and shapes: path parameter, required query, JSON body, no parameter.
@@ -117,6 +117,39 @@ async function pickSample(page: Page, id: string, language: string) {
   await expect.poll(() => switcher.innerText(), { timeout: 5_000 }).toBe(language);
   return { languages, text: await section.innerText() };
 }
+
+const workflowsDir = join(root, 'openapi/workflows');
+const workflows = readWorkflows(workflowsDir).flatMap(({ arazzo }) => arazzo.workflows);
+const helpersDoc = JSON.parse(readFileSync(join(root, 'openapi/bundled/test-helpers.json'), 'utf8'));
+
+describe('addWorkflowPages', () => {
+  const doc = structuredClone(bundle);
+  addWorkflowPages(doc, workflowsDir, helpersDoc);
+
+  it('adds a text page per workflow, listing every step, in a navigation group of its own', () => {
+    expect(workflows.length).toBeGreaterThanOrEqual(7);
+    for (const workflow of workflows) {
+      const page = doc.tags.find((t: { name: string }) => t.name === `Workflow ${workflow.workflowId}`);
+      expect(page?.['x-traitTag']).toBe(true);
+      for (const step of workflow.steps) expect(page.description).toContain(`**\`${step.stepId}\`**`);
+    }
+    const groups = doc['x-tagGroups'].flatMap((g: { tags: string[] }) => g.tags);
+    // Once groups exist Redoc shows only grouped tags: every tag must be in one.
+    expect(groups.sort()).toEqual(doc.tags.map((t: { name: string }) => t.name).sort());
+  });
+
+  it('links each API step to the section of its operation', () => {
+    const page = doc.tags.find((t: { name: string }) => t.name === 'Workflow cartAddAndCheckout').description;
+    expect(page).toContain('[`POST /cart/add`](#/cart/postcartadd)');
+    expect(page).toContain('test helper `POST /test_helpers/assets`');
+    const anchors = doc.tags
+      .flatMap((t: { description?: string }) => [...(t.description ?? '').matchAll(/\]\(#\/([^)]+)\)/g)])
+      .map((m: string[]) => m[1]);
+    const known = new Set(operations.map(({ op }) => address(op)));
+    expect(anchors.length).toBeGreaterThan(10);
+    expect(anchors.filter((a: string) => !known.has(a))).toEqual([]);
+  });
+});
 
 describe('the docs page in a browser', () => {
   const out = mkdtempSync(join(tmpdir(), 'docs-page-'));
@@ -218,6 +251,21 @@ describe('the docs page in a browser', () => {
       expect(python).toContain('import requests');
       expect(python).toContain(`requests.${method}(`);
       expect(python).toContain(`f"{BASE_URL}${path.split('{')[0]}`);
+    }
+    await context.close();
+  }, 120_000);
+
+  it('shows each Arazzo workflow on a page of its own, with its steps', async () => {
+    const { context, page } = await isolatedPage((url) => url.startsWith('file:'));
+    await page.goto(`file://${pageFile}`);
+    await page.waitForSelector('#api-content', { timeout: 60_000 });
+    const nav = await page.evaluate(() => document.body.innerText);
+    expect(nav).toContain('Workflows (Arazzo)');
+    for (const workflow of workflows) {
+      const section = await openOperation(page, `workflow-${workflow.workflowId.toLowerCase()}`);
+      const text = await section.innerText();
+      expect(text).toContain(workflow.summary);
+      for (const step of workflow.steps) expect(text).toContain(step.stepId);
     }
     await context.close();
   }, 120_000);

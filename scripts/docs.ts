@@ -4,7 +4,8 @@
 // operation's description gets its permission level, rate limit, error messages (each with the
 // `Prefer` header that makes the mock answer it), gaps and extension mark, and `x-codeSamples`:
 // curl, the typed client (TypeScript) and Python. The servers box shows a placeholder that the
-// reference server replaces with its own origin when it serves the page at /docs.
+// reference server replaces with its own origin when it serves the page at /docs. The Arazzo
+// workflows of openapi/workflows/ get a page each (docs-workflows.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { clientSample, curlSample, pythonSample } from './code-samples.ts';
 import { errorExamples, exampleFor, type MockExample, preferHeader } from './docs-examples.ts';
+import { addWorkflowPages } from './docs-workflows.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 type Json = any;
@@ -99,7 +101,10 @@ export function buildDocs(output = join(root, 'docs/site/index.html')): string {
   const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
   const input = join(scratch, 'openapi.json');
   try {
-    writeFileSync(input, JSON.stringify(decorate(doc)));
+    const page = decorate(doc);
+    const helpers = JSON.parse(readFileSync(join(root, 'openapi/bundled/test-helpers.json'), 'utf8'));
+    addWorkflowPages(page, join(root, 'openapi/workflows'), helpers);
+    writeFileSync(input, JSON.stringify(page));
     mkdirSync(dirname(output), { recursive: true });
     execFileSync(
       join(root, 'node_modules/.bin/redocly'),
