@@ -96,7 +96,7 @@ async function openOperation(page: Page, id: string) {
     location.hash = hash;
   }, `/${id}`);
   const section = page.locator(`[id="${id}"]`);
-  await section.waitFor({ timeout: 10_000 });
+  await section.waitFor({ timeout: 20_000 });
   return section;
 }
 
@@ -108,13 +108,13 @@ async function pickSample(page: Page, id: string, language: string) {
     .first();
   await switcher.click();
   const items = page.locator('[role=menuitem]:visible');
-  await items.first().waitFor({ timeout: 5_000 });
+  await items.first().waitFor({ timeout: 20_000 });
   const languages = await items.allInnerTexts();
   await items
     .filter({ hasText: new RegExp(`^${language}$`) })
     .first()
     .click();
-  await expect.poll(() => switcher.innerText(), { timeout: 5_000 }).toBe(language);
+  await expect.poll(() => switcher.innerText(), { timeout: 20_000 }).toBe(language);
   return { languages, text: await section.innerText() };
 }
 
@@ -167,7 +167,7 @@ describe('the docs page in a browser', () => {
     server = await new Promise<Server>((done) => {
       const s = app.listen(0, '127.0.0.1', () => done(s));
     });
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await browser?.close();
     await new Promise((done) => (server ? server.close(done) : done(undefined)));
@@ -253,7 +253,7 @@ describe('the docs page in a browser', () => {
       expect(python).toContain(`f"{BASE_URL}${path.split('{')[0]}`);
     }
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('shows each Arazzo workflow on a page of its own, with its steps', async () => {
     const { context, page } = await isolatedPage((url) => url.startsWith('file:'));
@@ -268,7 +268,7 @@ describe('the docs page in a browser', () => {
       for (const step of workflow.steps) expect(text).toContain(step.stepId);
     }
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('opens an operation from a deep link', async () => {
     const { context, page } = await isolatedPage((url) => url.startsWith('file:'));
@@ -285,7 +285,7 @@ describe('the docs page in a browser', () => {
       })
       .toBe(true);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('served by the server at /docs, shows the origin it is served from in the servers box', async () => {
     const origin = `http://127.0.0.1:${serverPort()}`;
@@ -298,7 +298,7 @@ describe('the docs page in a browser', () => {
     expect(text).not.toContain(SERVER_PLACEHOLDER);
     expect(requested).toEqual([]);
     await context.close();
-  }, 120_000);
+  }, 240_000);
 
   it('keeps the placeholder when the Host header is not a plain host and port', async () => {
     // The Host header is client input written into the page: a crafted one must not get in.
