@@ -129,6 +129,7 @@ export function pythonSample(doc: Json, method: string, path: string, op: Json):
     'import requests',
     '',
     'BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8080")',
+    ...(needsUser(op) ? ['# JWT: content.jwt of POST /user/login with your API key.'] : []),
     '',
     `response = requests.${method.toLowerCase()}(`,
     ...args.map((a) => `    ${a},`),
