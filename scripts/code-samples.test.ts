@@ -1,11 +1,12 @@
 // Every TypeScript sample of the docs page compiles against the client's types: a sample with a
-// missing required parameter, a wrong body or a path the client does not know fails here.
+// missing required parameter, a wrong body or a path the client does not know fails here. Every
+// Python sample byte-compiles (`python3 -m py_compile`).
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientSample, curlSample, exampleValue } from './code-samples.ts';
+import { clientSample, curlSample, exampleValue, pythonLiteral, pythonSample } from './code-samples.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 'utf8'));
@@ -58,7 +59,55 @@ describe('the TypeScript code samples', () => {
     const ban = clientSample(doc, 'get', '/admin/banList', doc.paths['/admin/banList'].get);
     expect(ban).toContain('apiKey: process.env.API_KEY');
     expect(ban).toContain('"platformId": "76561198000000004"');
-    expect(curlSample('post', '/item/buyorder', doc.paths['/item/buyorder'].post)).toContain("-d '{");
+    expect(curlSample(doc, 'post', '/item/buyorder', doc.paths['/item/buyorder'].post)).toContain("-d '{");
+  });
+
+  it('fill path parameters and required query parameters with their examples', () => {
+    const listing = curlSample(doc, 'get', '/item/listing/{item}', doc.paths['/item/listing/{item}'].get);
+    expect(listing).toMatch(/"\$BASE_URL\/item\/listing\/[^{}"]+"/);
+    const ban = curlSample(doc, 'get', '/admin/banList', doc.paths['/admin/banList'].get);
+    expect(ban).toContain('/admin/banList?platformId=76561198000000004');
+  });
+});
+
+/** Byte-compiles `files` (name → source) with python3; the errors, if any. */
+async function pyCompile(files: Record<string, string>): Promise<string> {
+  const dir = join(scratch, 'python');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const paths = Object.entries(files).map(([name, source]) => {
+    writeFileSync(join(dir, name), source);
+    return join(dir, name);
+  });
+  try {
+    await promisify(execFile)('python3', ['-m', 'py_compile', ...paths]);
+    return '';
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr);
+  }
+}
+
+describe('the Python code samples', () => {
+  const samples = operations.map(({ path, method, op }) => pythonSample(doc, method, path, op));
+
+  it('byte-compile for every operation of the document', async () => {
+    expect(samples).toHaveLength(operations.length);
+    expect(await pyCompile(Object.fromEntries(samples.map((source, i) => [`sample_${i}.py`, source])))).toBe('');
+  }, 120_000);
+
+  it('would fail for a sample that is not Python (the check can fail)', async () => {
+    expect(await pyCompile({ 'broken.py': samples[0]!.replace('requests.', 'requests..') })).toContain('SyntaxError');
+  }, 60_000);
+
+  it('send the token, the example query and the body as Python values', () => {
+    const ban = pythonSample(doc, 'get', '/admin/banList', doc.paths['/admin/banList'].get);
+    expect(ban).toContain('headers={"Authorization": f"Bearer {os.environ[\'JWT\']}"}');
+    expect(ban).toContain('"platformId": "76561198000000004"');
+    const listing = pythonSample(doc, 'get', '/item/listing/{item}', doc.paths['/item/listing/{item}'].get);
+    expect(listing).not.toContain('Authorization');
+    expect(pythonLiteral({ a: [true, null, 1.5, 'x"y'], b: {} })).toBe(
+      '{\n    "a": [\n        True,\n        None,\n        1.5,\n        "x\\"y",\n    ],\n    "b": {},\n}',
+    );
   });
 });
 

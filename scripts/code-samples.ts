@@ -1,6 +1,7 @@
-// Code samples of an operation for the docs page (`x-codeSamples`): a curl line and a call with the
-// typed client (packages/client). Values come from the document's own examples, so a sample is a
-// request the document describes; code-samples.test.ts type-checks every TypeScript sample.
+// Code samples of an operation for the docs page (`x-codeSamples`): a curl line, a call with the
+// typed client (packages/client) and a Python call with `requests`. Values come from the document's
+// own examples, so a sample is a request the document describes; code-samples.test.ts type-checks
+// every TypeScript sample and byte-compiles every Python one.
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 type Json = any;
@@ -41,16 +42,8 @@ function parametersOf(doc: Json, op: Json): Json[] {
 
 const needsUser = (op: Json) => !['None', 'API only'].includes(op['x-permission']);
 
-export function curlSample(method: string, path: string, op: Json): string {
-  const body = exampleBody(op);
-  const auth = needsUser(op) ? " \\\n  -H 'Authorization: Bearer $JWT'" : '';
-  const data =
-    body === undefined ? '' : ` \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body)}'`;
-  return `curl -X ${method.toUpperCase()} "$BASE_URL${path}"${auth}${data}`;
-}
-
-/** The call of one operation with the typed client, from creating it to the payload. */
-export function clientSample(doc: Json, method: string, path: string, op: Json): string {
+/** Example values of the path parameters and of the required query parameters. */
+function requestParameters(doc: Json, op: Json): { path: Record<string, unknown>; query: Record<string, unknown> } {
   const parameters = parametersOf(doc, op);
   const group = (where: string) =>
     Object.fromEntries(
@@ -58,9 +51,36 @@ export function clientSample(doc: Json, method: string, path: string, op: Json):
         .filter((p) => p.in === where && (p.required || where === 'path'))
         .map((p) => [p.name, exampleValue(p)]),
     );
+  return { path: group('path'), query: group('query') };
+}
+
+/** The path template with each `{name}` replaced by its example value. */
+const filledPath = (path: string, values: Record<string, unknown>) =>
+  path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name] ?? name)));
+
+/** The URL path with the example values of its path parameters and required query parameters. */
+export function exampleUrl(doc: Json, path: string, op: Json): string {
+  const { path: inPath, query } = requestParameters(doc, op);
+  const filled = filledPath(path, inPath);
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return search ? `${filled}?${search}` : filled;
+}
+
+export function curlSample(doc: Json, method: string, path: string, op: Json): string {
+  const body = exampleBody(op);
+  const auth = needsUser(op) ? ' \\\n  -H "Authorization: Bearer $JWT"' : '';
+  // The body is single-quoted for the shell: a quote inside it is closed, escaped and reopened.
+  const data =
+    body === undefined
+      ? ''
+      : ` \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(body).replaceAll("'", "'\\''")}'`;
+  return `curl -X ${method.toUpperCase()} "$BASE_URL${exampleUrl(doc, path, op)}"${auth}${data}`;
+}
+
+/** The call of one operation with the typed client, from creating it to the payload. */
+export function clientSample(doc: Json, method: string, path: string, op: Json): string {
+  const { path: pathParams, query: queryParams } = requestParameters(doc, op);
   const params: Record<string, unknown> = {};
-  const pathParams = group('path');
-  const queryParams = group('query');
   if (Object.keys(pathParams).length) params.path = pathParams;
   if (Object.keys(queryParams).length) params.query = queryParams;
   const init: Record<string, unknown> = {};
@@ -75,5 +95,48 @@ export function clientSample(doc: Json, method: string, path: string, op: Json):
     '',
     `const market = createMarketplaceClient({\n  baseUrl: process.env.BASE_URL ?? 'http://127.0.0.1:8080',${key}\n});`,
     `const payload = await market.${method.toUpperCase()}('${path}'${args});`,
+  ].join('\n');
+}
+
+/** A JSON value written as a Python literal (`true` → `True`, `null` → `None`), indented by `indent`. */
+export function pythonLiteral(value: unknown, indent = ''): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  // A JSON string or number is a valid Python literal as written.
+  if (typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${indent}    `;
+  const entries = Array.isArray(value)
+    ? value.map((v) => pythonLiteral(v, inner))
+    : Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pythonLiteral(v, inner)}`);
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+  if (!entries.length) return `${open}${close}`;
+  return `${open}\n${entries.map((e) => `${inner}${e},`).join('\n')}\n${indent}${close}`;
+}
+
+/** The call of one operation in Python with `requests`: URL, token, query and JSON body. */
+export function pythonSample(doc: Json, method: string, path: string, op: Json): string {
+  const { path: inPath, query } = requestParameters(doc, op);
+  const filled = filledPath(path, inPath);
+  const args = [`f"{BASE_URL}${filled.replaceAll('{', '{{').replaceAll('}', '}}')}"`];
+  if (needsUser(op)) args.push('headers={"Authorization": f"Bearer {os.environ[\'JWT\']}"}');
+  if (Object.keys(query).length) args.push(`params=${pythonLiteral(query, '    ')}`);
+  const body = exampleBody(op) ?? (op.requestBody?.required ? {} : undefined);
+  if (body !== undefined) args.push(`json=${pythonLiteral(body, '    ')}`);
+  return [
+    'import os',
+    '',
+    'import requests',
+    '',
+    'BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8080")',
+    ...(needsUser(op) ? ['# JWT: content.jwt of POST /user/login with your API key.'] : []),
+    '',
+    `response = requests.${method.toLowerCase()}(`,
+    ...args.map((a) => `    ${a},`),
+    '    timeout=30,',
+    ')',
+    '# Business errors come back with HTTP 300 and `err: true` in the JSON envelope.',
+    'payload = response.json()',
+    'print(payload)',
   ].join('\n');
 }

@@ -1,21 +1,62 @@
 // `npm run docs`: a self-contained HTML page of the document (Redocly build-docs --inlineBundle),
 // written to docs/site/index.html (not committed: it is built from the bundle by `npm start` and
 // `npm run docs`). Redoc shows descriptions and code samples but not our `x-` facts, so each
-// operation's description gets its permission level, rate limit, error messages, gaps and
-// extension mark, and `x-codeSamples`: a curl line and a call with the typed client.
+// operation's description gets its permission level, rate limit, error messages (each with the
+// `Prefer` header that makes the mock answer it), gaps and extension mark, and `x-codeSamples`:
+// curl, the typed client (TypeScript) and Python. The servers box shows a placeholder that the
+// reference server replaces with its own origin when it serves the page at /docs. The Arazzo
+// workflows of openapi/workflows/ get a page each (docs-workflows.ts).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { clientSample, curlSample } from './code-samples.ts';
+import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
+import { clientSample, curlSample, pythonSample } from './code-samples.ts';
+import { errorExamples, exampleFor, type MockExample, preferHeader } from './docs-examples.ts';
+import { addWorkflowPages } from './docs-workflows.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 type Json = any;
 const root = resolve(import.meta.dirname, '..');
 
-/** Adds the facts Redoc would not show to every operation's description. */
+const cell = (text: string) => text.replaceAll('|', '\\|');
+
+/** The error table: each documented message, when it happens, and the mock's header for it. */
+function errorLines(doc: Json, op: Json): string[] {
+  const examples = errorExamples(doc, op);
+  const used = new Set<MockExample>();
+  const lines: string[] = [];
+  const messages: Json[] = op['x-error-messages'] ?? [];
+  if (messages.length) {
+    lines.push('', '| HTTP | Message | When | Mock example |', '|---|---|---|---|');
+    for (const m of messages) {
+      const status = String(m.status ?? 300);
+      const example = exampleFor(examples, status, m.message);
+      if (example) used.add(example);
+      const mock = example ? `\`${preferHeader(example)}\`` : '—';
+      lines.push(`| ${status} | \`${cell(m.message)}\` | ${cell(m.condition)} | ${mock} |`);
+    }
+  }
+  const others = examples.filter((e) => !used.has(e));
+  if (others.length)
+    lines.push(
+      '',
+      '**Other documented responses on the mock** (`npm run mock`):',
+      ...others.map((e) => `- \`${preferHeader(e)}\`${e.message ? ` — \`${cell(e.message)}\`` : ''}`),
+    );
+  return lines;
+}
+
+/** Adds the facts Redoc would not show to every operation's description, and the code samples. */
 export function decorate(doc: Json): Json {
   const out = structuredClone(doc);
+  out.servers = [
+    {
+      url: SERVER_PLACEHOLDER,
+      description:
+        'The server that serves this page at /docs (opened as a file, a placeholder: use your server, `$BASE_URL` in the samples).',
+    },
+  ];
   for (const [path, item] of Object.entries(out.paths as Json)) {
     for (const [method, op] of Object.entries(item as Json) as [string, Json][]) {
       const lines: string[] = [];
@@ -27,22 +68,18 @@ export function decorate(doc: Json): Json {
         lines.push(
           `**Rate limit:** ${limit.limit} per ${limit.window} s per ${limit.scope}${limit.counts ? ` (${limit.counts})` : ''}`,
         );
-      const messages: Json[] = op['x-error-messages'] ?? [];
-      if (messages.length) {
-        lines.push('', '| HTTP | Message | When |', '|---|---|---|');
-        for (const m of messages)
-          lines.push(
-            `| ${m.status ?? 300} | \`${m.message.replaceAll('|', '\\|')}\` | ${m.condition.replaceAll('|', '\\|')} |`,
-          );
-      }
+      lines.push(...errorLines(doc, op));
       const gaps: string[] = op['x-gaps'] ?? [];
       if (gaps.length) lines.push('', '**Not shown by the source description:**', ...gaps.map((g) => `- ${g}`));
       if (op['x-reference-variant']) lines.push('', `**Reference server implements:** ${op['x-reference-variant']}`);
       op.description = `${op.description ?? ''}\n\n${lines.join('\n')}`;
       if (op['x-extension']) op['x-badges'] = [{ name: 'Extension', color: '#b35900' }];
+      // The `lang` values must be among the languages listed in redocly.yaml (openapi.codeSamples):
+      // Redoc CE shows only the x-codeSamples whose language is listed there.
       op['x-codeSamples'] = [
-        { lang: 'curl', label: 'curl', source: curlSample(method, path, op) },
-        { lang: 'TypeScript', label: 'TypeScript client', source: clientSample(doc, method, path, op) },
+        { lang: 'curl', label: 'curl', source: curlSample(doc, method, path, op) },
+        { lang: 'TypeScript', label: 'TypeScript', source: clientSample(doc, method, path, op) },
+        { lang: 'Python', label: 'Python', source: pythonSample(doc, method, path, op) },
       ];
     }
   }
@@ -67,11 +104,24 @@ export function buildDocs(output = join(root, 'docs/site/index.html')): string {
   const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
   const input = join(scratch, 'openapi.json');
   try {
-    writeFileSync(input, JSON.stringify(decorate(doc)));
+    const page = decorate(doc);
+    const helpers = JSON.parse(readFileSync(join(root, 'openapi/bundled/test-helpers.json'), 'utf8'));
+    addWorkflowPages(page, join(root, 'openapi/workflows'), helpers);
+    writeFileSync(input, JSON.stringify(page));
     mkdirSync(dirname(output), { recursive: true });
     execFileSync(
       join(root, 'node_modules/.bin/redocly'),
-      ['build-docs', input, '--inlineBundle', '-o', output, '--title', 'Item Marketplace API'],
+      [
+        'build-docs',
+        input,
+        '--config',
+        join(root, 'redocly.yaml'),
+        '--inlineBundle',
+        '-o',
+        output,
+        '--title',
+        'Item Marketplace API',
+      ],
       {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, REDOCLY_TELEMETRY: 'off' },

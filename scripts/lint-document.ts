@@ -1,8 +1,9 @@
-// `npm run lint:document`: Redocly lint of both documents, where a warning fails like an error
+// `npm run lint:document`: Redocly lint of both documents and of the Arazzo workflows
+// (openapi/workflows/*.arazzo.yaml), where a warning fails like an error
 // (the issue's bar: "no errors and no warnings"). Pass a regular expression to lint only the
 // paths it matches, while other areas of the document are still being written.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { conventionProblems } from './document-conventions.ts';
 
@@ -27,7 +28,10 @@ function subset(pattern: RegExp): string {
 }
 
 const pattern = process.argv[2];
-const targets = pattern ? [subset(new RegExp(pattern))] : ['marketplace', 'test-helpers'];
+const workflows = readdirSync(resolve(root, 'openapi/workflows'))
+  .filter((name) => name.endsWith('.arazzo.yaml'))
+  .map((name) => `openapi/workflows/${name}`);
+const targets = pattern ? [subset(new RegExp(pattern))] : ['marketplace', 'test-helpers', ...workflows];
 const scratch = pattern ? targets[0]! : undefined;
 let problems = 0;
 try {

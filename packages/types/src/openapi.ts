@@ -656,9 +656,10 @@ export interface paths {
         put?: never;
         /**
          * Remove a buy order
-         * @description Removes the caller's buy order on item `itemid` and releases its reservation (seed: "Endpoints
-         *     > Buy orders", "States and transitions"). Until removed, a matching listing (an item listed at
-         *     or below the order's price) fills the order automatically and the owner is notified.
+         * @description Removes the caller's buy order on item `itemid` and releases its reservation
+         *     (seed: "Endpoints > Buy orders", "States and transitions"). Until removed, a matching listing
+         *     (an item listed at or below the order's price) fills the order automatically and the owner is
+         *     notified.
          */
         post: operations["postItemBuyorderRemove"];
         delete?: never;

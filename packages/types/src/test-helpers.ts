@@ -251,6 +251,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/test_helpers/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The current TOTP code of a secret
+         * @description Plays the user's authenticator app: the 6-digit TOTP code (RFC 6238: SHA-1, 30-second steps)
+         *     of a base32 secret (`base32` of `GET /user/2FA/create`) at the server's clock, the one
+         *     `POST /user/2FA/validate` and the 2FA-protected routes check against. A test or an Arazzo
+         *     workflow cannot compute an HMAC itself; with this route it can enable 2FA end to end.
+         *     **Extension**: not in shared/test-helpers.md; added by this project for its Arazzo workflows.
+         */
+        post: operations["postTestHelpersTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -398,6 +422,10 @@ export interface components {
         PaymentOutcomeRequest: {
             /** @enum {string} */
             outcome: "processing" | "completed" | "failed";
+        };
+        TotpRequest: {
+            /** @description A base32 TOTP secret (RFC 4648 alphabet, no padding). */
+            secret: string;
         };
         GeoipRequest: {
             ip: string;
@@ -898,6 +926,46 @@ export interface operations {
                         content?: {
                             ip: string;
                             country: string;
+                        };
+                    };
+                };
+            };
+            /** @description A bad request to a helper: HTTP 300 with a message string. */
+            300: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeAError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    postTestHelpersTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpRequest"];
+            };
+        };
+        responses: {
+            /** @description The code and the server time it is valid at. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeASuccess"] & {
+                        content?: {
+                            code: string;
+                            /** @description Unix seconds on the server's clock. */
+                            now: number;
                         };
                     };
                 };

@@ -132,6 +132,38 @@ describe('POST /test_helpers/geoip', () => {
   });
 });
 
+describe('POST /test_helpers/totp (ours)', () => {
+  // RFC 6238 appendix B: the SHA-1 secret "12345678901234567890" (base32 below); the 6-digit codes
+  // are the last six digits of the RFC's 8-digit values.
+  const RFC_SECRET = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+
+  it('answers the code of a secret at the server clock (RFC 6238 test vectors)', async () => {
+    await t.clock({ set: 59 });
+    expect(await helper('POST', '/totp', { secret: RFC_SECRET })).toEqual([
+      200,
+      { err: false, success: true, content: { code: '287082', now: 59 } },
+    ]);
+    await t.clock({ set: 1_111_111_109 });
+    expect((await helper('POST', '/totp', { secret: RFC_SECRET }))[1].content.code).toBe('081804');
+  });
+
+  it('gives the code that activates 2FA through the public route', async () => {
+    const jwt = await t.login((await t.user()).apiKey);
+    const created = await t.api.GET('/user/2FA/create', t.auth(jwt));
+    const { base32, key } = (created.data as { content: { base32: string; key: string } }).content;
+    const [, totp] = await helper('POST', '/totp', { secret: base32 });
+    const validated = await t.api.POST('/user/2FA/validate', {
+      ...t.auth(jwt),
+      body: { secret: key, code: totp.content.code, email: 'backup@example.com' },
+    });
+    expect(validated.response.status).toBe(200);
+  });
+
+  it.each([{}, { secret: 'not base32!' }, { secret: 42 }])('refuses %j with 300', async (body) => {
+    expect(await helper('POST', '/totp', body)).toEqual(bad('Invalid secret parameter'));
+  });
+});
+
 describe('POST /test_helpers/reset', () => {
   it('forgets users, the clock, GeoIP entries and rate-limit counters', async () => {
     const platformId = '76561198000000077';

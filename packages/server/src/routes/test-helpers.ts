@@ -6,6 +6,7 @@ import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
 import { NOT_FOUND } from '../domain/messages.ts';
 import { emptyState } from '../domain/state.ts';
+import { totpAt } from '../domain/two-factor.ts';
 import type { Result, Tx } from '../domain/tx.ts';
 import { createUser, newPlatformId } from '../domain/users.ts';
 import type { ServerDeps } from '../http/deps.ts';
@@ -141,6 +142,14 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
     const id = Number(req.params.cashoutId);
     if (!Number.isSafeInteger(id)) return bad('Unknown cashout');
     return reportPayment(deps, id, b.outcome);
+  });
+
+  // Ours (not in shared/test-helpers.md): the authenticator app's code, so the 2FA workflow of
+  // openapi/workflows/ can run end to end (Arazzo cannot compute an HMAC).
+  post('/totp', (b: Body) => {
+    if (typeof b.secret !== 'string' || !/^[A-Z2-7]{1,256}$/.test(b.secret)) return bad('Invalid secret parameter');
+    const now = deps.clock.now();
+    return { ok: true, value: { code: totpAt(b.secret, now), now } };
   });
 
   router.all('/test_helpers/*rest', (_req, res) => sendError(res, 'A', NOT_FOUND, 404));
