@@ -36,6 +36,23 @@ const post = (auth?: string) =>
   });
 
 describe('the transport', () => {
+  it('names the method, the URL and the reason when the target does not answer', async () => {
+    const refused = (async () => {
+      throw new TypeError('fetch failed', {
+        cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 10.0.0.1:8080' },
+      });
+    }) as typeof globalThis.fetch;
+    const send = createTransport({ fetch: refused, session: undefined, sleep: async () => {}, now: () => 0 });
+    const error: Error = await send(post()).then(
+      () => expect.fail('a refused connection answered'),
+      (e: Error) => e,
+    );
+    expect(error.message).toBe(
+      'POST http://x/item/buyorder did not answer: fetch failed (connect ECONNREFUSED 10.0.0.1:8080)',
+    );
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
   it('resends a 429 after Retry-After, with the same body', async () => {
     const { sent, fetch } = scripted([tooMany(2), tooMany(3), okAnswer()]);
     const waits: number[] = [];

@@ -2,7 +2,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
 import { GeoIpTable } from './adapters/geoip.ts';
@@ -22,7 +22,9 @@ import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
 import { openStore } from './store/store.ts';
 
-export const BUNDLED_DOCUMENT = resolve(import.meta.dirname, '../../../openapi/bundled/openapi.json');
+// The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
+// the installed package), so the server validates against the contract version it was built with.
+export const BUNDLED_DOCUMENT = createRequire(import.meta.url).resolve('@marketplace/openapi/openapi.json');
 
 export const cryptoRandom: Random = {
   hex: (bytes) => randomBytes(bytes).toString('hex'),
