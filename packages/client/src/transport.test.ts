@@ -36,6 +36,16 @@ const post = (auth?: string) =>
   });
 
 describe('the transport', () => {
+  it('calls fetch unbound, as a browser requires of window.fetch', async () => {
+    // A browser's fetch throws "Illegal invocation" when `this` is anything but the window.
+    const browserLike = function (this: unknown) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return Promise.resolve(okAnswer());
+    } as typeof globalThis.fetch;
+    const send = createTransport({ fetch: browserLike, session: undefined, sleep: async () => {}, now: () => 0 });
+    expect((await send(post())).status).toBe(200);
+  });
+
   it('names the method, the URL and the reason when the target does not answer', async () => {
     const refused = (async () => {
       throw new TypeError('fetch failed', {

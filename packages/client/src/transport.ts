@@ -29,7 +29,9 @@ function reason(error: unknown): string {
 
 export function createTransport(options: TransportOptions): (request: Request) => Promise<Response> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const { session, sleep, now } = options;
+  // Called unbound: a browser's fetch refuses a `this` other than the window ("Illegal invocation"),
+  // which `options.fetch(...)` would pass.
+  const { fetch, session, sleep, now } = options;
 
   /** A 403 to a request that carried this session's token: the token is refused, not the caller. */
   async function refreshed(request: Request, response: Response): Promise<Request | undefined> {
@@ -45,7 +47,7 @@ export function createTransport(options: TransportOptions): (request: Request) =
   /** One request; a target that does not answer is reported with the URL tried (fetch's own error says only "fetch failed"). */
   async function sendOnce(request: Request): Promise<Response> {
     try {
-      return await options.fetch(request.clone());
+      return await fetch(request.clone());
     } catch (cause) {
       throw new Error(`${request.method} ${request.url} did not answer: ${reason(cause)}`, { cause });
     }
