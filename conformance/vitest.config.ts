@@ -9,7 +9,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: import.meta.dirname,
-    include: ['tests/**/*.test.ts'],
+    // .ts in the repository, .js in the installed package; its root lies under node_modules there.
+    include: ['tests/**/*.test.{ts,js}'],
+    exclude: [],
     fileParallelism: false,
     isolate: false,
     testTimeout: 60_000,

@@ -2,12 +2,13 @@
 // and responses, and the lookup of a concrete request path to its operation (literal segments win
 // over parameters, as in `/user/disconnectSession/all` against `/user/disconnectSession/{id}`).
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { createRequire } from 'node:module';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document is plain JSON
 export type Json = any;
 
-export const DOCUMENT_PATH = resolve(import.meta.dirname, '../../openapi/bundled/openapi.json');
+/** The document of the @marketplace/openapi package: the contract version the suite was released with. */
+export const DOCUMENT_PATH = createRequire(import.meta.url).resolve('@marketplace/openapi/openapi.json');
 export const document: Json = JSON.parse(readFileSync(DOCUMENT_PATH, 'utf8'));
 
 export interface Operation {

@@ -33,7 +33,10 @@ export interface RunOptions {
   quiet?: boolean;
 }
 
+// The suite's root: conformance/ in the repository, dist/ of the installed package (compiled tests
+// and vitest.config.js beside src/).
 const ROOT = resolve(import.meta.dirname, '..');
+const CONFIG = import.meta.url.endsWith('.ts') ? 'vitest.config.ts' : 'vitest.config.js';
 
 /** The reports a run writes into its out directory. */
 export function reportFiles(options: Pick<RunOptions, 'reporters'>): string[] {
@@ -176,7 +179,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const collector = new Collector(options.quiet ?? false, options.grep !== undefined);
   const vitest = await startVitest('test', [], {
     root: ROOT,
-    config: resolve(ROOT, 'vitest.config.ts'),
+    config: resolve(ROOT, CONFIG),
     watch: false,
     reporters: [collector],
     testNamePattern: options.grep,

@@ -23,11 +23,13 @@ export const runs = (level: 'contract' | 'behavior') => settings.level === 'all'
 export const LEVEL = 'left out by --level';
 
 /** The files of the contract level; every other test file is the behaviour level. */
-const CONTRACT_FILES = ['contract.test.ts', 'negative.test.ts', 'largest-numbers.test.ts'];
+const CONTRACT_FILES = ['contract.test', 'negative.test', 'largest-numbers.test'];
 
-/** The level a test file belongs to. */
-export const levelOf = (file: string): 'contract' | 'behavior' =>
-  CONTRACT_FILES.some((f) => file.endsWith(`/${f}`) || file === f) ? 'contract' : 'behavior';
+/** The level a test file belongs to (`.ts` in the repository, `.js` in the installed package). */
+export const levelOf = (file: string): 'contract' | 'behavior' => {
+  const name = file.replace(/\.[jt]s$/, '');
+  return CONTRACT_FILES.some((f) => name.endsWith(`/${f}`) || name === f) ? 'contract' : 'behavior';
+};
 
 /** The extra reports a run can write (`--reporter`); results.json and the coverage are always written. */
 export const REPORTERS = ['junit', 'json', 'html', 'badge'] as const;

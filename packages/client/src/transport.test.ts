@@ -36,6 +36,33 @@ const post = (auth?: string) =>
   });
 
 describe('the transport', () => {
+  it('calls fetch unbound, as a browser requires of window.fetch', async () => {
+    // A browser's fetch throws "Illegal invocation" when `this` is anything but the window.
+    const browserLike = function (this: unknown) {
+      if (this !== undefined && this !== globalThis) throw new TypeError('Illegal invocation');
+      return Promise.resolve(okAnswer());
+    } as typeof globalThis.fetch;
+    const send = createTransport({ fetch: browserLike, session: undefined, sleep: async () => {}, now: () => 0 });
+    expect((await send(post())).status).toBe(200);
+  });
+
+  it('names the method, the URL and the reason when the target does not answer', async () => {
+    const refused = (async () => {
+      throw new TypeError('fetch failed', {
+        cause: { code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 10.0.0.1:8080' },
+      });
+    }) as typeof globalThis.fetch;
+    const send = createTransport({ fetch: refused, session: undefined, sleep: async () => {}, now: () => 0 });
+    const error: Error = await send(post()).then(
+      () => expect.fail('a refused connection answered'),
+      (e: Error) => e,
+    );
+    expect(error.message).toBe(
+      'POST http://x/item/buyorder did not answer: fetch failed (connect ECONNREFUSED 10.0.0.1:8080)',
+    );
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+
   it('resends a 429 after Retry-After, with the same body', async () => {
     const { sent, fetch } = scripted([tooMany(2), tooMany(3), okAnswer()]);
     const waits: number[] = [];

@@ -14,9 +14,24 @@ export interface TransportOptions {
 
 const bearer = (jwt: string) => `Bearer ${jwt}`;
 
+/** The most specific reason of a failed fetch: Node's undici hides the code (ECONNREFUSED...) in `cause`. */
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const inner = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof inner?.code === 'string' ? inner.code : undefined;
+  const detail = typeof inner?.message === 'string' && inner.message ? inner.message : undefined;
+  return code && detail && !detail.includes(code)
+    ? `${error.message} (${code}: ${detail})`
+    : detail
+      ? `${error.message} (${detail})`
+      : error.message;
+}
+
 export function createTransport(options: TransportOptions): (request: Request) => Promise<Response> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const { session, sleep, now } = options;
+  // Called unbound: a browser's fetch refuses a `this` other than the window ("Illegal invocation"),
+  // which `options.fetch(...)` would pass.
+  const { fetch, session, sleep, now } = options;
 
   /** A 403 to a request that carried this session's token: the token is refused, not the caller. */
   async function refreshed(request: Request, response: Response): Promise<Request | undefined> {
@@ -29,13 +44,22 @@ export function createTransport(options: TransportOptions): (request: Request) =
     return retry;
   }
 
+  /** One request; a target that does not answer is reported with the URL tried (fetch's own error says only "fetch failed"). */
+  async function sendOnce(request: Request): Promise<Response> {
+    try {
+      return await fetch(request.clone());
+    } catch (cause) {
+      throw new Error(`${request.method} ${request.url} did not answer: ${reason(cause)}`, { cause });
+    }
+  }
+
   return async function send(original: Request): Promise<Response> {
     let request = original;
     let reauthenticated = false;
     let attempt = 0;
     let waited = 0;
     for (;;) {
-      const response = await options.fetch(request.clone());
+      const response = await sendOnce(request);
       if (!reauthenticated) {
         const again = await refreshed(request, response);
         if (again) {

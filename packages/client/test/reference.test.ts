@@ -133,5 +133,6 @@ describe('the client against the reference server', () => {
       'network',
       'getInfosAdmin',
     ]);
+    expect(!outcome.ok && outcome.error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:9\/infos\/admin did not answer: /);
   });
 });

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 
 const require = createRequire(import.meta.url);
-export const BUNDLED_DOCUMENT = resolve(import.meta.dirname, '../../../openapi/bundled/openapi.json');
+/** The document of the @marketplace/openapi package: the contract version the mock was released with. */
+export const BUNDLED_DOCUMENT = require.resolve('@marketplace/openapi/openapi.json');
 
 export interface MockServer {
   url: string;

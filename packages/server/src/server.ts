@@ -2,8 +2,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
 import { GeoIpTable } from './adapters/geoip.ts';
@@ -23,7 +23,9 @@ import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
 import { openStore } from './store/store.ts';
 
-export const BUNDLED_DOCUMENT = resolve(import.meta.dirname, '../../../openapi/bundled/openapi.json');
+// The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
+// the installed package), so the server validates against the contract version it was built with.
+export const BUNDLED_DOCUMENT = createRequire(import.meta.url).resolve('@marketplace/openapi/openapi.json');
 
 export const cryptoRandom: Random = {
   hex: (bytes) => randomBytes(bytes).toString('hex'),

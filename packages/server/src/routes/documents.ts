@@ -1,10 +1,26 @@
-// The bundled document at /openapi.json and the docs page at /docs (built by `npm run docs`).
+// The bundled document at /openapi.json and the docs page at /docs: in the repository the page
+// `npm run docs` builds into docs/site, in an installed server the page @marketplace/openapi ships.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import express from 'express';
 import { NOT_FOUND } from '../domain/messages.ts';
 
-export const DOCS_PAGE = resolve(import.meta.dirname, '../../../../docs/site/index.html');
+// Only a server running from its sources (src/*.ts) is inside the repository.
+const REPOSITORY_PAGE = import.meta.url.endsWith('.ts')
+  ? resolve(import.meta.dirname, '../../../../docs/site/index.html')
+  : undefined;
+
+/** The docs page to serve, or undefined when none has been built. */
+export function docsPage(): string | undefined {
+  if (REPOSITORY_PAGE && existsSync(REPOSITORY_PAGE)) return REPOSITORY_PAGE;
+  try {
+    // Resolving fails when the file is missing: the package holds the page once it is packed.
+    return createRequire(import.meta.url).resolve('@marketplace/openapi/docs.html');
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The server URL the docs page is built with (scripts/docs.ts). The page cannot know where it will
@@ -23,13 +39,17 @@ export function requestOrigin(req: express.Request): string | undefined {
   return SAFE_HOST.test(host) ? `${req.protocol}://${host}` : undefined;
 }
 
-/** Serves the document and, when it has been built, the docs page (`page`: tests build their own). */
-export function documentsRouter(document: unknown, page = DOCS_PAGE): express.Router {
-  let cached: { mtimeMs: number; html: string } | undefined;
+/**
+ * Serves the document and, when it has been built, the docs page (`page`: tests build their own;
+ * by default the page is looked up at each request, so a page built after start is served).
+ */
+export function documentsRouter(document: unknown, page?: string): express.Router {
+  let cached: { file: string; mtimeMs: number; html: string } | undefined;
   // The built page, read again only when the file changed (a 3 MB read per request is waste).
-  const docsPage = () => {
-    const { mtimeMs } = statSync(page);
-    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: readFileSync(page, 'utf8') };
+  const html = (file: string) => {
+    const { mtimeMs } = statSync(file);
+    if (cached?.file !== file || cached.mtimeMs !== mtimeMs)
+      cached = { file, mtimeMs, html: readFileSync(file, 'utf8') };
     return cached.html;
   };
   const router = express.Router();
@@ -37,13 +57,14 @@ export function documentsRouter(document: unknown, page = DOCS_PAGE): express.Ro
     res.json(document);
   });
   router.get('/docs', (req, res) => {
-    if (!existsSync(page)) {
+    const file = page ?? docsPage();
+    if (!file || !existsSync(file)) {
       res.status(404).json({ err: true, success: false, content: NOT_FOUND });
       return;
     }
     const origin = requestOrigin(req);
-    const html = docsPage();
-    res.type('html').send(origin ? html.replaceAll(SERVER_PLACEHOLDER, origin) : html);
+    const text = html(file);
+    res.type('html').send(origin ? text.replaceAll(SERVER_PLACEHOLDER, origin) : text);
   });
   return router;
 }

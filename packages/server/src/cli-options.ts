@@ -1,0 +1,45 @@
+// The options of `marketplace-server` (cli.ts). They only set the environment variables `npm start`
+// reads (main.ts), so both ways of starting the server stay one code path.
+import { parseArgs } from 'node:util';
+
+export const USAGE = `usage: marketplace-server [options]
+
+Starts the reference server of the Item Marketplace API: the document at /openapi.json, the docs
+page at /docs, every route of the document.
+
+Options (each sets the environment variable after it):
+  --port <n>      listening port (PORT, default 8080)
+  --db <path>     the store file, or :memory: for none (MARKETPLACE_DB, default ./data/marketplace.json)
+  --test-mode     test helpers, a controllable clock, response validation (MARKETPLACE_TEST_MODE=1)
+  --demo          demo accounts, items and listings in a new store (MARKETPLACE_DEMO=1)
+  -h, --help      this text
+
+Other environment variables: MARKETPLACE_JWT_SECRET, MARKETPLACE_BLOCKED_COUNTRIES,
+MARKETPLACE_TRUST_PROXY, MARKETPLACE_SMTP_URL, LOG_LEVEL.`;
+
+/** The environment the options ask for, or the line that says why they are refused. */
+export function environmentOf(args: string[]): { env: Record<string, string> } | { help: true } | { error: string } {
+  let values: { port?: string; db?: string; 'test-mode'?: boolean; demo?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        db: { type: 'string' },
+        'test-mode': { type: 'boolean' },
+        demo: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    // Node's message may go on with advice about `--`: the first sentence says what is wrong.
+    return { error: (error as Error).message.split('. ')[0] ?? String(error) };
+  }
+  if (values.help) return { help: true };
+  const env: Record<string, string> = {};
+  if (values.port !== undefined) env.PORT = values.port;
+  if (values.db !== undefined) env.MARKETPLACE_DB = values.db;
+  if (values['test-mode']) env.MARKETPLACE_TEST_MODE = '1';
+  if (values.demo) env.MARKETPLACE_DEMO = '1';
+  return { env };
+}

@@ -1,0 +1,362 @@
+// The packages as another team gets them: every workspace packed (`npm pack`, which builds it),
+// the tarballs installed into a new project outside the repository (its own package.json; the
+// third-party dependencies come from the npm registry), then used there only through what they
+// install: a client program type-checked with strict nodenext and bundler settings and bundled for
+// a browser, the `marketplace-server` bin called by the installed client, the installed suite run
+// against it, and the `marketplace-mock` bin. Every process it starts is stopped in afterAll.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from './ensure-chromium.ts';
+
+const run = promisify(execFile);
+const repo = resolve(import.meta.dirname, '..');
+const MINUTE = 60_000;
+const PACKAGES = ['openapi', 'types', 'client', 'server', 'mock', 'conformance'].map((p) => `@marketplace/${p}`);
+
+/**
+ * The environment of a user's shell: Node 24 first on the PATH (the bins' `#!/usr/bin/env node`),
+ * and nothing this repository's npm run put there (its NODE_OPTIONS asks for the sources, npm_*
+ * describe this workspace).
+ */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^(npm_|NODE_OPTIONS$|INIT_CWD$|VITEST|TEST$)/i.test(key)) env[key] = value;
+  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(repo));
+  return { ...env, PATH: [dirname(process.execPath), ...path].join(delimiter), NO_COLOR: '1', ...extra };
+}
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+const started: ChildProcess[] = [];
+
+/** Starts an installed bin in its own process group (so its children stop with it). */
+function startBin(app: string, name: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(join(app, 'node_modules/.bin', name), args, {
+    cwd: app,
+    env: userEnv(env),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  return { child, output: () => output };
+}
+
+/** Resolves once `url` answers (any status); fails with the process's output when it exits or never answers. */
+async function answering(url: string, bin: ReturnType<typeof startBin>, seconds = 120): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (bin.child.exitCode !== null) throw new Error(`exited ${bin.child.exitCode}:\n${bin.output()}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`${url} did not answer within ${seconds} s:\n${bin.output()}`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return done();
+    child.once('exit', () => done());
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return done();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {}
+    }, 10_000).unref();
+  });
+}
+
+/** Every file under `dir`, relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile());
+}
+
+// The first calls of a frontend team, with the installed client and types only. `process` is
+// declared rather than taken from @types/node: the project has no Node types, as a browser app.
+const CLIENT_PROGRAM = `import { createMarketplaceClient, isMarketplaceError } from '@marketplace/client';
+import type { Schema } from '@marketplace/types';
+
+declare const process: { env: Record<string, string | undefined> };
+
+const market = createMarketplaceClient({ baseUrl: process.env.MARKETPLACE_URL ?? '', apiKey: 'demo-alice-api-key' });
+const listings: Schema<'Listing'>[] = await market.GET('/item/listing/{item}', { params: { path: { item: 1 } } });
+const orders = await market.GET('/user/getBuyorder');
+let refused = '';
+try {
+  await market.POST('/item/buyorder', { body: { itemid: 2, value: 5_000_000, amount: 1000 } });
+} catch (error) {
+  if (!isMarketplaceError(error, 'post', '/item/buyorder')) throw error;
+  if (error.is('Not enough balance')) refused = \`\${error.operation}: \${error.message}\`;
+}
+const nobody = createMarketplaceClient({ baseUrl: process.env.CLOSED_URL ?? '' });
+const gone = await nobody.safe.GET('/infos/admin');
+console.log(JSON.stringify({ listings: listings.length, orders: orders.count.nb, refused, offline: gone.ok ? '' : gone.error.message }));
+`;
+
+/** The first ```lang block after `heading` in the README: its "Use it from your project" snippets run as written. */
+function readmeBlock(heading: string, lang: string): string {
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
+  const from = readme.indexOf(`\n${heading}\n`);
+  const block = readme.slice(from).match(new RegExp(`\`\`\`${lang}\n([\\s\\S]*?)\`\`\``));
+  if (from < 0 || !block?.[1]) throw new Error(`README.md has no ${lang} block under ${heading}`);
+  return block[1];
+}
+const MOCK_URL_IN_README = 'http://127.0.0.1:4010';
+
+const BROWSER_ENTRY = `import { createMarketplaceClient } from '@marketplace/client';
+globalThis.marketplace = createMarketplaceClient({ baseUrl: location.origin });
+`;
+
+let scratch: string;
+let app: string;
+let server: { url: string; bin: ReturnType<typeof startBin> };
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'marketplace-pack-'));
+  const tarballs = join(scratch, 'tarballs');
+  app = join(scratch, 'app');
+  mkdirSync(tarballs);
+  mkdirSync(app);
+  // npm pack runs each workspace's prepack: a clean build of dist/ and, for the document, the docs page.
+  await run('npm', ['pack', '--workspaces', '--pack-destination', tarballs], {
+    cwd: repo,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({
+      name: 'a-team-project',
+      private: true,
+      type: 'module',
+      // Prism pulls in a telemetry postinstall; a team would say no to it the same way.
+      allowScripts: { '@scarf/scarf': false },
+      scarfSettings: { enabled: false },
+    }),
+  );
+  const files = readdirSync(tarballs).map((f) => join(tarballs, f));
+  await run('npm', ['install', '--no-audit', '--no-fund', ...files], {
+    cwd: app,
+    env: userEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  writeFileSync(join(app, 'first-calls.ts'), CLIENT_PROGRAM);
+  writeFileSync(join(app, 'readme-frontend.ts'), readmeBlock('### Frontend: the client against the mock', 'ts'));
+  writeFileSync(join(app, 'readme-docs.js'), readmeBlock('### Docs: the document and the docs page', 'js'));
+  writeFileSync(join(app, 'browser.js'), BROWSER_ENTRY);
+  const port = await freePort();
+  const bin = startBin(app, 'marketplace-server', [
+    '--port',
+    String(port),
+    '--db',
+    ':memory:',
+    '--test-mode',
+    '--demo',
+  ]);
+  server = { url: `http://127.0.0.1:${port}`, bin };
+  await answering(`${server.url}/openapi.json`, bin);
+}, 20 * MINUTE);
+
+afterAll(async () => {
+  await Promise.all(started.map(stop));
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+}, 2 * MINUTE);
+
+describe('the packed workspaces, installed into a project outside the repository', { timeout: 5 * MINUTE }, () => {
+  it('install every package, each carrying only what runs', () => {
+    for (const name of PACKAGES) {
+      const dir = join(app, 'node_modules', name);
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      expect(manifest.private, name).toBeUndefined();
+      const files = filesUnder(dir);
+      // Sources, unit tests and build state stay home; declarations and compiled suite tests ship.
+      const stray = files.filter(
+        (f) => (/\.ts$/.test(f) && !f.endsWith('.d.ts')) || /^src\//.test(f) || /tsbuildinfo|fixture/.test(f),
+      );
+      expect(stray, name).toEqual([]);
+      const unitTests = files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/tests/'));
+      expect(unitTests, name).toEqual([]);
+    }
+    expect(filesUnder(join(app, 'node_modules/@marketplace/openapi')).sort()).toEqual([
+      'README.md',
+      'bundled/openapi.json',
+      'bundled/openapi.yaml',
+      'bundled/test-helpers.json',
+      'bundled/test-helpers.yaml',
+      'docs.html',
+      'package.json',
+    ]);
+  });
+
+  it('type-check a client program with strict nodenext and with bundler resolution, no skipLibCheck', async () => {
+    const strict = { strict: true, skipLibCheck: false, noEmit: true, target: 'ES2023' };
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { ...strict, module: 'nodenext' },
+        files: ['first-calls.ts', 'readme-frontend.ts'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'tsconfig.bundler.json'),
+      JSON.stringify({
+        compilerOptions: { ...strict, module: 'esnext', moduleResolution: 'bundler' },
+        files: ['first-calls.ts', 'readme-frontend.ts'],
+      }),
+    );
+    const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+    for (const project of ['tsconfig.json', 'tsconfig.bundler.json'])
+      await run(process.execPath, [tsc, '-p', project], { cwd: app, env: userEnv() }).catch((e) => {
+        throw new Error(`${project}: ${e.stdout}${e.stderr}`);
+      });
+  });
+
+  it('run the client program against the installed marketplace-server', async () => {
+    const closed = await freePort();
+    const { stdout } = await run(process.execPath, ['first-calls.ts'], {
+      cwd: app,
+      env: userEnv({ MARKETPLACE_URL: server.url, CLOSED_URL: `http://127.0.0.1:${closed}` }),
+    });
+    const result = JSON.parse(stdout);
+    expect(result.listings).toBeGreaterThan(0);
+    expect(result.orders).toBeGreaterThanOrEqual(0);
+    expect(result.refused).toBe('postItemBuyorder: Not enough balance');
+    expect(result.offline).toMatch(new RegExp(`^GET http://127\\.0\\.0\\.1:${closed}/infos/admin did not answer: `));
+  });
+
+  it('serve the document and the docs page of @marketplace/openapi from the installed server', async () => {
+    const installed = JSON.parse(
+      readFileSync(join(app, 'node_modules/@marketplace/openapi/bundled/openapi.json'), 'utf8'),
+    );
+    expect(await (await fetch(`${server.url}/openapi.json`)).json()).toEqual(installed);
+    const docs = await fetch(`${server.url}/docs`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toBe(readFileSync(join(app, 'node_modules/@marketplace/openapi/docs.html'), 'utf8'));
+  });
+
+  it('bundle the client for a browser (no Node-only import) and call the server from a page', async () => {
+    const rolldown = join(repo, 'node_modules/rolldown/bin/cli.mjs');
+    await run(
+      process.execPath,
+      [rolldown, 'browser.js', '--platform', 'browser', '--format', 'iife', '--file', 'bundle.js'],
+      {
+        cwd: app,
+        env: userEnv(),
+      },
+    );
+    const bundle = readFileSync(join(app, 'bundle.js'), 'utf8');
+    expect(bundle).not.toMatch(/\brequire\(|from ["']node:|["']node:[a-z_]+["']/);
+    const browser = await chromium.launch({ executablePath: chromiumPath() });
+    try {
+      const page = await browser.newPage();
+      // A page of the server's own origin, so the call needs no CORS.
+      await page.goto(`${server.url}/openapi.json`);
+      await page.addScriptTag({ content: bundle });
+      const count = await page.evaluate(async () => {
+        // biome-ignore lint/suspicious/noExplicitAny: the bundle's global
+        const market = (globalThis as any).marketplace;
+        return (await market.GET('/item/listing/{item}', { params: { path: { item: 1 } } })).length;
+      });
+      expect(count).toBeGreaterThan(0);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it(
+    'pass the installed conformance suite against the installed server',
+    async () => {
+      const out = join(scratch, 'reports');
+      const suite = async (args: string[]) => {
+        const bin = startBin(app, 'marketplace-conformance', ['--target', server.url, '--out', out, ...args]);
+        const code = await new Promise<number | null>((done) => bin.child.once('exit', (c) => done(c)));
+        const file = join(out, 'results.json');
+        const results = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+        if (!results) throw new Error(`no results.json:\n${bin.output().slice(-4000)}`);
+        return { code, results, output: bin.output() };
+      };
+      const first = await suite([]);
+      expect(first.results.passed, first.output.slice(-4000)).toBeGreaterThan(100);
+      // Both levels ran from the compiled test files of the package.
+      expect(first.results.levels.contract.passed).toBeGreaterThan(0);
+      expect(first.results.levels.behavior.passed).toBeGreaterThan(0);
+      expect(readdirSync(out)).toEqual(expect.arrayContaining(['results.json', 'coverage.md', 'coverage.html']));
+      // Some behaviour tests compare seconds across two requests and fail when the test clock (real
+      // time) crosses a second between them, which a loaded machine makes likely. Such a failure
+      // passes only if the test then passes when run again alone: a real fault fails twice.
+      const failed: string[] = first.results.failed.map((f: { name: string }) => f.name);
+      if (failed.length === 0) return expect(first.code).toBe(0);
+      expect(failed.length, first.output.slice(-4000)).toBeLessThanOrEqual(3);
+      // results.json joins a test's describe titles with spaces, vitest's --grep sees them with ' > '.
+      const exactly = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(' ', '(?: | > )');
+      const pattern = failed.map(exactly).join('|');
+      const again = await suite(['--grep', pattern]);
+      expect({ code: again.code, failed: again.results.failed }, again.output.slice(-4000)).toEqual({
+        code: 0,
+        failed: [],
+      });
+      expect(again.results.passed).toBe(failed.length);
+    },
+    20 * MINUTE,
+  );
+
+  it(
+    "start the installed marketplace-mock on PORT and answer the README's frontend snippet",
+    async () => {
+      const port = await freePort();
+      const mock = startBin(app, 'marketplace-mock', [], { PORT: String(port) });
+      const url = `http://127.0.0.1:${port}`;
+      await answering(url, mock);
+      // The snippet as written, but for the port: the test takes a free one instead of Prism's 4010.
+      const snippet = readFileSync(join(app, 'readme-frontend.ts'), 'utf8');
+      expect(snippet).toContain(MOCK_URL_IN_README);
+      writeFileSync(join(app, 'readme-frontend-here.ts'), snippet.replace(MOCK_URL_IN_README, url));
+      const { stdout } = await run(process.execPath, ['readme-frontend-here.ts'], { cwd: app, env: userEnv() });
+      expect(stdout).toBe('Not enough balance\n');
+      await stop(mock.child);
+    },
+    5 * MINUTE,
+  );
+
+  it("read the document as the README's docs snippet says", async () => {
+    const { stdout } = await run(process.execPath, ['readme-docs.js'], { cwd: app, env: userEnv() });
+    const version = JSON.parse(readFileSync(join(repo, 'openapi/bundled/openapi.json'), 'utf8')).info.version;
+    expect(stdout).toBe(`${version} ${join(app, 'node_modules/@marketplace/openapi/bundled/openapi.yaml')}\n`);
+  });
+});
