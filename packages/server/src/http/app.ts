@@ -6,25 +6,26 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { Tx } from '../domain/tx.ts';
-import { identify, permits } from './authenticate.ts';
+import { identify } from './authenticate.ts';
 import type { Caller, Ctx, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
-import { coerceFormValue, derefSchema } from './form-body.ts';
-import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
-import { RouteMatcher } from './route-matcher.ts';
-import { validationMessage } from './validation-message.ts';
-import { documentValidators } from './validators.ts';
+import { expressPath, type OperationInfo } from './operation-index.ts';
+import {
+  documentOperations,
+  documentValidators,
+  permits,
+  prepareBody,
+  RouteMatcher,
+  requestErrorAnswer,
+  useRequestParsing,
+} from './request-rules.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
-/** Sent for a body that is not valid JSON, too large, or of an unsupported media type. */
-export const INVALID_BODY = 'Invalid request body';
-
-// The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
-const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
+export { INVALID_BODY } from './request-rules.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -42,12 +43,11 @@ export interface AppParts {
 
 /** Builds the Express application (no `listen`: tests start it on port 0). */
 export function createApp({ deps, routes, before = [] }: AppParts): express.Express {
-  const operations = indexOperations(deps.document, ENVELOPE_OVERRIDES);
+  const operations = documentOperations(deps.document);
   const matcher = new RouteMatcher(operations.values());
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  app.set('query parser', 'extended');
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -59,8 +59,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
       next();
     });
   }
-  app.use(express.json({ limit: '10mb' }));
-  app.use(express.urlencoded({ extended: true, limit: '10mb' }));
+  useRequestParsing(app);
   for (const router of before) app.use(router);
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
@@ -72,16 +71,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
     req.caller = caller;
     if (!countRequest(deps, op, caller, res)) return;
-    const content = deps.document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
-    if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
-      const schema = content?.['application/x-www-form-urlencoded']?.schema;
-      req.body = coerceFormValue({ ...req.body }, derefSchema(schema, deps.document), deps.document);
-    } else if (content?.['application/json'] && isEmptyRequest(req)) {
-      // A POST that sends nothing lacks every field; it is not a body of an unsupported type. It is
-      // validated as an empty JSON object, so a missing field gets its documented message.
-      req.headers['content-type'] = 'application/json';
-      req.body = {};
-    }
+    prepareBody(req, op, deps.document);
     next();
   });
 
@@ -138,10 +128,6 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   return app;
 }
 
-/** A request without a body and without a content type (`curl -X POST` with no data). */
-const isEmptyRequest = (req: Request): boolean =>
-  !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
-
 function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
   return {
     req,
@@ -188,27 +174,13 @@ function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | unde
   return true;
 }
 
-interface HttpError {
-  status?: number;
-  type?: string;
-  errors?: { path: string; errorCode?: string; message?: string }[];
-}
-
-/** Maps validator, parser and unexpected errors to the envelope; only real bugs become 500. */
+/** Maps parser and validator errors to the documented answer; only real bugs become 500. */
 function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response): void {
-  const e = (err ?? {}) as HttpError;
-  const envelope = req.operation?.envelope ?? 'A';
-  const badBody = ['entity.parse.failed', 'entity.too.large', 'encoding.unsupported'].includes(e.type ?? '');
-  if (badBody || e.status === 415) {
-    sendError(res, envelope, INVALID_BODY, 300);
-  } else if (e.status === 400 && Array.isArray(e.errors) && req.operation) {
-    const { message, status, type } = validationMessage(e.errors, req.operation.errorMessages);
-    // Operations whose errors are objects (`{type, message}`, the deposit trade status) get one.
-    sendError(res, status === 300 ? envelope : 'A', type ? { type, message } : message, status);
-  } else if (e.status === 404 || e.status === 405) {
-    sendError(res, 'A', NOT_FOUND, 404);
-  } else {
-    deps.logger.error({ err, path: req.path, method: req.method }, 'request failed');
-    if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
+  const answer = requestErrorAnswer(err, req.operation);
+  if (answer) {
+    sendError(res, answer.envelope, answer.content, answer.status);
+    return;
   }
+  deps.logger.error({ err, path: req.path, method: req.method }, 'request failed');
+  if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
 }

@@ -1,0 +1,87 @@
+// The rules a request passes before any handler runs, shared by the reference server and the mock
+// (packages/mock): how the body is read, which operation the request addresses, who may call it,
+// how a form body is typed, and which documented message a request that breaks the document gets.
+// One copy of these rules means a frontend built against the mock meets the errors the API sends.
+import express, { type Express, type Request } from 'express';
+import { NOT_FOUND } from '../domain/messages.ts';
+import { coerceFormValue, derefSchema } from './form-body.ts';
+import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
+import { validationMessage } from './validation-message.ts';
+
+export { sendError, sendOk } from './envelope.ts';
+export type { Envelope, ErrorMessage, OperationInfo, Permission } from './operation-index.ts';
+export { type PermittedCaller, permits } from './permission.ts';
+export { RouteMatcher } from './route-matcher.ts';
+export { type ValidationIssue, validationMessage } from './validation-message.ts';
+export { documentValidators } from './validators.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document is plain JSON
+type Json = any;
+
+/** Sent for a body that is not valid JSON, too large, or of an unsupported media type. */
+export const INVALID_BODY = 'Invalid request body';
+
+// The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
+const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
+
+/** Every operation of the document by `METHOD path`, with the envelope each answers in. */
+export const documentOperations = (document: Json): Map<string, OperationInfo> =>
+  indexOperations(document, ENVELOPE_OVERRIDES);
+
+/** Query strings and bodies as the API reads them: nested query keys, JSON and form bodies. */
+export function useRequestParsing(app: Express): void {
+  app.set('query parser', 'extended');
+  app.use(express.json({ limit: '10mb' }));
+  app.use(express.urlencoded({ extended: true, limit: '10mb' }));
+}
+
+/**
+ * Readies a parsed body for validation: a form body gets the types the operation's schema gives
+ * its fields, and a POST that sends nothing is validated as an empty JSON object.
+ */
+export function prepareBody(req: Request, op: OperationInfo, document: Json): void {
+  const content = document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
+  if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
+    const schema = content?.['application/x-www-form-urlencoded']?.schema;
+    req.body = coerceFormValue({ ...req.body }, derefSchema(schema, document), document);
+  } else if (content?.['application/json'] && isEmptyRequest(req)) {
+    // A POST that sends nothing lacks every field; it is not a body of an unsupported type, so a
+    // missing field gets its documented message.
+    req.headers['content-type'] = 'application/json';
+    req.body = {};
+  }
+}
+
+/** A request without a body and without a content type (`curl -X POST` with no data). */
+const isEmptyRequest = (req: Request): boolean =>
+  !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
+
+export interface ErrorAnswer {
+  status: number;
+  envelope: Envelope;
+  content: unknown;
+}
+
+interface HttpError {
+  status?: number;
+  type?: string;
+  errors?: { path: string; errorCode?: string; message?: string }[];
+}
+
+/**
+ * The answer to a body parser or validator error (`op` is the operation the request addressed),
+ * or undefined when the error is none of those: an unexpected failure.
+ */
+export function requestErrorAnswer(err: unknown, op: OperationInfo | undefined): ErrorAnswer | undefined {
+  const e = (err ?? {}) as HttpError;
+  const envelope = op?.envelope ?? 'A';
+  const badBody = ['entity.parse.failed', 'entity.too.large', 'encoding.unsupported'].includes(e.type ?? '');
+  if (badBody || e.status === 415) return { status: 300, envelope, content: INVALID_BODY };
+  if (e.status === 400 && Array.isArray(e.errors) && op) {
+    const { message, status, type } = validationMessage(e.errors, op.errorMessages);
+    // Operations whose errors are objects (`{type, message}`, the deposit trade status) get one.
+    return { status, envelope: status === 300 ? envelope : 'A', content: type ? { type, message } : message };
+  }
+  if (e.status === 404 || e.status === 405) return { status: 404, envelope: 'A', content: NOT_FOUND };
+  return undefined;
+}
