@@ -8,6 +8,7 @@ import { coerceFormValue, derefSchema } from './form-body.ts';
 import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
 import { validationMessage } from './validation-message.ts';
 
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from '../domain/messages.ts';
 export { sendError, sendOk } from './envelope.ts';
 export type { Envelope, ErrorMessage, OperationInfo, Permission } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
