@@ -43,6 +43,9 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'host', 'co
 const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name)));
 
+/** On every answer of the mock: `examples`, or `proxy` in front of a real server. */
+export const MOCK_HEADER = 'x-marketplace-mock';
+
 const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
 
 /** Builds the front; it forwards what passes its checks to Prism at `options.prism`. */
@@ -98,6 +101,12 @@ export function createFront(options: FrontOptions): express.Express {
 
   const app = express();
   app.disable('x-powered-by');
+  // Says what answers, for tools that adapt to a mock (the conformance suite asks for examples by
+  // name only where this says `examples`).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader(MOCK_HEADER, options.proxy ? 'proxy' : 'examples');
+    next();
+  });
   // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
   useRequestParsing(app);
