@@ -102,6 +102,16 @@ Documented answers by name: -H 'Prefer: code=300, example=<name>'. The names of 
 and beside each error on the docs page (npm run docs).`
 }
 Ctrl-C stops.`);
-const stop = () => mock.stop().then(() => process.exit(0));
+let stopping = false;
+const stop = () => {
+  stopping = true;
+  return mock.stop().then(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+// Without Prism every answer would be a 500: better to stop and say so.
+mock.process.once('exit', (code, signal) => {
+  if (stopping) return;
+  console.error(`marketplace-mock: Prism stopped (${signal ?? `exit status ${code}`}); stopping too`);
+  void mock.stop().then(() => process.exit(1));
+});
