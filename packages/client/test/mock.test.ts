@@ -1,6 +1,6 @@
-// The client against the Prism mock of the document: what a frontend team gets before a backend
-// exists. The documented examples come back typed, and every documented error is reachable with
-// `Prefer: code=..., example=...` and arrives as a MarketplaceError.
+// The client against the mock of the document (packages/mock): what a frontend team gets before a
+// backend exists. The documented examples come back typed, every documented error is reachable
+// with `Prefer: code=..., example=...` and arrives as a MarketplaceError, and refusals are the 403.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../mock/src/mock.ts';
 import { createMarketplaceClient } from '../src/index.ts';
@@ -11,7 +11,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => mock?.stop());
 
-describe('the client against the Prism mock', () => {
+describe('the client against the mock', () => {
   it('logs in with the example JWT and answers the example payload', async () => {
     const market = createMarketplaceClient({ baseUrl: mock.url, apiKey: 'any key: the mock accepts it' });
     const placed = await market.POST('/item/buyorder', { body: { itemid: 5021, value: 190, amount: 1 } });
