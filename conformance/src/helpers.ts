@@ -71,8 +71,9 @@ async function login(apiKey: string | undefined, ip: string): Promise<string | u
 }
 
 /**
- * Tokens for a user and an admin: fresh accounts where the target has test helpers, any string on
- * a mock (Prism accepts any bearer), else logins with --api-key / --admin-api-key (when given).
+ * Tokens for a user and an admin: fresh accounts where the target has test helpers, the login
+ * example's JWT on a mock (it accepts any JWT it can read), else logins with --api-key /
+ * --admin-api-key (when given).
  * A JWT is bound to the login IP: call with the same `ip`.
  */
 export async function callerTokens(t: Target, ip: string): Promise<{ user?: string; admin?: string }> {
@@ -81,7 +82,10 @@ export async function callerTokens(t: Target, ip: string): Promise<{ user?: stri
       user: (await session({ balance: 1_000_000 }, ip)).token,
       admin: (await session({ admin: true, balance: 1_000_000 }, ip)).token,
     };
-  if (t.prism) return { user: 'mock-token', admin: 'mock-token' };
+  if (t.prism) {
+    const token = await login(settings.apiKey ?? 'any key: a mock answers its example', ip);
+    return { user: token, admin: token };
+  }
   return { user: await login(settings.apiKey, ip), admin: await login(settings.adminApiKey, ip) };
 }
 

@@ -1,12 +1,16 @@
 // What the target can do, found out once per test file: whether it exposes the test helpers of
-// shared/test-helpers.md (then the behaviour level runs), whether it is the Prism mock (its own
-// 422 for invalid requests, any bearer accepted; or --mock), and whether it is read-only.
+// shared/test-helpers.md (then the behaviour level runs), whether it is a mock (examples by name,
+// any readable bearer accepted), whether that mock is bare Prism (its own 422 for invalid requests;
+// or --mock), and whether it is read-only.
 import { call } from './http.ts';
 import { settings } from './settings.ts';
 
 export interface Target {
   helpers: boolean;
+  /** A mock: serves any documented example by name (`Prefer`) and accepts any JWT it can read. */
   prism: boolean;
+  /** Bare Prism, which answers invalid requests with its own errors, not the API's. */
+  ownErrors: boolean;
   readOnly: boolean;
 }
 
@@ -20,8 +24,10 @@ export function target(): Promise<Target> {
     const helpers = clock?.status === 200 && typeof body?.content?.now === 'number';
     // A login without apiKey changes nothing: the API answers 300, Prism its own 422.
     const probe = await call('POST', '/user/login', { json: {}, record: false });
-    const prism = settings.mock || (probe.status === 422 && probe.contentType.includes('problem+json'));
-    return { helpers, prism, readOnly: settings.readOnly };
+    const ownErrors = settings.mock || (probe.status === 422 && probe.contentType.includes('problem+json'));
+    // packages/mock names itself on every answer, and answers invalid requests as the API does.
+    const mock = probe.headers['x-marketplace-mock'] === 'examples';
+    return { helpers, prism: ownErrors || mock, ownErrors, readOnly: settings.readOnly };
   })();
   return detected;
 }

@@ -1,17 +1,17 @@
-// The client against the Prism mock of the document: what a frontend team gets before a backend
-// exists. The documented examples come back typed, and every documented error is reachable with
-// `Prefer: code=..., example=...` and arrives as a MarketplaceError.
+// The client against the mock of the document (packages/mock): what a frontend team gets before a
+// backend exists. The documented examples come back typed, every documented error is reachable
+// with `Prefer: code=..., example=...` and arrives as a MarketplaceError, and refusals are the 403.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../mock/src/mock.ts';
 import { createMarketplaceClient } from '../src/index.ts';
 
 let mock: MockServer;
 beforeAll(async () => {
-  mock = await startMock({ port: 4393 });
+  mock = await startMock();
 }, 60_000);
 afterAll(() => mock?.stop());
 
-describe('the client against the Prism mock', () => {
+describe('the client against the mock', () => {
   it('logs in with the example JWT and answers the example payload', async () => {
     const market = createMarketplaceClient({ baseUrl: mock.url, apiKey: 'any key: the mock accepts it' });
     const placed = await market.POST('/item/buyorder', { body: { itemid: 5021, value: 190, amount: 1 } });
@@ -36,13 +36,17 @@ describe('the client against the Prism mock', () => {
     expect(outcome.error.is('Not enough balance')).toBe(true);
   });
 
-  it('unwraps envelope B examples and reports refusals as forbidden (the 401 of Prism, the documented 403)', async () => {
+  it('unwraps envelope B examples and reports refusals as the documented 403 forbidden', async () => {
     const market = createMarketplaceClient({ baseUrl: mock.url });
     const staff = await market.GET('/infos/admin');
     expect(staff.length).toBeGreaterThan(0);
     expect(typeof staff[0]?.name).toBe('string');
     const anonymous = await market.safe.GET('/user/getBuyorder');
-    expect(!anonymous.ok && [anonymous.error.status, anonymous.error.kind]).toEqual([401, 'forbidden']);
+    expect(!anonymous.ok && [anonymous.error.status, anonymous.error.kind, anonymous.error.message]).toEqual([
+      403,
+      'forbidden',
+      'forbidden',
+    ]);
     const signedIn = createMarketplaceClient({ baseUrl: mock.url, apiKey: 'k' });
     const refused = await signedIn.safe.GET('/user/getBuyorder', { headers: { Prefer: 'code=403' } });
     expect(!refused.ok && [refused.error.status, refused.error.kind, refused.error.message]).toEqual([

@@ -1,16 +1,117 @@
 #!/usr/bin/env node
-// `npm run mock`: serves the bundled document with Prism and prints a first request to try.
+// `npm run mock` / `marketplace-mock`: the mock of the Item Marketplace API (mock.ts), or the names
+// of the documented examples `Prefer` picks from (`--examples`).
+import { parseArgs } from 'node:util';
+import { locateDocument, readDocument } from './document.ts';
+import { documentExamples, listing } from './examples.ts';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';
 import { startMock } from './mock.ts';
 
-const port = Number(process.env.PORT ?? 4010);
-const mock = await startMock({ port });
-console.log(`Prism mock of the Item Marketplace API on ${mock.url}
+const USAGE = `Usage: marketplace-mock [options]
+       marketplace-mock --examples [operationId]
+
+Serves the Item Marketplace API document with Prism behind the API's conventions: a missing,
+malformed or expired bearer gets 403 forbidden, a request that breaks the document the
+operation's documented 300 message. Any documented answer by name:
+  -H 'Prefer: code=300, example=<name>'
+
+Options:
+  -p, --port <port>    listening port (default: $PORT, else 4010; 0 picks a free one)
+      --host <host>    listening address (default: 127.0.0.1)
+      --proxy <url>    Prism's validation proxy to a running server instead of the examples;
+                       answers that break the document are reported on stderr
+      --dynamic        data generated from the schemas instead of the examples
+      --examples [id]  list the example names of an operation (all operations without an id)
+  -h, --help           this help
+
+Environment:
+  PORT                 listening port when --port is not given`;
+
+/** A usage error: one line saying what is wrong, the usage, exit status 2. */
+function refuse(problem: string): never {
+  console.error(`marketplace-mock: ${problem}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+let parsed: ReturnType<typeof parse>;
+function parse() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      proxy: { type: 'string' },
+      dynamic: { type: 'boolean' },
+      examples: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+try {
+  parsed = parse();
+} catch (e) {
+  refuse((e as Error).message.split('\n')[0]!.replace(/\. To specify a positional.*$/, ''));
+}
+const { values, positionals } = parsed;
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
+if (values.examples) {
+  const operations = documentExamples(readDocument(locateDocument()));
+  const [id, ...extra] = positionals;
+  if (extra.length) refuse(`one operationId at most, got ${positionals.join(' ')}`);
+  const chosen = id === undefined ? operations : operations.filter((o) => o.operationId === id);
+  if (!chosen.length) refuse(`unknown operationId '${id}' (marketplace-mock --examples lists them all)`);
+  for (const op of chosen) {
+    console.log(`${op.operationId}  ${op.method} ${op.path}\n${listing(op).replace(/^/gm, '  ')}\n`);
+  }
+  if (id !== undefined) console.log("Ask for one with -H 'Prefer: code=<status>, example=<name>'.");
+  process.exit(0);
+}
+
+if (positionals.length) refuse(`unexpected argument '${positionals[0]}'`);
+const portText = values.port ?? process.env.PORT ?? '4010';
+const port = Number(portText);
+if (!/^\d+$/.test(portText) || port > 65_535) refuse(`invalid port '${portText}': a number from 0 to 65535`);
+if (values.proxy !== undefined && !/^https?:\/\/[^/]/.test(values.proxy))
+  refuse(`invalid --proxy '${values.proxy}': an http:// or https:// URL`);
+
+let mock: Awaited<ReturnType<typeof startMock>>;
+try {
+  mock = await startMock({ port, host: values.host, proxy: values.proxy, dynamic: values.dynamic });
+} catch (e) {
+  console.error(`marketplace-mock: ${(e as Error).message}`);
+  process.exit(1);
+}
+const what = values.proxy ? `Prism's validation proxy to ${values.proxy}` : 'Prism on the document';
+console.log(`Mock of the Item Marketplace API on ${mock.url} (${what}, answering as the API does)
 
 Try:
-${FIRST_REQUESTS.map((r) => `  ${curl(mock.url, r)}`).join('\n')}
+${(values.proxy ? FIRST_REQUESTS.filter((r) => !r.headers.Prefer) : FIRST_REQUESTS).map((r) => `  ${curl(mock.url, r)}`).join('\n')}
 
-Documented errors: send 'Prefer: code=300, example=<name>' (names are in the document). Ctrl-C stops.`);
-const stop = () => mock.stop().then(() => process.exit(0));
+A missing, malformed or expired bearer gets 403 forbidden; a request that breaks the document gets
+the operation's documented 300 message.${
+  values.proxy
+    ? ''
+    : `
+Documented answers by name: -H 'Prefer: code=300, example=<name>'. The names of an operation:
+  npm run mock -- --examples <operationId>   (or marketplace-mock --examples <operationId>)
+and beside each error on the docs page (npm run docs).`
+}
+Ctrl-C stops.`);
+let stopping = false;
+const stop = () => {
+  stopping = true;
+  return mock.stop().then(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+// Without Prism every answer would be a 500: better to stop and say so.
+mock.process.once('exit', (code, signal) => {
+  if (stopping) return;
+  console.error(`marketplace-mock: Prism stopped (${signal ?? `exit status ${code}`}); stopping too`);
+  void mock.stop().then(() => process.exit(1));
+});

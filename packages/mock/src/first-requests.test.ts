@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';
 import { type MockServer, startMock } from './mock.ts';
@@ -5,28 +7,37 @@ import { type MockServer, startMock } from './mock.ts';
 describe('the first requests npm run mock suggests', () => {
   let mock: MockServer;
   beforeAll(async () => {
-    mock = await startMock({ port: 4391 });
-  }, 60_000);
+    mock = await startMock();
+  }, 90_000);
   afterAll(() => mock?.stop());
 
-  it.each(FIRST_REQUESTS.map((r) => [`${r.method} ${r.path} → ${r.expect.status}`, r] as const))(
-    '%s',
-    async (_name, r) => {
+  it('each answers what it says, the JWT of the login carried to the next ones', async () => {
+    let jwt = '';
+    for (const r of FIRST_REQUESTS) {
+      const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, v.replace('$JWT', jwt)]));
       const res = await fetch(`${mock.url}${r.path}`, {
         method: r.method,
-        headers: r.headers,
+        headers,
         body: r.body === undefined ? undefined : JSON.stringify(r.body),
       });
-      expect(res.status).toBe(r.expect.status);
       const json = await res.json();
+      expect([r.path, res.status]).toEqual([r.path, r.expect.status]);
       if (r.expect.message) expect(json.content ?? json.message).toBe(r.expect.message);
-    },
-  );
+      if (r.keepsJwt) jwt = json.content.jwt;
+    }
+    expect(jwt.split('.')).toHaveLength(3);
+  });
 
-  it('prints each as a curl line with its headers and body', () => {
-    const line = curl('http://h', FIRST_REQUESTS[1]!);
-    expect(line).toContain('curl -s -X POST http://h/item/buyorder');
-    expect(line).toContain("-H 'Prefer: code=300, example=notEnoughBalance'");
-    expect(line).toContain(`-d '${JSON.stringify(FIRST_REQUESTS[1]!.body)}'`);
+  it('works as printed when pasted into a shell (curl and node -e)', async () => {
+    const script = FIRST_REQUESTS.map((r) => `${curl(mock.url, r)}; echo`).join('\n');
+    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { timeout: 60_000 });
+    const lines = stdout.split('\n').filter(Boolean);
+    const expected = FIRST_REQUESTS.filter((r) => !r.keepsJwt);
+    expect(lines).toHaveLength(expected.length);
+    expected.forEach((r, i) => {
+      const body = JSON.parse(lines[i]!);
+      if (r.expect.message) expect(body.content ?? body.message).toBe(r.expect.message);
+      else expect(body.err).toBe(false);
+    });
   });
 });

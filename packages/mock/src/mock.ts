@@ -1,57 +1,67 @@
-// Starts Prism on the bundled document: static examples, and every documented error reachable
-// with `Prefer: code=300, example=<name>`. Used by `npm run mock` and by the tests that run the
-// conformance suite and the client against the mock.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+// The mock of the Item Marketplace API: Prism serves the document's examples, dynamic data and
+// `Prefer` (or proxies to a real server), behind a front that answers as the API does (front.ts,
+// ADR 0017). Used by `npm run mock` / `marketplace-mock`, and by the tests that run the client and
+// the conformance suite against the mock.
+import type { ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { locateDocument, readDocument } from './document.ts';
+import { createFront } from './front.ts';
+import { startPrism } from './prism.ts';
 
-const require = createRequire(import.meta.url);
-/** The document of the @marketplace/openapi package: the contract version the mock was released with. */
-export const BUNDLED_DOCUMENT = require.resolve('@marketplace/openapi/openapi.json');
+export interface MockOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** The bundled OpenAPI document (JSON); the one of this repository by default. */
+  document?: string;
+  /** Prism's validation proxy to this upstream URL instead of the examples. */
+  proxy?: string;
+  /** Prism's dynamic mode: data generated from the schemas instead of the examples. */
+  dynamic?: boolean;
+  /** Where faults worth a look are reported; stderr by default. */
+  log?: (line: string) => void;
+}
 
 export interface MockServer {
   url: string;
+  /** The Prism child process. */
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** Starts Prism and resolves once it listens. `port` 0 is not supported by Prism: pick one. */
+/** Starts Prism and the front; resolves once both listen. */
 export async function startMock({
-  port = 4010,
+  port = 0,
   host = '127.0.0.1',
-  document = BUNDLED_DOCUMENT,
-} = {}): Promise<MockServer> {
-  const cli = resolve(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
-  const child = spawn(process.execPath, [cli, 'mock', document, '-p', String(port), '-h', host, '-v', 'error'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', SCARF_ANALYTICS: 'false' },
-  });
-  const url = `http://${host}:${port}`;
-  const deadline = Date.now() + 20_000;
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  while (Date.now() < deadline && !exited) {
-    try {
-      await fetch(`${url}/__prism_ready_probe__`);
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  document = locateDocument(),
+  proxy,
+  dynamic = false,
+  log = (line) => console.error(line),
+}: MockOptions = {}): Promise<MockServer> {
+  const parsed = readDocument(document);
+  const prism = await startPrism({ document, proxy, dynamic });
+  const app = createFront({ document: parsed, prism: prism.url, proxy: proxy !== undefined, log });
+  let server: Server;
+  try {
+    server = await new Promise<Server>((done, fail) => {
+      const s = app.listen(port, host, (error?: Error) => (error ? fail(error) : done(s)));
+    });
+  } catch (e) {
+    await prism.stop();
+    throw e;
   }
-  if (exited || Date.now() >= deadline) {
-    child.kill();
-    throw new Error(`Prism did not start on ${url}`);
-  }
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url,
-    process: child,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill();
-      }),
+    url: `http://${shown}:${address.port}`,
+    process: prism.process,
+    stop: async () => {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      await prism.stop();
+    },
   };
 }

@@ -8,32 +8,33 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { Tx } from '../domain/tx.ts';
 import type { Verdict } from '../rate-limit.ts';
-import { identify, permits } from './authenticate.ts';
+import { identify } from './authenticate.ts';
 import type { Caller, Ctx, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
-import { coerceFormValue, derefSchema } from './form-body.ts';
-import { expressPath, indexOperations, type OperationInfo } from './operation-index.ts';
+import { expressPath, type OperationInfo } from './operation-index.ts';
 import { setRateLimitHeaders } from './rate-limited.ts';
-import { RouteMatcher } from './route-matcher.ts';
-import { INVALID_BODY, validationMessage } from './validation-message.ts';
-import { documentValidators } from './validators.ts';
+import {
+  bodyReaders,
+  documentOperations,
+  documentValidators,
+  isAbortedRequest,
+  permits,
+  prepareBody,
+  RouteMatcher,
+  requestErrorAnswer,
+  useRequestParsing,
+} from './request-rules.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
-export { INVALID_BODY };
+export { FORM_DEPTH, FORM_PARAMETERS, INVALID_BODY } from './request-rules.ts';
 /** Bytes of body a caller without a valid JWT may send, whatever the route admits (login needs bytes). */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
 /** Requests with a body a caller without a valid JWT may have in progress per IP. */
 export const ANONYMOUS_UPLOADS = 8;
-/** Form bodies: the parser's own bounds, named so the document can state them. */
-export const FORM_DEPTH = 32;
-export const FORM_PARAMETERS = 1000;
-
-// The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
-const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -51,12 +52,12 @@ export interface AppParts {
 
 /** Builds the Express application (no `listen`: tests start it on port 0). */
 export function createApp({ deps, routes, before = [] }: AppParts): express.Express {
-  const operations = indexOperations(deps.document, ENVELOPE_OVERRIDES);
+  const operations = documentOperations(deps.document);
   const matcher = new RouteMatcher(operations.values());
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  app.set('query parser', 'extended');
+  useRequestParsing(app);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -93,17 +94,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   });
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
-    const op = req.operation!;
-    const content = deps.document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
-    if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
-      const schema = content?.['application/x-www-form-urlencoded']?.schema;
-      req.body = coerceFormValue({ ...req.body }, derefSchema(schema, deps.document), deps.document);
-    } else if (content?.['application/json'] && isEmptyRequest(req)) {
-      // A POST that sends nothing lacks every field; it is not a body of an unsupported type. It is
-      // validated as an empty JSON object, so a missing field gets its documented message.
-      req.headers['content-type'] = 'application/json';
-      req.body = {};
-    }
+    prepareBody(req, req.operation!, deps.document);
     next();
   });
 
@@ -173,26 +164,6 @@ function refuseUnread(req: Request, res: Response, message: string, status: numb
   sendError(res, 'A', message, status);
 }
 
-/** JSON and form readers bounded by a limit, one pair per limit in use. */
-function bodyReaders() {
-  const readers = new Map<number, [express.RequestHandler, express.RequestHandler]>();
-  return (limit: number, req: Request, res: Response, next: NextFunction) => {
-    let pair = readers.get(limit);
-    if (!pair) {
-      pair = [
-        express.json({ limit }),
-        // `depth` is body-parser 2's option (its types lag): deeper forms are refused, not truncated.
-        express.urlencoded({ extended: true, limit, depth: FORM_DEPTH, parameterLimit: FORM_PARAMETERS } as Parameters<
-          typeof express.urlencoded
-        >[0]),
-      ];
-      readers.set(limit, pair);
-    }
-    const [json, form] = pair;
-    json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
-  };
-}
-
 /**
  * Counts an upload of a caller without a JWT against its IP while it is in progress; refuses with
  * 429 past ANONYMOUS_UPLOADS, so nobody without an account holds the server's memory.
@@ -219,10 +190,6 @@ function sendRateLimited(res: Response, verdict: Verdict): void {
   setRateLimitHeaders(res, verdict);
   sendError(res, 'A', rateLimited(verdict.retryAfter), 429);
 }
-
-/** A request without a body and without a content type (`curl -X POST` with no data). */
-const isEmptyRequest = (req: Request): boolean =>
-  !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
 
 function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
   return {
@@ -267,32 +234,15 @@ function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | unde
   return true;
 }
 
-interface HttpError {
-  status?: number;
-  type?: string;
-  errors?: { path: string; errorCode?: string; message?: string }[];
-}
-
 /** Maps validator, parser and unexpected errors to the envelope; only real bugs become 500. */
 function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response): void {
-  const e = (err ?? {}) as HttpError;
-  const envelope = req.operation?.envelope ?? 'A';
-  // Every refusal of the body readers (too large, malformed, nested deeper than FORM_DEPTH, more
-  // than FORM_PARAMETERS fields, an unknown charset) is the documented `Invalid request body`.
-  const badBody = typeof e.type === 'string' && (e.status === 400 || e.status === 413 || e.status === 415);
-  if (e.type === 'request.aborted') {
-    // The client went away while sending: nobody is left to answer.
-  } else if (badBody || e.status === 415) {
-    if (e.type === 'entity.too.large') res.set('Connection', 'close');
-    sendError(res, envelope, INVALID_BODY, 300);
-  } else if (e.status === 400 && Array.isArray(e.errors) && req.operation) {
-    const { message, status, type } = validationMessage(e.errors, req.operation.errorMessages);
-    // Operations whose errors are objects (`{type, message}`, the deposit trade status) get one.
-    sendError(res, status === 300 ? envelope : 'A', type ? { type, message } : message, status);
-  } else if (e.status === 404 || e.status === 405) {
-    sendError(res, 'A', NOT_FOUND, 404);
-  } else {
-    deps.logger.error({ err, path: req.path, method: req.method }, 'request failed');
-    if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
+  if (isAbortedRequest(err)) return;
+  const answer = requestErrorAnswer(err, req.operation);
+  if (answer) {
+    if (answer.closeConnection) res.set('Connection', 'close');
+    sendError(res, answer.envelope, answer.content, answer.status);
+    return;
   }
+  deps.logger.error({ err, path: req.path, method: req.method }, 'request failed');
+  if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
 }

@@ -1,14 +1,13 @@
-// Permission levels (seed: "Permission levels"), read from each operation's `x-permission`.
-// Connected routes need a valid JWT whose session is live and whose IP is the caller's; admin
-// routes also need an administrator. Every refusal is 403 with content `forbidden`. API-only
-// routes accept a JWT when one is sent (admins then see more), and ignore a bad one.
+// Who the bearer of a request is, for the permission levels (permission.ts). Connected routes
+// need a valid JWT whose session is live and whose IP is the caller's; admin routes also need an
+// administrator. Every refusal is 403 with content `forbidden`. API-only routes accept a JWT when
+// one is sent (admins then see more), and ignore a bad one.
 import { verifyToken } from '../auth/jwt.ts';
 import { liveSession } from '../domain/sessions.ts';
 import { Tx } from '../domain/tx.ts';
 import { isBanned } from '../domain/users.ts';
 import type { Caller } from './context.ts';
 import type { ServerDeps } from './deps.ts';
-import type { Permission } from './operation-index.ts';
 
 /** The caller a bearer token identifies from `ip` at `now`, or undefined. */
 export async function identify(
@@ -26,20 +25,4 @@ export async function identify(
   const user = tx.get('users', claims.sub);
   if (!session || !user || session.user !== user.platformId || isBanned(user, now)) return undefined;
   return { user, session, claims };
-}
-
-/** Whether a caller (or nobody) may use an operation of this permission level. */
-export function permits(permission: Permission, caller: Caller | undefined): boolean {
-  switch (permission) {
-    case 'None':
-    case 'API only':
-      return true;
-    case 'Connected + API':
-    case 'Connected + API + 2FA': // an API JWT satisfies the 2FA filter (seed: Authentication, Rules)
-      return caller !== undefined;
-    case 'admin':
-      return caller?.user.admin === true;
-    default:
-      return false;
-  }
 }

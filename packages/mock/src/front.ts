@@ -1,0 +1,144 @@
+// The mock's front door (ADR 0017): a small Express app in front of Prism that applies the API's
+// conventions before Prism answers, with the reference server's own request rules
+// (@marketplace/server/request-rules): an unknown route is the API's 404, a refused bearer 403
+// `forbidden`, a request that breaks the document the operation's documented 300. An unknown
+// example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
+// own error answers are rewritten the same way (prism-answer.ts).
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import {
+  bodyReaders,
+  documentOperations,
+  documentValidators,
+  FORBIDDEN,
+  INTERNAL_ERROR,
+  NOT_FOUND,
+  type OperationInfo,
+  permits,
+  prepareBody,
+  RouteMatcher,
+  requestErrorAnswer,
+  sendError,
+  useRequestParsing,
+} from '@marketplace/server/request-rules';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { mockCaller } from './bearer.ts';
+import type { Json } from './document.ts';
+import { checkPrefer, documentExamples } from './examples.ts';
+import { rewritePrismProblem } from './prism-answer.ts';
+
+export interface FrontOptions {
+  document: Json;
+  /** Where Prism listens. */
+  prism: string;
+  /** Prism proxies to an upstream: `Prefer` examples do not apply. */
+  proxy: boolean;
+  /** Where faults worth a look are reported (Prism's internal errors, response violations). */
+  log: (line: string) => void;
+  /** Unix seconds, for the expiry of bearer tokens. */
+  now?: () => number;
+}
+
+// Hop-by-hop headers belong to one connection: neither forwarded to Prism nor copied back.
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length', 'upgrade'];
+
+const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name)));
+
+/** On every answer of the mock: `examples`, or `proxy` in front of a real server. */
+export const MOCK_HEADER = 'x-marketplace-mock';
+
+const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
+
+/** Builds the front; it forwards what passes its checks to Prism at `options.prism`. */
+export function createFront(options: FrontOptions): express.Express {
+  const { document, log } = options;
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const matcher = new RouteMatcher(documentOperations(document).values());
+  const examples = new Map(documentExamples(document).map((e) => [`${e.method} ${e.path}`, e]));
+  const agent = new Agent({ keepAlive: true });
+
+  /** Sends the request to Prism and streams its answer back, rewriting Prism's own errors. */
+  function forward(req: Request, res: Response): void {
+    const headers = withoutHopByHop(req.headers);
+    let body: Buffer | undefined;
+    if (req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD') {
+      // The body was parsed (and a form body typed) for validation: it goes on as JSON, which
+      // every operation of the document accepts.
+      body = Buffer.from(JSON.stringify(req.body));
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(body.length);
+    }
+    const outgoing = httpRequest(new URL(req.originalUrl, options.prism), { method: req.method, headers, agent });
+    outgoing.on('response', (answer) => {
+      const status = answer.statusCode ?? 500;
+      const violations = answer.headers['sl-violations'];
+      if (violations) log(`${req.method} ${req.originalUrl}: the answer breaks the document: ${violations}`);
+      if (!String(answer.headers['content-type'] ?? '').includes('problem+json')) {
+        res.writeHead(status, withoutHopByHop(answer.headers));
+        answer.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        let problem: Json = {};
+        try {
+          problem = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {}
+        const rewritten = rewritePrismProblem(status, problem, operationOf(res));
+        if (rewritten.unexpected)
+          log(
+            `${req.method} ${req.originalUrl}: Prism answered ${status}: ${problem.title ?? ''} ${problem.detail ?? ''}`,
+          );
+        sendError(res, rewritten.envelope, rewritten.content, rewritten.status);
+      });
+    });
+    outgoing.on('error', (e) => {
+      log(`${req.method} ${req.originalUrl}: Prism did not answer: ${e.message}`);
+      if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
+    });
+    outgoing.end(body);
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Says what answers, for tools that adapt to a mock (the conformance suite asks for examples by
+  // name only where this says `examples`).
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    res.setHeader(MOCK_HEADER, options.proxy ? 'proxy' : 'examples');
+    next();
+  });
+  // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
+  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
+  useRequestParsing(app);
+  const readBody = bodyReaders();
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const op = matcher.match(req.method, req.path);
+    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
+    res.locals.operation = op;
+    if (!permits(op.permission, mockCaller(req.get('authorization'), now())))
+      return sendError(res, 'A', FORBIDDEN, 403);
+    if (!options.proxy) {
+      const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
+      if (!prefer.ok) return sendError(res, 'A', prefer.message, 400);
+      if (prefer.prefer) req.headers.prefer = prefer.prefer;
+    }
+    // The body, read up to the operation's limit, exactly as the reference server reads it.
+    const prepared = (error?: unknown) => {
+      if (error) return next(error);
+      prepareBody(req, op, document);
+      next();
+    };
+    if (op.bodyLimit === undefined) return prepared();
+    readBody(op.bodyLimit, req, res, prepared);
+  });
+  app.use(documentValidators(document, false));
+  app.use(forward);
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const answer = requestErrorAnswer(err, operationOf(res) ?? matcher.match(req.method, req.path));
+    if (answer) return sendError(res, answer.envelope, answer.content, answer.status);
+    log(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
+    if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
+  });
+  return app;
+}
