@@ -111,6 +111,7 @@ describe('POST /cart/bulk', () => {
     const a200 = await listed(a, item.id, 200);
     const a500 = await listed(a, item.id, 500);
     const b250 = await listed(b, item.id, 250);
+    const b400 = await listed(b, item.id, 400); // another seller's: sellerUserId must leave it
 
     const three = await postAs(me, '/cart/bulk', { itemId: item.id, count: 3 });
     assertThat(
@@ -130,6 +131,17 @@ describe('POST /cart/bulk', () => {
       onlyA,
       onlyA.status === 200 && shape(cartOf(onlyA)) === want.join(' '),
       "seller a's remaining listings join the rows of their price; fewer than count is fine",
+    );
+    refused(
+      await postAs(me, '/cart/bulk', { itemId: item.id, count: 1, sellerUserId: a.platformId }),
+      'No items available',
+      "seller a's listings are all in the cart (b's at 400 is not theirs)",
+    );
+    const rest = await postAs(me, '/cart/bulk', { itemId: item.id, count: 5 });
+    assertThat(
+      rest,
+      rest.status === 200 && shape(cartOf(rest)) === [...want, `400:${b400.assetId}`].sort().join(' '),
+      "without sellerUserId, b's listing at 400 joins",
     );
     refused(
       await postAs(me, '/cart/bulk', { itemId: item.id, count: 1 }),
