@@ -398,6 +398,29 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'game keeps the sales of that game only',
     request: ignoresQuery('/public/sales', 'game'),
   },
+  'ignores-public-price-game': {
+    kind: 'filter',
+    description: 'GET /public/price ignores game',
+    grep: 'its JSON row and CSV line carry them',
+    request: ignoresQuery('/public/price', 'game'),
+  },
+  'sales-graph-period-ignored': {
+    kind: 'filter',
+    description: 'GET /item/salesGraph/{item} draws a year of daily rows whatever the daily period asked',
+    grep: 'a sale 40 days ago and one today',
+    request: (r) => {
+      if (r.url.pathname.startsWith('/item/salesGraph/') && r.url.searchParams.get('period') === '1M')
+        r.url.searchParams.set('period', '1Y');
+    },
+  },
+  'my-giveaways-ignore-caller': {
+    kind: 'filter',
+    description: "GET /giveaways/my answers the public active list instead of the caller's giveaways",
+    grep: 'each list keeps only its own',
+    request: (r) => {
+      if (r.url.pathname === '/giveaways/my') r.url.pathname = '/giveaways';
+    },
+  },
   'ignores-bulk-seller': {
     kind: 'filter',
     description: 'POST /cart/bulk ignores sellerUserId',

@@ -85,7 +85,7 @@ describe('the conformance suite', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 300_000);
 
   it.each(Object.entries(FAULTS))('fails against a server with the planted fault %s', async (_, fault) => {
     const proxy = await startFaultyProxy(reference, fault);
@@ -96,5 +96,5 @@ describe('the conformance suite', () => {
     } finally {
       await proxy.close();
     }
-  });
+  }, 300_000);
 });

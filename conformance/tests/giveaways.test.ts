@@ -182,6 +182,36 @@ describe('POST /giveaways/create', () => {
   });
 });
 
+describe('GET /giveaways, /giveaways/history, /giveaways/my, /giveaways/history/my', () => {
+  it('Given public and private giveaways of four creators, ended and active, each list keeps only its own [R-GIVEAWAY-LISTS, R-STATE-GIVEAWAY]', async (ctx) => {
+    await needsHelpers(ctx);
+    const [c, d, a, b] = [await creator(1), await creator(1), await creator(1), await creator(1)];
+    const publicOf = (ids: string[]) => privateOf(ids, { type: 0, maxEntries: 100 });
+    const endedPublic = await create(c.me, publicOf(c.ids));
+    const endedPrivate = await create(d.me, privateOf(d.ids));
+    await helpers.advance(HOUR + 1);
+    const activePublic = await create(a.me, publicOf(a.ids));
+    const activePrivate = await create(b.me, privateOf(b.ids));
+    const all = [endedPublic, endedPrivate, activePublic, activePrivate].map((g) => g.url);
+    /** The four giveaways of this test that `path` lists for `me`. */
+    const listed = async (me: Me, path: string) => {
+      const answer = await get(me, path);
+      return { answer, urls: urls(answer).filter((u) => all.includes(u)) };
+    };
+    for (const [me, path, want, what] of [
+      [a.me, '/giveaways', activePublic, 'active public only'],
+      [a.me, '/giveaways/history', endedPublic, 'ended public only'],
+      [b.me, '/giveaways/my', activePrivate, "the caller's active one, private included"],
+      [a.me, '/giveaways/my', activePublic, "the caller's active one only"],
+      [d.me, '/giveaways/history/my', endedPrivate, "the caller's ended one, private included"],
+      [c.me, '/giveaways/history/my', endedPublic, "the caller's ended one only"],
+    ] as const) {
+      const seen = await listed(me, path);
+      assertThat(seen.answer, seen.urls.join() === want.url, `${path}: ${what}`);
+    }
+  });
+});
+
 describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /joinedList', () => {
   it('Given a private giveaway of 2 entries, users join until it is full, the creator and a second join are refused, and leaving frees the place', async (ctx) => {
     await needsHelpers(ctx);

@@ -235,6 +235,7 @@ describe('price lists', () => {
   it('GET /public/price: Given an item with listings and buy orders, then its JSON row and CSV line carry them', async (ctx) => {
     await needsHelpers(ctx);
     const item = await pricedItem('Survival Crate', 252490);
+    await pricedItem('Other Game Crate', 570); // another game's row: game=252490 must drop it
     // update=1 refreshes the cached list; it is honoured once per minute per IP, so each call has its own.
     const json = await call('GET', '/public/price', { query: { game: 252490, update: 1 }, ip: '198.51.100.101' });
     assertConforms(json);

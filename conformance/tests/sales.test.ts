@@ -76,6 +76,29 @@ describe('GET /item/salesGraph/{item}', () => {
   });
 });
 
+describe('GET /item/salesGraph/{item} period', () => {
+  it('Given a sale 40 days ago and one today, 1M holds only today, 3M both, and 5Y both in weekly rows [R-SALES-GRAPH-PERIODS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Period Key', game: 440 });
+    await (await market(ctx, item.id)).sell(111);
+    // 40 days on, the first seller's JWT (about 31 days) has expired: a new market sells today.
+    await helpers.advance(40 * DAY);
+    const { seller, sell } = await market(ctx, item.id);
+    await sell(222);
+    const totals = async (period: string) => {
+      const answer = await get(`/item/salesGraph/${item.id}`, { period }, seller.token, seller.ip);
+      const rows = content(answer).values as { price?: number; total_price?: number }[];
+      return { answer, sum: rows.reduce((n, r) => n + (r.price ?? r.total_price ?? 0), 0) };
+    };
+    const month = await totals('1M');
+    assertThat(month.answer, month.sum === 222, '1M: the sale 40 days ago is outside the 30 days');
+    const quarter = await totals('3M');
+    assertThat(quarter.answer, quarter.sum === 333, '3M: both sales');
+    const years = await totals('5Y');
+    assertThat(years.answer, years.sum === 333, '5Y: both sales');
+  });
+});
+
 describe('GET /public/sales', () => {
   it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it', async (ctx) => {
     await needsHelpers(ctx);
