@@ -88,7 +88,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   for (const o of outcomes) if (o.state === 'passed') delete o.reason;
   const traffic = readTraffic(out);
   const rows = coverage(traffic);
-  writeCoverage(out, rows, options.target);
+  writeCoverage(out, rows, options.target, outcomes);
   const perLevel = (level: 'contract' | 'behavior') => {
     const mine = outcomes.filter((o) => o.level === level);
     return {

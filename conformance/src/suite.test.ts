@@ -87,14 +87,18 @@ describe('the conformance suite', () => {
     }
   }, 300_000);
 
-  it.each(Object.entries(FAULTS))('fails against a server with the planted fault %s', async (_, fault) => {
-    const proxy = await startFaultyProxy(reference, fault);
-    try {
-      const { code, result } = await runCli(proxy.url, ['--grep', fault.grep]);
-      expect(code).toBe(1);
-      expect(result.failed.length).toBeGreaterThan(0);
-    } finally {
-      await proxy.close();
-    }
-  }, 300_000);
+  it.each(Object.entries(FAULTS))(
+    'fails against a server with the planted fault %s',
+    async (_, fault) => {
+      const proxy = await startFaultyProxy(reference, fault);
+      try {
+        const { code, result } = await runCli(proxy.url, ['--grep', fault.grep]);
+        expect(code).toBe(1);
+        expect(result.failed.length).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    },
+    300_000,
+  );
 });

@@ -31,7 +31,7 @@ const refusedWith = (a: Answer, message: string, why: string) =>
   assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
 
 describe('POST /admin/ban', () => {
-  it('Given a user banned for an hour, their token and a new login are refused until the admin unbans them with time 0', async (ctx) => {
+  it('Given a user banned for an hour, their token and a new login are refused until the admin unbans them with time 0 [R-TRANS-BAN, R-TRANS-UNBAN, R-ERR-403]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -51,7 +51,7 @@ describe('POST /admin/ban', () => {
     assertThat(other, other.status === 200, 'and the old token works again');
   });
 
-  it('Given a ban of 60 seconds, the user logs in again once it has run out', async (ctx) => {
+  it('Given a ban of 60 seconds, the user logs in again once it has run out [R-TRANS-BAN]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -63,7 +63,7 @@ describe('POST /admin/ban', () => {
     assertThat(after, after.status === 200, 'accepted once the ban ended');
   });
 
-  it('Given a ban, the moderation channel receives a notice naming the user, the time and the reason', async (ctx) => {
+  it('Given a ban, the moderation channel receives a notice naming the user, the time and the reason [R-TRANS-BAN, R-EVENT-MODERATION]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -81,7 +81,7 @@ describe('POST /admin/ban', () => {
     );
   });
 
-  it('Given bad input or a caller who is not an admin, the seed messages and 403 answer', async (ctx) => {
+  it('Given bad input or a caller who is not an admin, the seed messages and 403 answer [R-MSG-ADMIN-BAN, R-AUTH-ADMIN]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -105,7 +105,7 @@ describe('POST /admin/ban', () => {
 });
 
 describe('GET /admin/banList', () => {
-  it('Given two bans and an unban, the history lists them newest first, only the one in force active', async (ctx) => {
+  it('Given two bans and an unban, the history lists them newest first, only the one in force active [R-ADMIN-BANLIST]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -135,7 +135,7 @@ describe('GET /admin/banList', () => {
 });
 
 describe('GET /admin/getSteamInventory', () => {
-  it('Given what a user holds on the platform, the admin reads it for that game only', async (ctx) => {
+  it('Given what a user holds on the platform, the admin reads it for that game only [R-ADMIN-INVENTORY]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();

@@ -78,7 +78,7 @@ describe('GET /user/getBuyorder filters', () => {
 });
 
 describe('GET /item/prices filters', () => {
-  it('Given items of two games, in stock and out of stock, game and outofstock keep their rows only [R-ITEM-PRICES-FILTERS]', async (ctx) => {
+  it('Given items of two games, in stock and out of stock, game and outofstock keep their rows only, and game 753 is accepted [R-ITEM-PRICES-FILTERS, R-GAMES]', async (ctx) => {
     await needsHelpers(ctx);
     const seller = await helpers.user();
     const inStock = await helpers.item({ name: 'Prices Stocked Rifle', game: 730 });
@@ -108,6 +108,8 @@ describe('GET /item/prices filters', () => {
         !everything.rows.includes(otherGame.name),
       'outofstock=1 adds the item without listings, still game 730 only',
     );
+    const community = await prices({ game: 753, outofstock: 1 });
+    assertThat(community.answer, !community.rows.includes(inStock.name), 'game 753 (community items) is accepted');
   });
 });
 
@@ -145,7 +147,7 @@ describe('GET /public/sales game', () => {
 });
 
 describe('GET /deposit/{game}', () => {
-  it('Given platform assets in two games, each game lists only its own [R-DEPOSIT-GAME]', async (ctx) => {
+  it('Given platform assets in two games, each game lists only its own, and game 753 is refused [R-DEPOSIT-GAME, R-GAMES]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const tf = await helpers.item({ name: 'Deposit Filter Hat', game: 440 });
@@ -169,5 +171,12 @@ describe('GET /deposit/{game}', () => {
       const keys = Object.keys(content(list).depositkey as Record<string, string>);
       assertThat(list, keys.join() === assetId, `game ${game} offers its own asset only`);
     }
+    const community = await call('GET', '/deposit/753', { token: me.token, ip: me.ip });
+    assertConforms(community);
+    assertThat(
+      community,
+      community.status === 300 && community.message === 'invalid game parameter',
+      'game 753 is accepted by GET /item/prices only',
+    );
   });
 });

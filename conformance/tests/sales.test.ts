@@ -36,7 +36,7 @@ const DAY = 86_400;
 const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 describe('GET /item/salesGraph/{item}', () => {
-  it('Given sales on two days of one week and one day of the next, then 1M has a row per day and 5Y a row per week', async (ctx) => {
+  it('Given sales on two days of one week and one day of the next, then 1M has a row per day and 5Y a row per week [R-SALES-GRAPH-PERIODS]', async (ctx) => {
     await needsHelpers(ctx);
     // Noon UTC on the next Wednesday: the same calendar day and week in any time zone of the server.
     const now = await helpers.now();
@@ -100,7 +100,7 @@ describe('GET /item/salesGraph/{item} period', () => {
 });
 
 describe('GET /public/sales', () => {
-  it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it', async (ctx) => {
+  it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it [R-PUBLIC-SALES-FILTERS]', async (ctx) => {
     await needsHelpers(ctx);
     const start = await helpers.now();
     await helpers.advance(10);
