@@ -62,6 +62,14 @@ function assetStates(x: Exchange, memory: Memory): Map<string, string> {
   return states;
 }
 
+/** The statuses of the trades the trade lists showed the proxy (trade ID -> status). */
+function tradeStatuses(x: Exchange, memory: Memory): Map<string, string> {
+  const statuses = map(memory, 'statuses');
+  if ((x.path === '/trades/active' || x.path === '/trades/all') && Array.isArray(x.body?.content?.trades))
+    for (const t of x.body.content.trades) statuses.set(String(t.id), String(t.status));
+  return statuses;
+}
+
 /** The request rewrite of an implementation that ignores the query parameter `param` of `path`. */
 const ignoresQuery =
   (path: string, param: string) =>
@@ -312,6 +320,22 @@ export const FAULTS: Record<string, Fault> = {
       }));
     },
   },
+  'support-block-global': {
+    kind: 'scope',
+    description: 'a support block is kept for everybody instead of for the blocked user',
+    grep: 'another user is not blocked',
+    response: (x, memory) => {
+      const blocked = set(memory, 'blocked');
+      if (x.path === '/admin/support/block' && x.status === 200) {
+        if (x.requestBody?.status === 1) blocked.add('someone');
+        else blocked.clear();
+      }
+      if (x.path === '/support/create' && x.status === 200 && blocked.size) {
+        x.status = 300;
+        x.body = { status: 'error', message: 'You are blocked from support' };
+      }
+    },
+  },
   // Several states: a rule that names several states checked in one of them only.
   'open-cashout-pending-only': {
     kind: 'states',
@@ -369,13 +393,53 @@ export const FAULTS: Record<string, Fault> = {
     description: 'POST /admin/revertTrade reverts a completed trade (3) as if it had failed (-1)',
     grep: 'an admin revert of each is refused',
     response: (x, memory) => {
-      const statuses = map(memory, 'statuses');
-      if ((x.path === '/trades/active' || x.path === '/trades/all') && Array.isArray(x.body?.content?.trades))
-        for (const t of x.body.content.trades) statuses.set(String(t.id), String(t.status));
+      const statuses = tradeStatuses(x, memory);
       const trade = /^\/admin\/revertTrade\/(\d+)$/.exec(x.path)?.[1];
       if (trade && x.body?.message === 'No trade found with status -1 to revert' && statuses.get(trade) === '3') {
         x.status = 200;
         x.body = { status: 'success', data: { message: 'Trade reverted', trade: Number(trade), restored: 1 } };
+      }
+    },
+  },
+  'giveaway-pool-refuses-state-2-only': {
+    kind: 'states',
+    description:
+      'POST /giveaways/create refuses assets pending withdrawal (2) only: assets in a trade or reserved join a pool',
+    grep: 'a giveaway of each is refused',
+    response: (x, memory) => {
+      const states = assetStates(x, memory);
+      const items: unknown[] = Array.isArray(x.requestBody?.items) ? x.requestBody.items : [];
+      const others = items.length > 0 && items.every((id) => states.has(String(id)) && states.get(String(id)) !== '2');
+      if (x.path === '/giveaways/create' && x.body?.message?.startsWith('Items not found') && others) {
+        x.status = 200;
+        x.body = { status: 'success', data: { message: 'Giveaway created' } };
+      }
+    },
+  },
+  'resend-failed-trade': {
+    kind: 'states',
+    description: 'GET /trades/resend refuses completed trades only: a failed trade (-1) is sent again',
+    grep: 'resending either is refused',
+    response: (x, memory) => {
+      const statuses = tradeStatuses(x, memory);
+      if (x.path === '/trades/resend' && x.status === 300 && statuses.get(x.query.get('id') ?? '') === '-1') {
+        x.status = 200;
+        x.body = ok({ message: 'Trade offer sent again' });
+      }
+    },
+  },
+  'trade-hold-every-game': {
+    kind: 'filter',
+    description: 'the 7-day trade hold refuses the pricing of held assets of every game, not only game 730',
+    grep: 'the 730 one is refused and the 440 one is listed',
+    response: (x, memory) => {
+      const held = set(memory, 'held');
+      if (x.path === '/test_helpers/assets' && x.status === 200 && x.requestBody?.tradeHoldUntil)
+        held.add(String(x.body?.content?.assetId));
+      const ids = String(x.requestBody?.ids ?? '').split(',');
+      if (x.path === '/inventory/price' && x.status === 200 && ids.some((id) => held.has(id))) {
+        x.status = 300;
+        x.body = refusal('This item will be locked for 7 days');
       }
     },
   },

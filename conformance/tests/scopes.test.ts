@@ -7,7 +7,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { postAs as post } from '../src/user-calls.ts';
+import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -192,5 +192,49 @@ describe('short URL: changeable once per month, per user', () => {
     const twin = await secondSession(me, '198.51.100.91');
     const again = await post(twin, '/user/updateShortUrl', { shortUrl: `me2-${stamp}` });
     assertThat(again, again.status === 300, 'my second session is bound by my month');
+  });
+});
+
+describe("histories: the caller's own records only", () => {
+  it("Given two sales between two other pairs of users, each history, summary and ledger holds only the caller's own [R-SALES-HISTORY, R-TRANSACTION-HISTORY, R-BALANCE-HISTORY, R-SALES-SUMMARY]", async (ctx) => {
+    await needsHelpers(ctx);
+    /** A sale of a fresh item at `price` from a new seller to a new buyer, through the buyer's order. */
+    const sale = async (price: number) => {
+      const item = await helpers.item({ name: `Scope Ledger ${price}`, game: 440 });
+      const buyer = await session({ balance: 10_000 });
+      const seller = await session();
+      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount: 1 });
+      const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 0 });
+      const sold = await post(seller, '/inventory/price', { ids: asset.assetId, price });
+      assertThat(sold, sold.status === 200, `the asset sells at ${price}`);
+      return { buyer, seller };
+    };
+    const first = await sale(500);
+    const second = await sale(700);
+    for (const [{ buyer, seller }, price] of [
+      [first, 500],
+      [second, 700],
+    ] as const) {
+      const sales = await get(seller, '/user/getSalesHistory');
+      const rows = content(sales).sales as { price: number }[];
+      assertThat(sales, rows.map((r) => r.price).join() === String(price), `the seller at ${price} sees one sale`);
+      const summary = await get(seller, '/user/getSalesInfos');
+      assertThat(summary, content(summary).totalSales === 1, `the seller at ${price} counts one sale`);
+      const purchases = await get(buyer, '/user/getPurchaseHistory');
+      const bought = content(purchases).purchases as { price: number }[];
+      assertThat(
+        purchases,
+        bought.map((r) => r.price).join() === String(price),
+        `the buyer at ${price} sees one purchase`,
+      );
+      const ledger = await get(seller, '/user/getBalanceHistory', { count: 100 });
+      const amounts = (content(ledger).values as { amount: number }[]).map((e) => e.amount);
+      assertThat(ledger, amounts.join() === String(Math.floor((price * 95) / 100)), `the seller's ledger: one credit`);
+      const unified = await get(buyer, '/user/getTransactionHistory', { limit: 100 });
+      const events = (content(unified).transactions as { kind: string; amount: number }[]).filter(
+        (e) => e.kind === 'purchase',
+      );
+      assertThat(unified, events.map((e) => e.amount).join() === String(-price), `the buyer's purchases: -${price}`);
+    }
   });
 });

@@ -189,3 +189,62 @@ describe('revert: trades with status -1 only', () => {
     assertThat(inventory, content(inventory).count === 0, 'no asset came back to the inventory');
   });
 });
+
+describe('giveaway pool: states 0 and 1 only', () => {
+  it('Given assets in state 2, 3 or negative, a giveaway of each is refused and the asset stays as it was [R-GIVEAWAY-CREATE, R-STATE-BACKPACK, R-MSG-GIVEAWAYS-CREATE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, assets } = await holder('States Giveaway Crate', HELD);
+    for (const state of HELD) {
+      const answer = await post(me, '/giveaways/create', {
+        name: 'States giveaway',
+        maxEntries: 5,
+        type: 1,
+        duration: 3600,
+        items: [assets[state]!],
+      });
+      refused(answer, 'Items not found or too many items (max 50)', `an asset in state ${state}`);
+      const details = await call('GET', `/item/details/fromid/${assets[state]}`);
+      assertThat(details, content(details).informations.state === state, `the asset keeps state ${state}`);
+    }
+  });
+});
+
+describe('resend: pending trades only', () => {
+  it('Given withdrawals completed (3) and failed (-1), resending either is refused [R-RESEND, R-STATE-TRADE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const { me, assets } = await holder('States Resend Hat', [0, 1]);
+    await post(me, '/inventory/withdraw', { ids: assets[0]! });
+    await post(me, '/inventory/withdraw', { ids: assets[1]! });
+    const trades = content(await get(me, '/trades/active')).trades as { id: number; tradeId: string }[];
+    await helpers.settleOffer(trades[0]!.tradeId, 'accept');
+    await helpers.settleOffer(trades[1]!.tradeId, 'fail');
+    const all = await get(me, '/trades/all');
+    const statuses = (content(all).trades as { id: number; status: number }[]).map((t) => t.status).sort();
+    assertThat(all, statuses.join() === '-1,3', 'one trade completed (3), one failed (-1)');
+    for (const trade of trades) {
+      const answer = await get(me, '/trades/resend', { id: trade.id });
+      assertThat(answer, answer.status === 300, `trade ${trade.id} is settled: it cannot be resent`);
+    }
+  });
+});
+
+describe('trade hold: game 730 only', () => {
+  it('Given assets of games 730 and 440 under the same hold, the 730 one is refused and the 440 one is listed [R-LIMIT-TRADE-HOLD, R-MSG-PRICE-HOLD, R-PRICE-VALIDATION]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const now = await helpers.now();
+    const held = async (game: 440 | 730) => {
+      const item = await helpers.item({ name: `States Hold ${game}`, game });
+      return (await helpers.asset({ owner: me.platformId, itemId: item.id, tradeHoldUntil: now + 3 * DAY })).assetId;
+    };
+    const cs = await held(730);
+    const tf = await held(440);
+    refused(
+      await post(me, '/inventory/price', { ids: cs, price: 300 }),
+      'This item will be locked for 7 days',
+      'a game 730 asset under a hold',
+    );
+    const listed = await post(me, '/inventory/price', { ids: tf, price: 300 });
+    assertThat(listed, listed.status === 200, 'the hold does not apply to game 440');
+  });
+});

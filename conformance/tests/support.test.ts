@@ -382,7 +382,7 @@ describe('Admin support: list, messages, post, status', () => {
 });
 
 describe('POST /admin/support/block', () => {
-  it('Given a blocked user, creating and posting are refused with `You are blocked from support [R-TRANS-SUPPORT-BLOCK]`, reading is not; unblocking lifts it', async (ctx) => {
+  it('Given a blocked user, creating and posting are refused with `You are blocked from support`, reading is not, another user is not blocked; unblocking lifts it [R-TRANS-SUPPORT-BLOCK]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -395,6 +395,9 @@ describe('POST /admin/support/block', () => {
     );
     const create = await post(user, '/support/create', ticketBody);
     assertThat(create, refused(create, 'You are blocked from support'), 'no new ticket');
+    const other = await session();
+    const theirs = await post(other, '/support/create', ticketBody);
+    assertThat(theirs, theirs.status === 200, 'the block is on that user only: another user opens a ticket');
     const write = await post(user, '/support/post', { content: 'Why?', ticket });
     assertThat(write, refused(write, 'You are blocked from support'), 'no new message');
     assertThat(write, (await messagesOf(user, ticket)).length === 1, 'the ticket is still readable and unchanged');
