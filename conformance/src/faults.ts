@@ -485,6 +485,21 @@ export const FAULTS: Record<string, Fault> = {
       if (r.url.pathname === '/giveaways/my') r.url.pathname = '/giveaways';
     },
   },
+  'ignores-listing-seller': {
+    kind: 'filter',
+    description: 'GET /item/listing/{item}/{userid} ignores the seller segment (answers every seller)',
+    grep: 'lists on-sale assets by price ascending',
+    request: (r) => {
+      const m = /^\/item\/listing\/(\d+)\/\d+$/.exec(r.url.pathname);
+      if (m) r.url.pathname = `/item/listing/${m[1]}`;
+    },
+  },
+  'ignores-balance-type': {
+    kind: 'filter',
+    description: 'GET /user/getBalanceHistory ignores type',
+    grep: 'type keeps one type',
+    request: ignoresQuery('/user/getBalanceHistory', 'type'),
+  },
   'ignores-bulk-seller': {
     kind: 'filter',
     description: 'POST /cart/bulk ignores sellerUserId',

@@ -135,7 +135,7 @@ describe('GET /admin/banList', () => {
 });
 
 describe('GET /admin/getSteamInventory', () => {
-  it('Given what a user holds on the platform, the admin reads it for that game only [R-ADMIN-INVENTORY]', async (ctx) => {
+  it('Given what a user holds on the platform, the admin reads it for that user and game only [R-ADMIN-INVENTORY]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -148,6 +148,12 @@ describe('GET /admin/getSteamInventory', () => {
         { assetId: '900002', itemId: item.id },
       ],
     });
+    const neighbour = await session();
+    await helpers.platformInventory({
+      platformId: neighbour.platformId,
+      game: 440,
+      assets: [{ assetId: '900003', itemId: item.id }],
+    });
     const answer = await getOk(
       '/admin/getSteamInventory',
       { game: 440, platformId: user.platformId },
@@ -158,7 +164,7 @@ describe('GET /admin/getSteamInventory', () => {
     assertThat(
       answer,
       data.assets.map((a: { assetId: string }) => a.assetId).join() === '900001,900002',
-      'the platform assets',
+      "the user's platform assets, not another user's",
     );
     assertThat(
       answer,
