@@ -273,10 +273,11 @@ export const FAULTS: Record<string, Fault> = {
   'price-list-refresh-global': {
     kind: 'scope',
     description:
-      'update=1 of the compact price list is allowed once per minute for everybody instead of per IP (the client address is lost)',
+      'update=1 of the price lists is allowed once per minute for everybody instead of per IP (the client address is lost)',
     grep: 'another IP refreshes',
     request: (r) => {
-      if (r.url.pathname === '/infos/prices/buyorderAndLowestSales') r.headers['x-forwarded-for'] = '203.0.113.77';
+      if (['/infos/prices/buyorderAndLowestSales', '/public/price'].includes(r.url.pathname))
+        r.headers['x-forwarded-for'] = '203.0.113.77';
     },
   },
   'buy-order-unique-per-item': {

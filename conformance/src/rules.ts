@@ -594,6 +594,8 @@ export const RULES: Rule[] = [
     id: 'R-STATE-TRADE',
     section: 'States and transitions',
     seed: ['| 0 | pending |', '| 3 | completed |', '| -1 | failed |', '| -11 | hidden |', '| -12 | reverted (admin) |'],
+    partly:
+      '-11 (hidden): no operation of the seed or of the test helpers hides a trade, so its absence from the trade lists cannot be shown.',
   },
   {
     id: 'R-STATE-DEPOSIT',

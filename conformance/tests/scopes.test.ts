@@ -5,6 +5,7 @@
 // one.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
@@ -41,27 +42,48 @@ describe('GET /item/prices: 1 request per 5 minutes per API key', () => {
   });
 });
 
-describe('GET /infos/prices/buyorderAndLowestSales: update=1 once per minute per IP', () => {
-  it('Given a refresh from one IP, a second refresh from it within the minute is served from the cache, and another IP refreshes [R-LIMIT-PRICE-LIST-CACHE]', async (ctx) => {
-    await needsHelpers(ctx);
-    const item = await helpers.item({ name: 'Compact Scope Crate', game: 440 });
-    const seller = await helpers.user();
-    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
-    const lowest = async (ip: string) => {
-      const answer = await call('GET', '/infos/prices/buyorderAndLowestSales', { query: { update: 1 }, ip });
-      assertConforms(answer);
-      assertThat(answer, answer.status === 200, 'the compact list is served');
-      const prices = content(answer).prices as { item_id: number; lowest_sale_price: number }[];
-      return { answer, price: prices.find((p) => p.item_id === item.id)?.lowest_sale_price };
-    };
-    const fresh = await lowest('198.51.100.41');
-    assertThat(fresh.answer, fresh.price === 700, 'update=1 shows the listing at 700');
-    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 650 });
-    const limited = await lowest('198.51.100.41');
-    assertThat(limited.answer, limited.price === 700, 'the same IP within the minute gets the cached list (700)');
-    const elsewhere = await lowest('198.51.100.42');
-    assertThat(elsewhere.answer, elsewhere.price === 650, 'another IP forces its own refresh (650)');
-  });
+describe('price lists: update=1 once per minute per IP', () => {
+  /** The lowest listing price of `itemId` in each list, as it reads the list. */
+  const lists = [
+    {
+      path: '/infos/prices/buyorderAndLowestSales',
+      game: 440,
+      lowest: (c: Json, itemId: number) =>
+        (c.prices as { item_id: number; lowest_sale_price: number }[]).find((p) => p.item_id === itemId)
+          ?.lowest_sale_price,
+    },
+    {
+      path: '/public/price',
+      game: 730,
+      lowest: (c: Json, itemId: number) =>
+        (c.prices as { itemId: number; sellPrice: number }[]).find((p) => p.itemId === itemId)?.sellPrice,
+    },
+  ] as const;
+
+  it.for(lists)(
+    'Given a refresh of $path from one IP, a second refresh from it within the minute is served from the cache, and another IP refreshes [R-LIMIT-PRICE-LIST-CACHE]',
+    async ({ path, game, lowest }, ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: `Scope Price List ${game}`, game });
+      const seller = await helpers.user();
+      await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+      const refresh = async (ip: string) => {
+        const answer = await call('GET', path, { query: { update: 1, ...(game === 730 ? { game } : {}) }, ip });
+        assertConforms(answer);
+        assertThat(answer, answer.status === 200, 'the list is served');
+        return { answer, price: lowest(content(answer), item.id) };
+      };
+      // Each list has IPs of its own: the windows of one list's test do not reach the other's.
+      const [one, two] = game === 440 ? ['198.51.100.41', '198.51.100.42'] : ['198.51.100.43', '198.51.100.44'];
+      const fresh = await refresh(one);
+      assertThat(fresh.answer, fresh.price === 700, 'update=1 shows the listing at 700');
+      await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 650 });
+      const limited = await refresh(one);
+      assertThat(limited.answer, limited.price === 700, 'the same IP within the minute gets the cached list (700)');
+      const elsewhere = await refresh(two);
+      assertThat(elsewhere.answer, elsewhere.price === 650, 'another IP forces its own refresh (650)');
+    },
+  );
 });
 
 describe('one buy order per user and item', () => {
