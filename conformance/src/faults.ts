@@ -472,7 +472,7 @@ export const FAULTS: Record<string, Fault> = {
   'sales-graph-period-ignored': {
     kind: 'filter',
     description: 'GET /item/salesGraph/{item} draws a year of daily rows whatever the daily period asked',
-    grep: 'a sale 40 days ago and one today',
+    grep: 'each period holds the sales of its window',
     request: (r) => {
       if (r.url.pathname.startsWith('/item/salesGraph/') && r.url.searchParams.get('period') === '1M')
         r.url.searchParams.set('period', '1Y');
@@ -500,6 +500,12 @@ export const FAULTS: Record<string, Fault> = {
     description: 'GET /user/getBalanceHistory ignores type',
     grep: 'type keeps one type',
     request: ignoresQuery('/user/getBalanceHistory', 'type'),
+  },
+  'ignores-unread-only': {
+    kind: 'filter',
+    description: 'GET /user/notifications ignores unreadOnly',
+    grep: 'unreadOnly keeps the unread answer',
+    request: ignoresQuery('/user/notifications', 'unreadOnly'),
   },
   'ignores-bulk-seller': {
     kind: 'filter',

@@ -20,8 +20,8 @@ const post = async (me: Me, path: string, json: object) => {
   assertConforms(answer);
   return answer;
 };
-const get = async (me: Me, path: string) => {
-  const answer = await call('GET', path, { token: me.token, ip: me.ip });
+const get = async (me: Me, path: string, query: Record<string, string | number> = {}) => {
+  const answer = await call('GET', path, { query, token: me.token, ip: me.ip });
   assertConforms(answer);
   return answer;
 };
@@ -449,6 +449,34 @@ describe('support answers as unread messages (seed: Events)', () => {
     await messagesOf(user, ticket);
     const read = await get(user, '/user/notifications');
     assertThat(read, content(read).messagesCount === 0, 'reading the ticket reads it');
+  });
+});
+
+describe('GET /user/notifications unreadOnly and limit', () => {
+  it('Given two answered tickets, one read, unreadOnly keeps the unread answer and limit caps the list; the count stays the unread one [R-EVENT-NOTIFICATIONS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const first = await open(user);
+    const second = await open(user);
+    for (const ticket of [first, second])
+      await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId });
+    await messagesOf(user, first);
+    const all = await get(user, '/user/notifications', { limit: 10 });
+    needsRoute(ctx, all, 'to read the notifications');
+    assertThat(
+      all,
+      content(all).messages.length === 2 && content(all).messagesCount === 1,
+      'both answers listed, one of them unread',
+    );
+    const unread = await get(user, '/user/notifications', { unreadOnly: 'true', limit: 10 });
+    assertThat(
+      unread,
+      content(unread).messages.length === 1 && content(unread).messagesCount === 1,
+      'unreadOnly keeps the unread answer only',
+    );
+    const one = await get(user, '/user/notifications', { limit: 1 });
+    assertThat(one, content(one).messages.length === 1, 'limit=1 keeps one entry');
   });
 });
 
