@@ -270,6 +270,19 @@ export const FAULTS: Record<string, Fault> = {
       }));
     },
   },
+  'general-limit-get-only': {
+    kind: 'states',
+    description: 'the typical rate limit counts GET requests only: POST requests are never limited',
+    grep: 'the limit counts GET and POST',
+    response: (x) => {
+      if (x.method === 'POST' && x.status === 429) {
+        x.status = 200;
+        x.body = ok({ message: 'ok' });
+        for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+          delete x.responseHeaders[h];
+      }
+    },
+  },
   'price-list-refresh-global': {
     kind: 'scope',
     description:

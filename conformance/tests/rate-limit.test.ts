@@ -64,4 +64,18 @@ describe('GET /item/prices rate limit', () => {
     const theirs = await call('GET', '/user/balance', { token: other.token, ip: other.ip });
     assertThat(theirs, theirs.status === 200, 'another user from the same IP has a window of their own');
   });
+
+  it('Given ~600 POST requests in 60 s on one route, then the next POST is limited too (the limit counts GET and POST) [R-LIMIT-TYPICAL-RATE]', async (ctx) => {
+    await needsHelpers(ctx);
+    if (settings.level !== 'all') return skip(ctx, 'sends 601 requests: runs with --level all only');
+    const me = await session({}, '198.51.100.23');
+    // Closing payment reviews changes nothing when there are none: a POST that can be repeated.
+    const close = () => call('POST', '/user/closePaymentReviews', { json: {}, token: me.token, ip: me.ip });
+    for (let sent = 0; sent < 600; sent += 50) await Promise.all(Array.from({ length: 50 }, close));
+    const limited = await close();
+    assertConforms(limited);
+    assertThat(limited, limited.status === 429, 'the 601st POST on the route is limited');
+    const read = await call('GET', '/user/balance', { token: me.token, ip: me.ip });
+    assertThat(read, read.status === 200, 'a GET of another route keeps its own window');
+  });
 });
