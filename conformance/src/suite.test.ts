@@ -72,9 +72,13 @@ describe('the conformance suite', () => {
     expect(result.levels.contract.operations).toBe(result.levels.contract.of);
     expect(result.skipped.filter((s) => !s.reason || s.reason.includes('without a recorded reason'))).toEqual([]);
     expect(readFileSync(join(result.out, 'coverage.md'), 'utf8')).toContain('| `POST /user/login` |');
+    // Every seed rule a test names is checked by a passing test (rules.ts, the rule matrix).
+    expect(readFileSync(join(result.out, 'coverage.md'), 'utf8')).toMatch(
+      /failed 0, named by tests that did not run 0,/,
+    );
     expect(readFileSync(join(result.out, 'junit.xml'), 'utf8')).toContain('<testsuites');
     expect(readFileSync(join(result.out, 'report.html'), 'utf8')).toContain('passed');
-  });
+  }, 300_000);
 
   it('passes through a transparent proxy (the control of the planted faults)', async () => {
     const proxy = await startFaultyProxy(reference);
