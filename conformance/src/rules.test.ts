@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULES, ruleMatrix, rules, rulesOf } from './rules.ts';
+import { RULES, ruleById, ruleMatrix, rules, rulesOf } from './rules.ts';
 
 const seed = readFileSync(resolve(import.meta.dirname, '../../docs/seed/item-marketplace-api.md'), 'utf8');
 const lines = seed.split('\n');
@@ -85,6 +85,9 @@ describe('rulesOf and ruleMatrix', () => {
     ]);
     expect(rulesOf(`x ${rules('R-AUTH-IP')}`)).toEqual(['R-AUTH-IP']);
     expect(rulesOf('no tags [not-a-rule]')).toEqual([]);
+    expect(ruleById('R-AUTH-IP')?.seed).toEqual([
+      'The JWT is bound to the client IP used at login; a different IP may fail authentication.',
+    ]);
   });
 
   it('marks rules checked, failed, not run or unchecked from the outcomes of a run', () => {

@@ -1202,7 +1202,7 @@ export const RULES: Rule[] = [
 const byId = new Map(RULES.map((r) => [r.id, r]));
 
 /** The rule with this ID, if the list has it. */
-export const rule = (id: string): Rule | undefined => byId.get(id);
+export const ruleById = (id: string): Rule | undefined => byId.get(id);
 
 const TAGS = /\[(R-[A-Z0-9-]+(?:,\s*R-[A-Z0-9-]+)*)\]/g;
 
