@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
+import { coverage, readTraffic, ruleTotals, totals, writeCoverage } from './coverage.ts';
 import { operations } from './document.ts';
+import { RULES, ruleMatrix } from './rules.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'coverage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,5 +67,30 @@ describe('coverage', () => {
     writeFileSync(join(dir, 'traffic-2.ndjson'), `${JSON.stringify(seen[2])}\n`);
     expect(readTraffic(dir)).toHaveLength(3);
     expect(readTraffic(dir)).toEqual([]);
+  });
+
+  it('adds the rule matrix: each rule with the tests naming it, their outcome, and the rules no test checks with the reason', () => {
+    const outcomes = [
+      { name: 'auth Given a token from another IP [R-AUTH-IP, R-ERR-403]', state: 'passed' as const },
+      { name: 'admin Given <b> a ban [R-TRANS-BAN]', state: 'failed' as const },
+      { name: 'cashouts Given a request [R-LIMIT-CASHOUT]', state: 'skipped' as const },
+    ];
+    const { markdown, html } = writeCoverage(dir, rows, 'http://api.test', outcomes);
+    const t = ruleTotals(ruleMatrix(outcomes));
+    expect(t).toEqual({ rules: RULES.length, checked: 2, failed: 1, notRun: 1, unchecked: RULES.length - 4 });
+    expect(markdown).toContain('# Rule matrix');
+    expect(markdown).toContain(`Seed rules: ${RULES.length}; checked by a passing test 2`);
+    expect(markdown).toMatch(
+      /\| `R-AUTH-IP` \| Authentication \| The JWT is bound to the client IP used at login[^|]*\| ✔ checked \| ✔ auth Given a token from another IP \[R-AUTH-IP, R-ERR-403\] \|/,
+    );
+    expect(markdown).toMatch(/\| `R-TRANS-BAN` \| States and transitions \| .* \| ✘ failed \|/);
+    expect(markdown).toMatch(/\| `R-LIMIT-CASHOUT` \| Limits \| .* \| · not run \|/);
+    const reason = RULES.find((r) => r.id === 'R-ERR-500')!.unchecked!;
+    expect(markdown).toContain(`- \`R-ERR-500\`: ${reason}`);
+    expect(markdown).toContain(`- \`R-STATE-OFFER\`: `);
+    expect(markdown).toContain('## Parts of checked rules no test can check through HTTP');
+    expect(html).toContain('<h1>Rule matrix</h1>');
+    expect(html).toContain('admin Given &lt;b&gt; a ban [R-TRANS-BAN]');
+    expect(readFileSync(join(dir, 'coverage.html'), 'utf8')).toBe(html);
   });
 });

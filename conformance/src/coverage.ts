@@ -1,9 +1,12 @@
 // The contract coverage report: a matrix of operation x documented status x documented message,
-// marking what the run exercised (from the recorded traffic), with totals, in Markdown and HTML.
+// marking what the run exercised (from the recorded traffic), with totals, in Markdown and HTML;
+// and the rule matrix: each rule of the seed (rules.ts), the tests of the run that name it, and the
+// rules no test checks with the reason.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { templateRegex } from './contract.ts';
 import { operations } from './document.ts';
+import { type RuleRow, ruleMatrix } from './rules.ts';
 
 /** One recorded exchange, as the traffic files keep it. */
 export interface Seen {
@@ -50,6 +53,12 @@ export function coverage(seen: Seen[]): CoverageRow[] {
   });
 }
 
+/** A test of the run, as the rule matrix reads it (its full name carries the rule IDs). */
+export interface Outcome {
+  name: string;
+  state: 'passed' | 'failed' | 'skipped';
+}
+
 const pct = (hit: number, all: number) => (all === 0 ? '—' : `${Math.round((hit / all) * 100)}%`);
 
 /** Totals over the matrix. */
@@ -66,7 +75,13 @@ export function totals(rows: CoverageRow[]) {
 }
 
 /** Writes coverage.md and coverage.html into `out`. */
-export function writeCoverage(out: string, rows: CoverageRow[], target: string): { markdown: string; html: string } {
+export function writeCoverage(
+  out: string,
+  rows: CoverageRow[],
+  target: string,
+  outcomes: Outcome[] = [],
+): { markdown: string; html: string } {
+  const matrix = ruleMatrix(outcomes);
   const t = totals(rows);
   const head = `Contract coverage of ${target}: operations ${t.operations.hit}/${t.operations.all} (${pct(t.operations.hit, t.operations.all)}), documented statuses ${t.statuses.hit}/${t.statuses.all} (${pct(t.statuses.hit, t.statuses.all)}), documented messages ${t.messages.hit}/${t.messages.all} (${pct(t.messages.hit, t.messages.all)})`;
   const mark = (hit: boolean) => (hit ? '✔' : '·');
@@ -92,14 +107,87 @@ export function writeCoverage(out: string, rows: CoverageRow[], target: string):
         ...r.messages.map((m) => `- ${mark(m.hit)} \`${m.message}\``),
         '',
       ]),
+    ...rulesMarkdown(matrix),
   ].join('\n');
   const esc = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   const html = `<!doctype html><meta charset="utf-8"><title>Contract coverage</title>
-<style>body{font:14px system-ui;margin:2em}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}table{border-collapse:collapse}.hit{color:#070}.miss{color:#999}</style>
+<style>body{font:14px system-ui;margin:2em}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top}table{border-collapse:collapse}.hit{color:#070}.miss{color:#999}.fail{color:#b00}</style>
 <h1>Contract coverage</h1><p>${esc(head)}</p><table><tr><th>Operation</th><th>Statuses</th><th>Messages</th></tr>
 ${rows.map((r) => `<tr><td><code>${esc(r.operation)}</code></td><td>${r.statuses.map((s) => `<span class="${s.hit ? 'hit' : 'miss'}">${s.status}</span>`).join(' ')}</td><td>${r.messages.map((m) => `<div class="${m.hit ? 'hit' : 'miss'}">${mark(m.hit)} ${esc(m.message)}</div>`).join('')}</td></tr>`).join('\n')}
-</table>`;
+</table>
+${rulesHtml(matrix, esc)}`;
   writeFileSync(join(out, 'coverage.md'), `${md}\n`);
   writeFileSync(join(out, 'coverage.html'), html);
   return { markdown: md, html };
+}
+
+const RULE_MARK: Record<RuleRow['state'], string> = {
+  checked: '✔ checked',
+  failed: '✘ failed',
+  'not run': '· not run',
+  unchecked: '— no test',
+};
+
+/** Counts of the rule matrix by state. */
+export function ruleTotals(matrix: RuleRow[]) {
+  const count = (state: RuleRow['state']) => matrix.filter((r) => r.state === state).length;
+  return {
+    rules: matrix.length,
+    checked: count('checked'),
+    failed: count('failed'),
+    notRun: count('not run'),
+    unchecked: count('unchecked'),
+  };
+}
+
+const ruleHead = (matrix: RuleRow[]) => {
+  const t = ruleTotals(matrix);
+  return `Seed rules: ${t.rules}; checked by a passing test ${t.checked} (${pct(t.checked, t.rules)}), failed ${t.failed}, named by tests that did not run ${t.notRun}, checked by no test ${t.unchecked} (each with the reason below)`;
+};
+/** The seed quote of a rule, on one line and cut to a readable length. */
+const quoteOf = (r: RuleRow) => {
+  const text = r.rule.seed.join(' / ').replace(/\s+/g, ' ');
+  return text.length > 160 ? `${text.slice(0, 160)}…` : text;
+};
+
+function rulesMarkdown(matrix: RuleRow[]): string[] {
+  const cell = (s: string) => s.replaceAll('|', '\\|');
+  const unchecked = matrix.filter((r) => r.state === 'unchecked');
+  const partly = matrix.filter((r) => r.rule.partly);
+  return [
+    '# Rule matrix',
+    '',
+    ruleHead(matrix),
+    '',
+    '| Rule | Section | Seed | State | Tests |',
+    '|---|---|---|---|---|',
+    ...matrix.map(
+      (r) =>
+        `| \`${r.rule.id}\` | ${r.rule.section} | ${cell(quoteOf(r))} | ${RULE_MARK[r.state]} | ${r.tests.map((t) => cell(`${t.state === 'passed' ? '✔' : t.state === 'failed' ? '✘' : '·'} ${t.name}`)).join('<br>') || '—'} |`,
+    ),
+    '',
+    '## Rules no test checks',
+    '',
+    ...(unchecked.length
+      ? unchecked.map((r) => `- \`${r.rule.id}\`: ${r.rule.unchecked ?? 'no test of the suite names it'}`)
+      : ['None.']),
+    '',
+    '## Parts of checked rules no test can check through HTTP',
+    '',
+    ...partly.map((r) => `- \`${r.rule.id}\`: ${r.rule.partly}`),
+    '',
+  ];
+}
+
+function rulesHtml(matrix: RuleRow[], esc: (s: string) => string): string {
+  const css = { checked: 'hit', failed: 'fail', 'not run': 'miss', unchecked: 'miss' } as const;
+  return `<h1>Rule matrix</h1><p>${esc(ruleHead(matrix))}</p>
+<table><tr><th>Rule</th><th>Section</th><th>Seed</th><th>State</th><th>Tests</th></tr>
+${matrix
+  .map(
+    (r) =>
+      `<tr><td><code>${esc(r.rule.id)}</code></td><td>${esc(r.rule.section)}</td><td>${esc(quoteOf(r))}${r.rule.partly ? `<div class="miss">Not checkable: ${esc(r.rule.partly)}</div>` : ''}</td><td class="${css[r.state]}">${esc(RULE_MARK[r.state])}${r.rule.unchecked ? `<div>${esc(r.rule.unchecked)}</div>` : ''}</td><td>${r.tests.map((t) => `<div class="${t.state === 'passed' ? 'hit' : t.state === 'failed' ? 'fail' : 'miss'}">${esc(t.name)}</div>`).join('')}</td></tr>`,
+  )
+  .join('\n')}
+</table>`;
 }

@@ -7,21 +7,96 @@ import type { AddressInfo } from 'node:net';
 // biome-ignore lint/suspicious/noExplicitAny: answers are rewritten as plain JSON
 type Json = any;
 
+/** What the client sent, as the proxy forwards it (a fault may rewrite it first). */
+interface Outgoing {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  /** The JSON body, when there is one (rewritten bodies are sent re-serialised). */
+  body?: Json;
+}
+
 interface Exchange {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: Record<string, string>;
+  /** The JSON body the client sent, if any. */
+  requestBody?: Json;
+  /** The subject (platform user ID) of the bearer token sent, if any. */
+  user?: string;
   status: number;
   responseHeaders: Record<string, string>;
   body: Json;
 }
 
+/** What one proxy remembers between exchanges (stateful faults: a limit keyed on another identity). */
+type Memory = Map<string, Json>;
+
 export interface Fault {
   description: string;
+  /** The kind of weakness the fault plants (the three kinds of issue 15, or a plain contract break). */
+  kind?: 'scope' | 'states' | 'filter';
   /** The suite's tests that must notice it (a --grep pattern). */
   grep: string;
-  request?: (headers: Record<string, string>) => void;
-  response?: (x: Exchange) => void;
+  request?: (r: Outgoing, memory: Memory) => void;
+  response?: (x: Exchange, memory: Memory) => void;
+}
+
+const ok = (content: Json) => ({ err: false, success: true, content });
+const refusal = (content: string) => ({ err: true, success: false, content });
+
+/** A set or a map the proxy keeps under `name` in its memory. */
+function kept<T extends Set<string> | Map<string, string>>(memory: Memory, name: string, make: () => T): T {
+  if (!memory.has(name)) memory.set(name, make());
+  return memory.get(name);
+}
+const set = (memory: Memory, name: string) => kept(memory, name, () => new Set<string>());
+const map = (memory: Memory, name: string) => kept(memory, name, () => new Map<string, string>());
+
+/** The states of the assets the test helpers created, as far as the proxy saw them (asset ID -> state). */
+function assetStates(x: Exchange, memory: Memory): Map<string, string> {
+  const states = map(memory, 'states');
+  if (x.path === '/test_helpers/assets' && x.status === 200)
+    states.set(String(x.body?.content?.assetId), String(x.body?.content?.state));
+  return states;
+}
+
+/** The statuses of the trades the trade lists showed the proxy (trade ID -> status). */
+function tradeStatuses(x: Exchange, memory: Memory): Map<string, string> {
+  const statuses = map(memory, 'statuses');
+  if ((x.path === '/trades/active' || x.path === '/trades/all') && Array.isArray(x.body?.content?.trades))
+    for (const t of x.body.content.trades) statuses.set(String(t.id), String(t.status));
+  return statuses;
+}
+
+/** The request rewrite of an implementation that ignores the query parameter `param` of `path`. */
+const ignoresQuery =
+  (path: string, param: string) =>
+  (r: Outgoing): void => {
+    if (r.url.pathname === path) r.url.searchParams.delete(param);
+  };
+
+/**
+ * A refusal turned into a success the first time each `key` of the exchange meets it: an
+ * implementation keying the rule on that identity (a session, a giveaway) instead of the seed's.
+ */
+function keyedOn(
+  x: Exchange,
+  memory: Memory,
+  name: string,
+  key: string,
+  refused: boolean,
+  forged: () => { status: number; body: Json },
+): void {
+  const met = set(memory, name);
+  if (x.status === 200) met.add(key);
+  else if (refused && !met.has(key)) {
+    met.add(key);
+    Object.assign(x, forged());
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+      delete x.responseHeaders[h];
+  }
 }
 
 const isAdminPath = (path: string) => path.startsWith('/admin/') || path.startsWith('/giveaways/deleteComment/');
@@ -59,8 +134,8 @@ export const FAULTS: Record<string, Fault> = {
   'no-ip-binding': {
     description: 'tokens work from any IP (the proxy hides the client address)',
     grep: 'other-IP token',
-    request: (headers) => {
-      headers['x-forwarded-for'] = '203.0.113.250';
+    request: (r) => {
+      r.headers['x-forwarded-for'] = '203.0.113.250';
     },
   },
   'no-rate-limit-headers': {
@@ -169,7 +244,302 @@ export const FAULTS: Record<string, Fault> = {
       }
     },
   },
+  // Scope: a rule keyed on another identity than the seed's.
+  'prices-limit-per-session': {
+    kind: 'scope',
+    description: 'GET /item/prices is limited per session (JWT) instead of per API key: a new login is served again',
+    grep: 'a second session of that key from another IP is limited',
+    response: (x, memory) => {
+      if (x.path !== '/item/prices') return;
+      keyedOn(x, memory, 'served', x.headers.authorization ?? '', x.status === 429, () => ({
+        status: 200,
+        body: ok([]),
+      }));
+    },
+  },
+  'general-limit-per-session': {
+    kind: 'scope',
+    description:
+      'the typical rate limit is kept per session instead of per user, route and method: the same user through another login is served',
+    grep: 'limited for every session of that user',
+    response: (x, memory) => {
+      if (x.path === '/item/prices') return;
+      keyedOn(x, memory, 'served', `${x.headers.authorization} ${x.method} ${x.path}`, x.status === 429, () => ({
+        status: 200,
+        body: ok({ balance: 0 }),
+      }));
+    },
+  },
+  'general-limit-get-only': {
+    kind: 'states',
+    description: 'the typical rate limit counts GET requests only: POST requests are never limited',
+    grep: 'the limit counts GET and POST',
+    response: (x) => {
+      if (x.method === 'POST' && x.status === 429) {
+        x.status = 200;
+        x.body = ok({ message: 'ok' });
+        for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+          delete x.responseHeaders[h];
+      }
+    },
+  },
+  'price-list-refresh-global': {
+    kind: 'scope',
+    description:
+      'update=1 of the price lists is allowed once per minute for everybody instead of per IP (the client address is lost)',
+    grep: 'another IP refreshes',
+    request: (r) => {
+      if (['/infos/prices/buyorderAndLowestSales', '/public/price'].includes(r.url.pathname))
+        r.headers['x-forwarded-for'] = '203.0.113.77';
+    },
+  },
+  'buy-order-unique-per-item': {
+    kind: 'scope',
+    description: 'a buy order is unique per item instead of per user and item: another user is refused',
+    grep: 'another user places one on the same item',
+    response: (x, memory) => {
+      if (x.path !== '/item/buyorder' || x.status !== 200 || !x.user) return;
+      const owners = map(memory, 'owners');
+      const item = String(x.requestBody?.itemid);
+      const first = owners.get(item);
+      if (first === undefined) owners.set(item, x.user);
+      else if (first !== x.user) {
+        x.status = 300;
+        x.body = refusal('You already have buy order on this item please remove them in your profile page!');
+      }
+    },
+  },
+  'cashout-cooldown-per-session': {
+    kind: 'scope',
+    description: 'the 24 hours between cashout requests are counted per session instead of per user',
+    grep: 'my second session is refused while mine is open',
+    response: (x, memory) => {
+      if (x.path !== '/cashout/process') return;
+      keyedOn(x, memory, 'asked', x.headers.authorization ?? '', x.body?.content === 'Cooldown period', () => ({
+        status: 200,
+        body: ok({ cashoutId: 1, amount: x.requestBody?.amount, method: x.requestBody?.method, status: 'pending' }),
+      }));
+    },
+  },
+  'comment-limit-per-giveaway': {
+    kind: 'scope',
+    description: 'one comment per 10 minutes is counted per giveaway instead of per user',
+    grep: 'my second session waits 10 minutes',
+    response: (x, memory) => {
+      if (x.path !== '/giveaways/comment') return;
+      const refused = x.body?.message === 'You can only post one comment every 10 minutes';
+      keyedOn(x, memory, 'said', `${x.user} ${x.requestBody?.url}`, refused, () => ({
+        status: 200,
+        body: { status: 'success', data: { message: 'Comment posted' } },
+      }));
+    },
+  },
+  'support-block-global': {
+    kind: 'scope',
+    description: 'a support block is kept for everybody instead of for the blocked user',
+    grep: 'another user is not blocked',
+    response: (x, memory) => {
+      const blocked = set(memory, 'blocked');
+      if (x.path === '/admin/support/block' && x.status === 200) {
+        if (x.requestBody?.status === 1) blocked.add('someone');
+        else blocked.clear();
+      }
+      if (x.path === '/support/create' && x.status === 200 && blocked.size) {
+        x.status = 300;
+        x.body = { status: 'error', message: 'You are blocked from support' };
+      }
+    },
+  },
+  // Several states: a rule that names several states checked in one of them only.
+  'open-cashout-pending-only': {
+    kind: 'states',
+    description: 'only a pending cashout counts as open: a processing one lets a new request and an unlink through',
+    grep: 'pending, then processing',
+    response: (x, memory) => {
+      const owners = map(memory, 'owners');
+      const processing = set(memory, 'processing');
+      if (x.path === '/cashout/process' && x.status === 200 && x.user)
+        owners.set(String(x.body?.content?.cashoutId), x.user);
+      const report = /^\/test_helpers\/payments\/(\d+)$/.exec(x.path);
+      const owner = report ? owners.get(report[1]!) : undefined;
+      if (owner && x.status === 200) {
+        if (x.requestBody?.outcome === 'processing') processing.add(owner);
+        else processing.delete(owner);
+      }
+      const open = x.body?.content === 'Pending cashout exists';
+      if (open && x.user && processing.has(x.user)) {
+        x.status = 200;
+        x.body = ok({ message: 'ok', status: 'pending' });
+      }
+    },
+  },
+  'withdraw-refuses-state-2-only': {
+    kind: 'states',
+    description:
+      'only assets pending withdrawal (2) are refused by POST /inventory/withdraw: assets in an active trade (3) or reserved (negative) are withdrawn',
+    grep: 'withdrawing it is refused',
+    response: (x, memory) => {
+      const states = assetStates(x, memory);
+      if (x.path !== '/inventory/withdraw' || x.body?.content !== 'Items not available for withdrawal') return;
+      const ids = String(x.requestBody?.ids ?? '').split(',');
+      if (ids.every((id) => states.has(id) && states.get(id) !== '2')) {
+        x.status = 200;
+        x.body = ok({ message: 'Withdrawal initiated', updated: ids.length, locked: 0 });
+      }
+    },
+  },
+  'cart-add-refuses-state-0-only': {
+    kind: 'states',
+    description:
+      'POST /cart/add refuses assets in the inventory (0) only, not those pending withdrawal, in a trade or reserved',
+    grep: 'listings, counts, the cart and bulk take only state 1',
+    response: (x, memory) => {
+      const states = assetStates(x, memory);
+      const state = states.get(String(x.requestBody?.assetId));
+      if (x.path === '/cart/add' && x.body?.content === 'Item not available for purchase' && state && state !== '0') {
+        x.status = 200;
+        x.body = ok({ cart: [] });
+      }
+    },
+  },
+  'revert-completed-trade': {
+    kind: 'states',
+    description: 'POST /admin/revertTrade reverts a completed trade (3) as if it had failed (-1)',
+    grep: 'an admin revert of each is refused',
+    response: (x, memory) => {
+      const statuses = tradeStatuses(x, memory);
+      const trade = /^\/admin\/revertTrade\/(\d+)$/.exec(x.path)?.[1];
+      if (trade && x.body?.message === 'No trade found with status -1 to revert' && statuses.get(trade) === '3') {
+        x.status = 200;
+        x.body = { status: 'success', data: { message: 'Trade reverted', trade: Number(trade), restored: 1 } };
+      }
+    },
+  },
+  'giveaway-pool-refuses-state-2-only': {
+    kind: 'states',
+    description:
+      'POST /giveaways/create refuses assets pending withdrawal (2) only: assets in a trade or reserved join a pool',
+    grep: 'a giveaway of each is refused',
+    response: (x, memory) => {
+      const states = assetStates(x, memory);
+      const items: unknown[] = Array.isArray(x.requestBody?.items) ? x.requestBody.items : [];
+      const others = items.length > 0 && items.every((id) => states.has(String(id)) && states.get(String(id)) !== '2');
+      if (x.path === '/giveaways/create' && x.body?.message?.startsWith('Items not found') && others) {
+        x.status = 200;
+        x.body = { status: 'success', data: { message: 'Giveaway created' } };
+      }
+    },
+  },
+  'resend-failed-trade': {
+    kind: 'states',
+    description: 'GET /trades/resend refuses completed trades only: a failed trade (-1) is sent again',
+    grep: 'resending either is refused',
+    response: (x, memory) => {
+      const statuses = tradeStatuses(x, memory);
+      if (x.path === '/trades/resend' && x.status === 300 && statuses.get(x.query.get('id') ?? '') === '-1') {
+        x.status = 200;
+        x.body = ok({ message: 'Trade offer sent again' });
+      }
+    },
+  },
+  'trade-hold-every-game': {
+    kind: 'filter',
+    description: 'the 7-day trade hold refuses the pricing of held assets of every game, not only game 730',
+    grep: 'the 730 one is refused and the 440 one is listed',
+    response: (x, memory) => {
+      const held = set(memory, 'held');
+      if (x.path === '/test_helpers/assets' && x.status === 200 && x.requestBody?.tradeHoldUntil)
+        held.add(String(x.body?.content?.assetId));
+      const ids = String(x.requestBody?.ids ?? '').split(',');
+      if (x.path === '/inventory/price' && x.status === 200 && ids.some((id) => held.has(id))) {
+        x.status = 300;
+        x.body = refusal('This item will be locked for 7 days');
+      }
+    },
+  },
+  // Filters: a parameter the implementation ignores.
+  'ignores-undercut': {
+    kind: 'filter',
+    description: 'GET /user/getBuyorder ignores undercut',
+    grep: 'undercut, the search term and amount 0',
+    request: ignoresQuery('/user/getBuyorder', 'undercut'),
+  },
+  'ignores-outofstock': {
+    kind: 'filter',
+    description: 'GET /item/prices ignores outofstock',
+    grep: 'game and outofstock keep their rows',
+    request: ignoresQuery('/item/prices', 'outofstock'),
+  },
+  'ignores-public-sales-game': {
+    kind: 'filter',
+    description: 'GET /public/sales ignores game',
+    grep: 'game keeps the sales of that game only',
+    request: ignoresQuery('/public/sales', 'game'),
+  },
+  'ignores-public-price-game': {
+    kind: 'filter',
+    description: 'GET /public/price ignores game',
+    grep: 'its JSON row and CSV line carry them',
+    request: ignoresQuery('/public/price', 'game'),
+  },
+  'sales-graph-period-ignored': {
+    kind: 'filter',
+    description: 'GET /item/salesGraph/{item} draws a year of daily rows whatever the daily period asked',
+    grep: 'each period holds the sales of its window',
+    request: (r) => {
+      if (r.url.pathname.startsWith('/item/salesGraph/') && r.url.searchParams.get('period') === '1M')
+        r.url.searchParams.set('period', '1Y');
+    },
+  },
+  'my-giveaways-ignore-caller': {
+    kind: 'filter',
+    description: "GET /giveaways/my answers the public active list instead of the caller's giveaways",
+    grep: 'each list keeps only its own',
+    request: (r) => {
+      if (r.url.pathname === '/giveaways/my') r.url.pathname = '/giveaways';
+    },
+  },
+  'ignores-listing-seller': {
+    kind: 'filter',
+    description: 'GET /item/listing/{item}/{userid} ignores the seller segment (answers every seller)',
+    grep: 'lists on-sale assets by price ascending',
+    request: (r) => {
+      const m = /^\/item\/listing\/(\d+)\/\d+$/.exec(r.url.pathname);
+      if (m) r.url.pathname = `/item/listing/${m[1]}`;
+    },
+  },
+  'ignores-balance-type': {
+    kind: 'filter',
+    description: 'GET /user/getBalanceHistory ignores type',
+    grep: 'type keeps one type',
+    request: ignoresQuery('/user/getBalanceHistory', 'type'),
+  },
+  'ignores-unread-only': {
+    kind: 'filter',
+    description: 'GET /user/notifications ignores unreadOnly',
+    grep: 'unreadOnly keeps the unread answer',
+    request: ignoresQuery('/user/notifications', 'unreadOnly'),
+  },
+  'ignores-bulk-seller': {
+    kind: 'filter',
+    description: 'POST /cart/bulk ignores sellerUserId',
+    grep: 'bulk takes the cheapest',
+    request: (r) => {
+      if (r.url.pathname === '/cart/bulk' && r.body && typeof r.body === 'object') delete r.body.sellerUserId;
+    },
+  },
 };
+
+/** The subject of a bearer JWT (not verified: the proxy only tells callers apart). */
+function subjectOf(authorization: string | undefined): string | undefined {
+  const payload = authorization?.replace(/^Bearer /, '').split('.')[1];
+  if (!payload) return undefined;
+  try {
+    return String(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).sub);
+  } catch {
+    return undefined;
+  }
+}
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -182,22 +552,37 @@ export async function startFaultyProxy(
   upstream: string,
   fault?: Fault,
 ): Promise<{ url: string; close: () => Promise<void> }> {
+  const memory: Memory = new Map();
   const server: Server = createServer(async (req, res) => {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
       if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
-    fault?.request?.(headers);
-    const body = await readBody(req);
-    const answer = await fetch(new URL(req.url ?? '/', upstream), {
-      method: req.method,
+    const raw = await readBody(req);
+    let json: Json;
+    if ((headers['content-type'] ?? '').includes('json') && raw.length)
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        json = undefined; // malformed on purpose: forwarded as sent
+      }
+    const sent = JSON.stringify(json);
+    const out: Outgoing = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', upstream), headers, body: json };
+    fault?.request?.(out, memory);
+    // Bodies a fault did not touch go out byte for byte (big numbers, odd spacing).
+    const body = json !== undefined && JSON.stringify(out.body) !== sent ? JSON.stringify(out.body) : raw;
+    const answer = await fetch(out.url, {
+      method: out.method,
       headers,
-      body: body.length ? new Uint8Array(body) : undefined,
+      body: body.length ? (typeof body === 'string' ? body : new Uint8Array(body)) : undefined,
     });
     const text = await answer.text();
     const x: Exchange = {
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0]!,
+      method: out.method,
+      path: out.url.pathname,
+      query: out.url.searchParams,
       headers,
+      requestBody: out.body,
+      user: subjectOf(headers.authorization),
       status: answer.status,
       responseHeaders: Object.fromEntries(
         [...answer.headers.entries()].filter(
@@ -206,10 +591,10 @@ export async function startFaultyProxy(
       ),
       body: (answer.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text,
     };
-    fault?.response?.(x);
-    const out = typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
+    fault?.response?.(x, memory);
+    const reply = typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
     res.writeHead(x.status, x.responseHeaders);
-    res.end(out);
+    res.end(reply);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   return {

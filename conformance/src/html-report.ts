@@ -4,6 +4,7 @@
 // by outcome; long lines (curl, bodies) wrap instead of running off the page.
 import { esc, failureLines, type RunResult, skipsByReason, type TestOutcome } from './report.ts';
 import { RULE_SENTENCES } from './rule.ts';
+import { ruleMatrix } from './rules.ts';
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:80em}
 pre,code{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:.3em 0;background:#f6f6f6;padding:.5em}
@@ -58,20 +59,16 @@ function groupHtml(outcomes: TestOutcome[]): string {
     .join('\n');
 }
 
-/** Each named seed rule: its sentence, the tests that check it and how they fared. */
-function ruleMatrix(outcomes: TestOutcome[]): string {
-  const byRule = new Map<string, TestOutcome[]>();
-  for (const o of outcomes) for (const id of o.rules ?? []) byRule.set(id, [...(byRule.get(id) ?? []), o]);
-  for (const id of RULE_SENTENCES.keys()) if (!byRule.has(id)) byRule.set(id, []);
-  if (!byRule.size) return '<p>No test of this run names a seed rule.</p>';
-  const rows = [...byRule]
-    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
-    .map(([id, tests]) => {
-      const state = count(tests, 'failed') ? 'failed' : count(tests, 'passed') ? 'passed' : 'skipped';
-      const verdict = tests.length ? tally(tests) : '<span class="n-failed">no test checks it</span>';
-      return `<tr class="${state}"><td><code>${esc(id)}</code></td><td>${esc(RULE_SENTENCES.get(id) ?? '')}</td><td>${verdict}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`;
-    });
-  return `<table><tr><th>Rule</th><th>Sentence</th><th>Outcome</th><th>Tests</th></tr>${rows.join('\n')}</table>`;
+/** Each seed rule (rules.ts): its words, the tests that check it and how they fared. */
+function ruleTable(outcomes: TestOutcome[]): string {
+  const rows = ruleMatrix(outcomes).map(({ rule, tests, state }) => {
+    const verdict = tests.length
+      ? tally(outcomes.filter((o) => tests.some((t) => t.name === o.name)))
+      : `<span class="n-failed">${esc(rule.unchecked ? `not checkable over HTTP: ${rule.unchecked}` : 'no test checks it')}</span>`;
+    const css = state === 'failed' ? 'failed' : state === 'checked' ? 'passed' : 'skipped';
+    return `<tr class="${css}"><td><code>${esc(rule.id)}</code></td><td>${esc(RULE_SENTENCES.get(rule.id) ?? '')}</td><td>${verdict}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`;
+  });
+  return `<table><tr><th>Rule</th><th>Seed</th><th>Outcome</th><th>Tests</th></tr>${rows.join('\n')}</table>`;
 }
 
 /** The self-contained HTML page of a run. */
@@ -92,7 +89,7 @@ export function htmlReport(result: RunResult): string {
           .join('')}</ul>`
       : '<p>None.</p>'
   }
-<h3>Rule matrix</h3>${ruleMatrix(all)}
+<h3>Rule matrix</h3>${ruleTable(all)}
 </section>
 <section id="results"><h2>Results by area and operation</h2>
 <p class="filter">Show: <label><input type="checkbox" value="failed" checked> failed</label><label><input type="checkbox" value="passed" checked> passed</label><label><input type="checkbox" value="skipped" checked> skipped</label></p>

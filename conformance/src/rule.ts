@@ -3,6 +3,7 @@
 // operations it called, and the exchange its failure is about.
 // Type-only: the CLI's process loads this file for the sentences without loading vitest.
 import type {} from 'vitest';
+import { RULES } from './rules.ts';
 
 /** An exchange as a failure report shows it. */
 export interface ExchangeNote {
@@ -35,12 +36,8 @@ declare module 'vitest' {
  */
 export const rule = (...ids: string[]): { meta: { rules: string[] } } => ({ meta: { rules: ids } });
 
-/**
- * The sentence of each seed rule by ID, for the reports. Empty until the seed's rule list is
- * connected here (`new Map(RULES.map((r) => [r.id, r.sentence]))`); a rule without a sentence is
- * reported by its ID alone.
- */
-export const RULE_SENTENCES: ReadonlyMap<string, string> = new Map();
+/** The seed's words of each rule by ID (rules.ts), for the reports. */
+export const RULE_SENTENCES: ReadonlyMap<string, string> = new Map(RULES.map((r) => [r.id, r.seed.join(' / ')]));
 
 /** `R-CART-3 "sentence"`, or the bare ID when the sentence is unknown. */
 export const ruleLine = (id: string): string => {

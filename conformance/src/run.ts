@@ -10,6 +10,7 @@ import { operations } from './document.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
 import { type Failure, failureOf, type RunResult, type TestOutcome, writeResults } from './report.ts';
+import { rulesOf } from './rules.ts';
 import { type Level, levelOf, type ReporterName } from './settings.ts';
 import { readSkips } from './skip.ts';
 
@@ -136,6 +137,8 @@ function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep
       const meta = test.meta();
       const result = test.result();
       const operation = mainOperation(name, meta.operations);
+      // Rules named in the test's options (`rule(...)`) or in its title (`[R-…]`).
+      const rules = [...new Set([...(meta.rules ?? []), ...rulesOf(name)])];
       const outcome: TestOutcome = {
         name,
         file,
@@ -143,7 +146,7 @@ function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep
         ...(operation ? { operation } : {}),
         level,
         state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
-        ...(meta.rules?.length ? { rules: meta.rules } : {}),
+        ...(rules.length ? { rules } : {}),
         duration: Math.round(test.diagnostic()?.duration ?? 0),
       };
       if (result.state === 'failed') {
@@ -189,7 +192,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
   const outcomes = outcomesOf(collector, readSkips(out), options.grep);
   const traffic = readTraffic(out);
   const rows = coverage(traffic);
-  writeCoverage(out, rows, options.target);
+  writeCoverage(out, rows, options.target, outcomes);
   const perLevel = (level: 'contract' | 'behavior') => {
     const mine = outcomes.filter((o) => o.level === level);
     return {

@@ -53,6 +53,8 @@ describe('the conformance suite', () => {
         expect(result!.levels.contract.operations).toBe(result!.levels.contract.of);
         expect(result!.skipped.filter((s) => !s.reason || s.reason.includes('without a recorded reason'))).toEqual([]);
         expect(readFileSync(join(out, 'coverage.md'), 'utf8')).toContain('| `POST /user/login` |');
+        // Every seed rule a test names is checked by a passing test (rules.ts, the rule matrix).
+        expect(readFileSync(join(out, 'coverage.md'), 'utf8')).toMatch(/failed 0, named by tests that did not run 0,/);
         expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
           `tests="${result!.outcomes.length}" failures="0"`,
         );

@@ -23,7 +23,7 @@ const PREFIX = 'https://platform.example.com/tradeoffer/new/?partner=';
 const accountId = (platformId: string) => String(BigInt(platformId) & 0xffffffffn);
 
 describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
-  it('Given an account with a balance and an e-mail, the three routes show them, and 2fa is a string', async (ctx) => {
+  it('Given an account with a balance and an e-mail, the three routes show them, and 2fa is a string [R-USER-2FA-STRING, R-MONEY-CENTS]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ balance: 4321, email: 'infos@example.com', name: 'Infos Owner', twoFactor: true });
     const infos = content(await get(me, '/user/infos')).informations;
@@ -44,7 +44,7 @@ describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
 });
 
 describe('GET /user/notifications, POST /user/closePaymentReviews, /user/closePaymentAlert', () => {
-  it('Given a new account, every list is empty, nothing is closed, and an unknown alert is refused', async (ctx) => {
+  it('Given a new account, every list is empty, nothing is closed, and an unknown alert is refused [R-EVENT-NOTIFICATIONS, R-NOTIFICATIONS-READ]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const n = content(await get(me, '/user/notifications', { unreadOnly: 'true', limit: 5 }));
@@ -62,7 +62,7 @@ describe('GET /user/notifications, POST /user/closePaymentReviews, /user/closePa
 });
 
 describe('GET /user/generateCSVToken', () => {
-  it('Given two requests, each gives a different 128-character SHA-512 hex token', async (ctx) => {
+  it('Given two requests, each gives a different 128-character SHA-512 hex token [R-CSV-TOKEN]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const a = content(await get(me, '/user/generateCSVToken')).token;
@@ -76,7 +76,7 @@ describe('GET /user/generateCSVToken', () => {
 });
 
 describe('POST /user/setAffiliates', () => {
-  it('Given a referral code, anonymous or connected, the click reaches the affiliate service with its caller', async (ctx) => {
+  it('Given a referral code, anonymous or connected, the click reaches the affiliate service with its caller [R-AFFILIATES]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const anonymous = await post(undefined, '/user/setAffiliates', { code: 'anon-promo_1' });
@@ -101,7 +101,7 @@ describe('POST /user/setAffiliates', () => {
 });
 
 describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user/setPrivacySetting', () => {
-  it('Given changes to some switches, the others keep their values and the answers echo all of them', async (ctx) => {
+  it('Given changes to some switches, the others keep their values and the answers echo all of them [R-MAIL-SETTINGS]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const first = await post(me, '/user/setMailNotification', { notifications: { itemSold: false, marketing: true } });
@@ -145,7 +145,7 @@ describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user
 });
 
 describe('E-mail events and the switches (seed: Events)', () => {
-  it('Given accepted withdrawals, the tradeCompleted e-mail follows its own switch and the master switch', async (ctx) => {
+  it('Given accepted withdrawals, the tradeCompleted e-mail follows its own switch and the master switch [R-EVENT-MAIL-KINDS, R-EVENT-MAIL-SWITCH-ALL]', async (ctx) => {
     await needsHelpers(ctx);
     const address = 'events@example.com';
     const me = await session({ email: address });
@@ -175,7 +175,7 @@ describe('E-mail events and the switches (seed: Events)', () => {
 });
 
 describe('POST /user/setTradeUrl', () => {
-  it("Given the caller's account ID as partner, the URL is stored; another account's or a malformed one is refused", async (ctx) => {
+  it("Given the caller's account ID as partner, the URL is stored; another account's or a malformed one is refused [R-TRADE-URL, R-MSG-TRADE-URL]", async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const mine = `${PREFIX}${accountId(me.platformId)}&token=AbC123xY`;
@@ -196,7 +196,7 @@ describe('POST /user/setTradeUrl', () => {
 });
 
 describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
-  it('Given a short URL, the store answers by it; the rules refuse length, characters, taken and reserved names', async (ctx) => {
+  it('Given a short URL, the store answers by it; the rules refuse length, characters, taken and reserved names [R-SHORT-URL-RULES, R-MSG-SHORT-URL, R-STORE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ name: 'Short Owner' });
     const them = await session();
@@ -227,7 +227,7 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
     }
   });
 
-  it('Given a short URL set today, a change is refused until 30 days later', async (ctx) => {
+  it('Given a short URL set today, a change is refused until 30 days later [R-LIMIT-SHORT-URL]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const base = `m-${me.platformId.slice(-8)}`;

@@ -9,7 +9,7 @@ import { skip } from '../src/skip.ts';
 beforeAll(resetIfPossible);
 
 describe('POST /user/login', () => {
-  it('Given an API key in a JSON or a form body, then a JWT with the seed claims is returned', async (ctx) => {
+  it('Given an API key in a JSON or a form body, then a JWT with the seed claims is returned [R-AUTH-LOGIN, R-AUTH-CLAIMS, R-JSON-BODIES, R-USER-ID-STRING, R-LIMIT-TOKEN-LIFETIME]', async (ctx) => {
     await needsHelpers(ctx);
     const user = await helpers.user({ country: 'US' });
     await helpers.geoip('192.0.2.10', 'DE');
@@ -38,19 +38,19 @@ describe('POST /user/login', () => {
     }
   });
 
-  it('Given no apiKey, then 300 Missing required parameter: apiKey', async (ctx) => {
+  it('Given no apiKey, then 300 Missing required parameter: apiKey [R-MSG-LOGIN-MISSING, R-AUTH-LOGIN-ERRORS, R-ERR-300]', async (ctx) => {
     await needsHelpers(ctx);
     const answer = await call('POST', '/user/login', { json: {} });
     assertAnswer(answer, { status: 300, message: 'Missing required parameter: apiKey' }, 'the seed message');
   });
 
-  it('Given an unknown API key, then 403 Invalid API key', async (ctx) => {
+  it('Given an unknown API key, then 403 Invalid API key [R-MSG-LOGIN-REFUSED, R-AUTH-LOGIN-ERRORS]', async (ctx) => {
     await needsHelpers(ctx);
     const answer = await call('POST', '/user/login', { json: { apiKey: 'no-such-key-0000000000' } });
     assertAnswer(answer, { status: 403, message: 'Invalid API key' }, 'the seed message');
   });
 
-  it('Given a client in a blocked country, then 403 Country blocked', async (ctx) => {
+  it('Given a client in a blocked country, then 403 Country blocked [R-MSG-LOGIN-REFUSED, R-AUTH-LOGIN-ERRORS, R-ERR-403]', async (ctx) => {
     await needsHelpers(ctx);
     if (!settings.blockedCountry)
       return skip(ctx, 'which country the target blocks is not known (give --blocked-country)');
@@ -62,7 +62,7 @@ describe('POST /user/login', () => {
 });
 
 describe('sessions', () => {
-  it('GET /user/ipList pages the sessions, marks the current one and hides ended ones unless expire=true', async (ctx) => {
+  it('GET /user/ipList pages the sessions, marks the current one and hides ended ones unless expire=true [R-IPLIST]', async (ctx) => {
     await needsHelpers(ctx);
     const user = await helpers.user();
     const tokens: string[] = [];
@@ -106,7 +106,7 @@ describe('sessions', () => {
     assertThat(dead, dead.status === 403, "a disconnected session's token is refused");
   });
 
-  it('GET /user/disconnectSession/{id} ends one of my sessions', async (ctx) => {
+  it('GET /user/disconnectSession/{id} ends one of my sessions [R-DISCONNECT]', async (ctx) => {
     await needsHelpers(ctx);
     const a = await session({}, '192.0.2.31');
     const b = await call('POST', '/user/login', { json: { apiKey: a.apiKey }, ip: '192.0.2.32' });

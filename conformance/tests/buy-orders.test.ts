@@ -11,7 +11,7 @@ beforeAll(resetIfPossible);
 const post = postAs;
 
 describe('POST /item/buyorder, /update, /remove', () => {
-  it('Given a balance of 1000, an order reserves value x amount: a second order is refused until the first is removed', async (ctx) => {
+  it('Given a balance of 1000, an order reserves value x amount: a second order is refused until the first is removed [R-BUYORDER-RESERVE, R-TRANS-BUYORDER-CREATE, R-TRANS-BUYORDER-REMOVE, R-MSG-BUYORDER-BALANCE]', async (ctx) => {
     await needsHelpers(ctx);
     const key = await helpers.item({ name: 'Reserve Key', game: 440 });
     const hat = await helpers.item({ name: 'Reserve Hat', game: 440 });
@@ -34,7 +34,7 @@ describe('POST /item/buyorder, /update, /remove', () => {
     assertThat(again, again.status === 200, 'the released reservation pays for the second order');
   });
 
-  it('Given an order, updating it swaps the reservation, and the seed messages answer what does not exist', async (ctx) => {
+  it('Given an order, updating it swaps the reservation, and the seed messages answer what does not exist [R-TRANS-BUYORDER-UPDATE, R-MSG-BUYORDER-UPDATE-NONE, R-MSG-BUYORDER-DUPLICATE, R-MSG-BUYORDER-NOT-FOUND, R-BUYORDER-UNIQUE]', async (ctx) => {
     await needsHelpers(ctx);
     const key = await helpers.item({ name: 'Update Key', game: 440 });
     const other = await helpers.item({ name: 'Update Other', game: 440 });
@@ -69,7 +69,7 @@ describe('POST /item/buyorder, /update, /remove', () => {
 });
 
 describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
-  it('lists only my orders, newest first, with their items, and counts them in count.nb', async (ctx) => {
+  it('lists only my orders, newest first, with their items, and counts them in count.nb [R-BUYORDER-LIST-FILTERS, R-LIMIT-BUYORDER-LISTING]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ balance: 10_000 });
     const them = await session({ balance: 10_000 });

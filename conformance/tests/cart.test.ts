@@ -40,7 +40,7 @@ const listed = (owner: Me | { platformId: string }, itemId: number, price: numbe
   helpers.asset({ owner: owner.platformId, itemId, state: 1, price, ...extra });
 
 describe('POST /cart/add and GET /cart/get', () => {
-  it('Given listings of another user, assets join the row of their item and price, and the seed messages refuse the rest', async (ctx) => {
+  it('Given listings of another user, assets join the row of their item and price, and the seed messages refuse the rest [R-CART-ROW, R-CART-ADD, R-TRANS-CART-ADD, R-MSG-CART-ADD, R-MSG-CART-ADD-MISSING, R-MSG-CART-ADD-DUPLICATE]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Cart Captain', game: 440 });
     const seller = await session();
@@ -98,7 +98,7 @@ describe('POST /cart/add and GET /cart/get', () => {
 });
 
 describe('POST /cart/bulk', () => {
-  it('Given listings at several prices, bulk takes the cheapest, then the oldest update, one row per price, never my own or what the cart holds', async (ctx) => {
+  it('Given listings at several prices, bulk takes the cheapest, then the oldest update, one row per price, never my own or what the cart holds [R-CART-BULK, R-MSG-CART-BULK-MISSING, R-MSG-CART-BULK-ITEMID, R-MSG-CART-BULK-COUNT, R-MSG-CART-BULK-NONE]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Bulk Crate', game: 440 });
     const a = await session();
@@ -111,6 +111,7 @@ describe('POST /cart/bulk', () => {
     const a200 = await listed(a, item.id, 200);
     const a500 = await listed(a, item.id, 500);
     const b250 = await listed(b, item.id, 250);
+    const b400 = await listed(b, item.id, 400); // another seller's: sellerUserId must leave it
 
     const three = await postAs(me, '/cart/bulk', { itemId: item.id, count: 3 });
     assertThat(
@@ -130,6 +131,17 @@ describe('POST /cart/bulk', () => {
       onlyA,
       onlyA.status === 200 && shape(cartOf(onlyA)) === want.join(' '),
       "seller a's remaining listings join the rows of their price; fewer than count is fine",
+    );
+    refused(
+      await postAs(me, '/cart/bulk', { itemId: item.id, count: 1, sellerUserId: a.platformId }),
+      'No items available',
+      "seller a's listings are all in the cart (b's at 400 is not theirs)",
+    );
+    const rest = await postAs(me, '/cart/bulk', { itemId: item.id, count: 5 });
+    assertThat(
+      rest,
+      rest.status === 200 && shape(cartOf(rest)) === [...want, `400:${b400.assetId}`].sort().join(' '),
+      "without sellerUserId, b's listing at 400 joins",
     );
     refused(
       await postAs(me, '/cart/bulk', { itemId: item.id, count: 1 }),
@@ -156,7 +168,7 @@ describe('POST /cart/bulk', () => {
 });
 
 describe('POST /cart/remove', () => {
-  it("Given two rows, removing one leaves the other, and another user's row or a bad ID is refused", async (ctx) => {
+  it("Given two rows, removing one leaves the other, and another user's row or a bad ID is refused [R-MSG-CART-REMOVE]", async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Removable Hat', game: 440 });
     const seller = await session();
@@ -181,7 +193,7 @@ describe('POST /cart/remove', () => {
 });
 
 describe('POST /cart/update', () => {
-  it('Given a valid cart, update reports integrity valid and changes nothing', async (ctx) => {
+  it('Given a valid cart, update reports integrity valid and changes nothing [R-CART-UPDATE-STEPS]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Steady Boots', game: 440 });
     const seller = await session();
@@ -201,7 +213,7 @@ describe('POST /cart/update', () => {
     assertThat(updated, shape(cartOf(updated)) === shape(before), 'the cart is unchanged');
   });
 
-  it('Given assets sold, withdrawn, re-priced, gone and bought back, update names each reason, swaps plain assets for an equivalent and removes the rest', async (ctx) => {
+  it('Given assets sold, withdrawn, re-priced, gone and bought back, update names each reason, swaps plain assets for an equivalent and removes the rest [R-CART-UPDATE-STEPS, R-TRANS-CART-UPDATE]', async (ctx) => {
     await needsHelpers(ctx);
     const hat = await helpers.item({ name: 'Updated Hat', game: 440 });
     const coat = await helpers.item({ name: 'Updated Coat', game: 440 });
@@ -292,7 +304,7 @@ describe('POST /cart/update', () => {
 });
 
 describe('POST /cart/checkout (extension)', () => {
-  it('Given a cart of two sellers, checkout debits the total, credits each seller floor(95 %), moves the assets to me and empties the cart', async (ctx) => {
+  it('Given a cart of two sellers, checkout debits the total, credits each seller floor(95 %), moves the assets to me and empties the cart [R-MONEY-CENTS, R-CART-ROW]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Checkout Mask', game: 440 });
     const one = await session();
@@ -339,7 +351,7 @@ describe('POST /cart/checkout (extension)', () => {
     refused(await postAs(me, '/cart/checkout', {}), 'Cart is empty', 'nothing left to buy');
   });
 
-  it('Given a cart above the balance or with a re-priced asset, checkout buys nothing', async (ctx) => {
+  it('Given a cart above the balance or with a re-priced asset, checkout buys nothing [R-MONEY-CENTS]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Refused Gloves', game: 440 });
     const seller = await session();
@@ -362,7 +374,7 @@ describe('POST /cart/checkout (extension)', () => {
     refused(still, 'Item already in cart', 'the cart is kept as it was');
   });
 
-  it('Given ten buyers with the same single listing in their carts, concurrent checkouts sell it exactly once', async (ctx) => {
+  it('Given ten buyers with the same single listing in their carts, concurrent checkouts sell it exactly once [R-MONEY-CENTS]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Contested Unusual', game: 440 });
     const seller = await session();

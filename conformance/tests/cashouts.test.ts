@@ -36,7 +36,7 @@ const refused = (a: Answer, message: string, why: string) =>
   assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
 
 describe('POST /cashout/process', () => {
-  it('Given a balance of exactly amount + fee, a provider_a cashout is accepted pending with the 2 percent fee on top, and the balance is emptied', async (ctx) => {
+  it('Given a balance of exactly amount + fee, a provider_a cashout is accepted pending with the 2 percent fee on top, and the balance is emptied [R-CASHOUT-RULES, R-LIMIT-CASHOUT, R-TRANS-CASHOUT-PENDING]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 12_345;
     const fee = feeOf(amount, 'provider_a');
@@ -51,7 +51,7 @@ describe('POST /cashout/process', () => {
     assertThat(answer, (await balanceOf(me)) === 0, 'amount + fee left the balance');
   });
 
-  it('Given a provider_b link, the fee is 1.5 percent rounded up and the wait is 3 to 5 business days', async (ctx) => {
+  it('Given a provider_b link, the fee is 1.5 percent rounded up and the wait is 3 to 5 business days [R-CASHOUT-RULES, R-LIMIT-CASHOUT]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 5001;
     const fee = feeOf(amount, 'provider_b');
@@ -63,7 +63,7 @@ describe('POST /cashout/process', () => {
     assertThat(answer, (await balanceOf(me)) === 10_000 - amount - fee, 'amount + fee left the balance');
   });
 
-  it('Given one cent less than amount + fee, the request is refused with Insufficient balance and nothing moves', async (ctx) => {
+  it('Given one cent less than amount + fee, the request is refused with Insufficient balance and nothing moves [R-CASHOUT-RULES, R-MSG-CASHOUT-PROCESS]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 8000;
     const me = await cashier(amount + feeOf(amount, 'provider_a') - 1);
@@ -75,7 +75,7 @@ describe('POST /cashout/process', () => {
     );
   });
 
-  it('Given amounts and accounts that break a rule, each answers its seed message', async (ctx) => {
+  it('Given amounts and accounts that break a rule, each answers its seed message [R-MSG-CASHOUT-PROCESS, R-LIMIT-CASHOUT]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await cashier(100_000);
     refused(await cashout(me, 4999, 'provider_a'), 'Amount below minimum', 'the minimum is 5000 cents');
@@ -91,7 +91,7 @@ describe('POST /cashout/process', () => {
     refused(await cashout(me, 6000, 'provider_a'), 'Pending cashout exists', 'one open request at a time');
   });
 
-  it('Given a cancelled request, 24 hours must pass before the next one (Cooldown period)', async (ctx) => {
+  it('Given a cancelled request, 24 hours must pass before the next one (Cooldown period) [R-LIMIT-CASHOUT, R-MSG-CASHOUT-PROCESS]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await cashier(100_000);
     const first = content(await cashout(me, 5000, 'provider_a'));
@@ -105,7 +105,7 @@ describe('POST /cashout/process', () => {
     assertThat(again, again.status === 200, '24 hours after the previous request a new one is accepted');
   });
 
-  it('Given three requests, GET /user/getCashoutHistory pages them by count, perpage or limit (the one sent)', async (ctx) => {
+  it('Given three requests, GET /user/getCashoutHistory pages them by count, perpage or limit (the one sent) [R-CASHOUT-HISTORY]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await cashier(100_000);
     for (let i = 0; i < 3; i++) {
@@ -128,7 +128,7 @@ describe('POST /cashout/process', () => {
 });
 
 describe('The cashout lifecycle (payment provider reports through the test helpers)', () => {
-  it('Given a pending request, processing then completed: it cannot be cancelled once processing, the history shows completedAt and the total, and an e-mail goes out at each stage', async (ctx) => {
+  it('Given a pending request, processing then completed: it cannot be cancelled once processing, the history shows completedAt and the total, and an e-mail goes out at each stage [R-TRANS-CASHOUT-PROCESSING, R-TRANS-CASHOUT-COMPLETED, R-STATE-CASHOUT, R-EVENT-CASHOUT-MAIL]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 7000;
     const fee = feeOf(amount, 'provider_a');
@@ -166,7 +166,7 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     );
   });
 
-  it('Given a processing request whose payment fails, amount + fee are refunded and a failure e-mail goes out', async (ctx) => {
+  it('Given a processing request whose payment fails, amount + fee are refunded and a failure e-mail goes out [R-TRANS-CASHOUT-FAILED, R-EVENT-CASHOUT-MAIL]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 9000;
     const me = await cashier(amount + feeOf(amount, 'provider_a'));
@@ -182,7 +182,7 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     assertThat(answer, kinds.at(-1) === 'cashoutFailed', `a failure e-mail (got ${kinds.join()})`);
   });
 
-  it('Given a pending request, its owner cancels it and is refunded; a stranger cannot, nor can it be cancelled twice', async (ctx) => {
+  it('Given a pending request, its owner cancels it and is refunded; a stranger cannot, nor can it be cancelled twice [R-STATE-CASHOUT]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 5500;
     const me = await cashier(50_000, ['provider_b']);
@@ -203,7 +203,7 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
 });
 
 describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensions)', () => {
-  it('Given no linked method, linking provider_b lets a provider_b cashout through, and unlinking waits for the open request', async (ctx) => {
+  it('Given no linked method, linking provider_b lets a provider_b cashout through, and unlinking waits for the open request [R-CASHOUT-RULES, R-MSG-CASHOUT-PROCESS]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await cashier(50_000, []);
     const none = await getOk('/cashout/methods', {}, me.token, me.ip);

@@ -42,7 +42,7 @@ function documentedExamples(o: Operation): { status: string; media: string; name
 
 describe('contract: every operation answers as documented', () => {
   describe.each(operations)('$name', (o) => {
-    it('Given a documented request, then the answer is a documented response', async (ctx) => {
+    it('Given a documented request, then the answer is a documented response [R-ENVELOPE-A, R-ENVELOPE-B, R-ERR-200, R-ERR-ENVELOPE-A, R-ERR-ENVELOPE-B]', async (ctx) => {
       if (!runs('contract')) return skip(ctx, LEVEL);
       if (t.readOnly && changesState(o)) return skip(ctx, READ_ONLY);
       const admin = o.permission === 'admin';

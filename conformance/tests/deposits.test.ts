@@ -38,7 +38,7 @@ async function holder(assetIds: string[], name: string) {
 const tampered = (key: string) => `${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`;
 
 describe('GET /deposit/{game}', () => {
-  it('Given assets on the platform, lists them with a deposit key each and pricing hints from the market', async (ctx) => {
+  it('Given assets on the platform, lists them with a deposit key each and pricing hints from the market [R-DEPOSIT-GAME, R-DEPOSIT-KEY]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Deposit Hint Hat', game: 440 });
     const seller = await helpers.user();
@@ -83,7 +83,7 @@ describe('GET /deposit/{game}', () => {
     );
   });
 
-  it('Given a game the seed does not list, answers invalid game parameter', async (ctx) => {
+  it('Given a game the seed does not list, answers invalid game parameter [R-DEPOSIT-GAME, R-GAMES, R-MSG-DEPOSIT-MISSING]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const bad = await get(me, '/deposit/999');
@@ -92,7 +92,7 @@ describe('GET /deposit/{game}', () => {
 });
 
 describe('POST /deposit/trade', () => {
-  it('Given the deposit keys of the list, creates a pending deposit trade and sends its offer; a tampered key is refused', async (ctx) => {
+  it('Given the deposit keys of the list, creates a pending deposit trade and sends its offer; a tampered key is refused [R-DEPOSIT-KEY, R-MSG-DEPOSIT-KEY, R-STATE-DEPOSIT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys } = await holder(['32000000001', '32000000002'], 'Deposit Key Hat');
     const refused = await post(me, '/deposit/trade', {
@@ -138,7 +138,7 @@ describe('POST /deposit/trade', () => {
     );
   });
 
-  it('Given value and depositKeys as JSON strings, creates the deposit as with objects', async (ctx) => {
+  it('Given value and depositKeys as JSON strings, creates the deposit as with objects [R-DEPOSIT-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys } = await holder(['33000000001'], 'Deposit String Hat');
     const made = await post(me, '/deposit/trade', {
@@ -148,7 +148,7 @@ describe('POST /deposit/trade', () => {
     assertThat(made, made.status === 200 && Number.isInteger(content(made).id), 'JSON strings are accepted');
   });
 
-  it('answers every seed message for missing, malformed and mismatching inputs', async (ctx) => {
+  it('answers every seed message for missing, malformed and mismatching inputs [R-MSG-DEPOSIT-MISSING, R-MSG-DEPOSIT-JSON, R-MSG-DEPOSIT-OBJECT, R-MSG-DEPOSIT-KEY]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys } = await holder(['34000000001'], 'Deposit Message Hat');
     const value = { '34000000001': 100 };
@@ -171,7 +171,7 @@ describe('POST /deposit/trade', () => {
     }
   });
 
-  it("Given an asset that is not on the caller's platform inventory, the deposit price cannot be stored", async (ctx) => {
+  it("Given an asset that is not on the caller's platform inventory, the deposit price cannot be stored [R-MSG-DEPOSIT-KEY]", async (ctx) => {
     await needsHelpers(ctx);
     const { me, item } = await holder(['35000000001'], 'Deposit Elsewhere Hat');
     const them = await session();
@@ -200,7 +200,7 @@ describe('POST /deposit/trade', () => {
 });
 
 describe('Settling a deposit offer', () => {
-  it('Given an accepted deposit, the assets are listed at the deposit prices and the status is 3', async (ctx) => {
+  it('Given an accepted deposit, the assets are listed at the deposit prices and the status is 3 [R-STATE-DEPOSIT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys, item } = await holder(['36000000001', '36000000002'], 'Deposit Accept Hat');
     const made = await post(me, '/deposit/trade', {
@@ -233,7 +233,7 @@ describe('Settling a deposit offer', () => {
     assertThat(again, again.status === 300, 'a settled offer cannot be settled again');
   });
 
-  it('Given a buy order at or above the deposit price, the accepted asset sells at once at the deposit price; the other is listed', async (ctx) => {
+  it('Given a buy order at or above the deposit price, the accepted asset sells at once at the deposit price; the other is listed [R-TRANS-ITEM-SELL, R-TRANS-BUYORDER-FILL]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys, item } = await holder(['36100000001', '36100000002'], 'Deposit Match Hat');
     const buyer = await session({ balance: 10_000 });
@@ -260,7 +260,7 @@ describe('Settling a deposit offer', () => {
     assertThat(order, order.status === 300 || content(order).informations.amount === 0, 'the order is filled');
   });
 
-  it('Given a declined or failed deposit, the status is -1 and the assets stay on the platform', async (ctx) => {
+  it('Given a declined or failed deposit, the status is -1 and the assets stay on the platform [R-STATE-DEPOSIT]', async (ctx) => {
     await needsHelpers(ctx);
     for (const outcome of ['decline', 'fail'] as const) {
       const { me, keys } = await holder(['37000000001'], `Deposit ${outcome} Hat`);
@@ -284,7 +284,7 @@ describe('Settling a deposit offer', () => {
 });
 
 describe('GET /deposit/tradeStatus/{tradeid}', () => {
-  it('answers the response types error, notFound and forbidden', async (ctx) => {
+  it('answers the response types error, notFound and forbidden [R-MSG-DEPOSIT-STATUS, R-STATE-DEPOSIT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys } = await holder(['38000000001'], 'Deposit Status Hat');
     const made = await post(me, '/deposit/trade', { value: { '38000000001': 300 }, depositKeys: keys });

@@ -28,7 +28,7 @@ async function codeSentTo(address: string): Promise<string> {
 const wrong = (code: string) => code.replace(/./g, (d, i) => (i === 0 ? String((Number(d) + 1) % 10) : d));
 
 describe('POST /user/email/change/request and /validate', () => {
-  it('Given a request, the code e-mailed to the new address changes the account e-mail and ends the other sessions', async (ctx) => {
+  it('Given a request, the code e-mailed to the new address changes the account e-mail and ends the other sessions [R-EMAIL-CHANGE, R-MSG-EMAIL-CHANGE-VALIDATE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ email: 'before@example.com' });
     const other = await call('POST', '/user/login', { json: { apiKey: me.apiKey }, ip: me.ip });
@@ -54,7 +54,7 @@ describe('POST /user/email/change/request and /validate', () => {
     assertThat(again, refused(again, 'Request not found'), 'the request is used up');
   });
 
-  it('Given requests, the 5-minute limit, the format and addresses in use are refused', async (ctx) => {
+  it('Given requests, the 5-minute limit, the format and addresses in use are refused [R-MSG-EMAIL-CHANGE-REQUEST, R-LIMIT-EMAIL-CHANGE]', async (ctx) => {
     await needsHelpers(ctx);
     await session({ email: 'taken@example.com' });
     const me = await session({ email: 'mine@example.com' });
@@ -83,7 +83,7 @@ describe('POST /user/email/change/request and /validate', () => {
     assertThat(ok, ok.status === 200, 'the new request’s code works');
   });
 
-  it('Given a pending request, a code older than 24 hours is expired', async (ctx) => {
+  it('Given a pending request, a code older than 24 hours is expired [R-LIMIT-EMAIL-CHANGE, R-MSG-EMAIL-CHANGE-VALIDATE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ email: 'slow@example.com' });
     await request(me, 'slow-new@example.com');
@@ -95,7 +95,7 @@ describe('POST /user/email/change/request and /validate', () => {
     assertThat(none, refused(none, 'Request not found'), 'a user without a request');
   });
 
-  it('Given 5 wrong codes, the request answers Too many attempts even to the right code', async (ctx) => {
+  it('Given 5 wrong codes, the request answers Too many attempts even to the right code [R-MSG-EMAIL-CHANGE-VALIDATE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ email: 'guess@example.com' });
     await request(me, 'guess-new@example.com');

@@ -21,7 +21,7 @@ const notifications = async (me: Me) =>
   };
 
 describe('the e-mail kinds and notifications of trades and sales', () => {
-  it('Given a user who deposits, withdraws and sells, each step sends its kind, and only its kind', async (ctx) => {
+  it('Given a user who deposits, withdraws and sells, each step sends its kind, and only its kind [R-EVENT-MAIL-KINDS, R-EVENT-NOTIFICATIONS, R-EVENT-BUYORDER-FILLED]', async (ctx) => {
     await needsHelpers(ctx);
     const address = 'events@example.com';
     const me = await session({ email: address });
@@ -86,7 +86,7 @@ describe('the e-mail kinds and notifications of trades and sales', () => {
     assertThat(order, !(await kindsSent(address)).includes('marketing'), 'no operation sends marketing');
   });
 
-  it('Given offerReceived switched off, a deposit sends no e-mail but still a notification', async (ctx) => {
+  it('Given offerReceived switched off, a deposit sends no e-mail but still a notification [R-EVENT-MAIL-KINDS]', async (ctx) => {
     await needsHelpers(ctx);
     const address = 'quiet@example.com';
     const me = await session({ email: address });

@@ -85,7 +85,7 @@ async function expectInventory(me: Me, assetIds: string[], what: string): Promis
 const urls = (a: Answer) => (content(a).list as Summary[]).map((g) => g.url);
 
 describe('POST /giveaways/create', () => {
-  it('Given a creator with assets in states 0 and 1, creating a giveaway moves them into the pool: a negative state, out of the inventory, shown in the giveaway with a committed seed', async (ctx) => {
+  it('Given a creator with assets in states 0 and 1, creating a giveaway moves them into the pool: a negative state, out of the inventory, shown in the giveaway with a committed seed [R-GIVEAWAY-CREATE, R-STATE-BACKPACK, R-GIVEAWAY-LISTS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(2);
     const listed = await helpers.asset({
@@ -120,7 +120,7 @@ describe('POST /giveaways/create', () => {
     assertThat(withdraw, withdraw.status === 300, 'a pooled asset cannot be withdrawn');
   });
 
-  it('Given a giveaway created less than an hour ago, a second one is refused with the seed message until the hour has passed', async (ctx) => {
+  it('Given a giveaway created less than an hour ago, a second one is refused with the seed message until the hour has passed [R-LIMIT-GIVEAWAYS, R-MSG-GIVEAWAYS-CREATE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(2);
     await create(me, privateOf([ids[0]!]));
@@ -136,7 +136,7 @@ describe('POST /giveaways/create', () => {
     await create(me, privateOf([ids[1]!]));
   });
 
-  it('Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory', async (ctx) => {
+  it('Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory [R-MSG-GIVEAWAYS-CREATE, R-LIMIT-GIVEAWAYS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(1);
     const other = await creator(1);
@@ -173,7 +173,7 @@ describe('POST /giveaways/create', () => {
     assertThat(open, urls(open).includes(publicOne.url), 'a public giveaway of 100 entries is created and listed');
   });
 
-  it('Given 50 assets, all 50 go into one pool', async (ctx) => {
+  it('Given 50 assets, all 50 go into one pool [R-LIMIT-GIVEAWAYS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(50);
     const giveaway = await create(me, privateOf(ids));
@@ -182,8 +182,38 @@ describe('POST /giveaways/create', () => {
   });
 });
 
+describe('GET /giveaways, /giveaways/history, /giveaways/my, /giveaways/history/my', () => {
+  it('Given public and private giveaways of four creators, ended and active, each list keeps only its own [R-GIVEAWAY-LISTS, R-STATE-GIVEAWAY]', async (ctx) => {
+    await needsHelpers(ctx);
+    const [c, d, a, b] = [await creator(1), await creator(1), await creator(1), await creator(1)];
+    const publicOf = (ids: string[]) => privateOf(ids, { type: 0, maxEntries: 100 });
+    const endedPublic = await create(c.me, publicOf(c.ids));
+    const endedPrivate = await create(d.me, privateOf(d.ids));
+    await helpers.advance(HOUR + 1);
+    const activePublic = await create(a.me, publicOf(a.ids));
+    const activePrivate = await create(b.me, privateOf(b.ids));
+    const all = [endedPublic, endedPrivate, activePublic, activePrivate].map((g) => g.url);
+    /** The four giveaways of this test that `path` lists for `me`. */
+    const listed = async (me: Me, path: string) => {
+      const answer = await get(me, path);
+      return { answer, urls: urls(answer).filter((u) => all.includes(u)) };
+    };
+    for (const [me, path, want, what] of [
+      [a.me, '/giveaways', activePublic, 'active public only'],
+      [a.me, '/giveaways/history', endedPublic, 'ended public only'],
+      [b.me, '/giveaways/my', activePrivate, "the caller's active one, private included"],
+      [a.me, '/giveaways/my', activePublic, "the caller's active one only"],
+      [d.me, '/giveaways/history/my', endedPrivate, "the caller's ended one, private included"],
+      [c.me, '/giveaways/history/my', endedPublic, "the caller's ended one only"],
+    ] as const) {
+      const seen = await listed(me, path);
+      assertThat(seen.answer, seen.urls.join() === want.url, `${path}: ${what}`);
+    }
+  });
+});
+
 describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /joinedList', () => {
-  it('Given a private giveaway of 2 entries, users join until it is full, the creator and a second join are refused, and leaving frees the place', async (ctx) => {
+  it('Given a private giveaway of 2 entries, users join until it is full, the creator and a second join are refused, and leaving frees the place [R-GIVEAWAY-JOIN, R-MSG-GIVEAWAYS-JOIN]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(1);
     const { url } = await create(me, privateOf(ids, { maxEntries: 2 }));
@@ -224,7 +254,7 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
     );
   });
 
-  it('Given unknown, malformed and chat-verified giveaways, join, leave and details answer the documented messages', async (ctx) => {
+  it('Given unknown, malformed and chat-verified giveaways, join, leave and details answer the documented messages [R-MSG-GIVEAWAYS-JOIN, R-GIVEAWAY-DETAILS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(1);
     const { url } = await create(me, privateOf(ids, { chatVerification: true }));
@@ -243,7 +273,7 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
 });
 
 describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaways/deleteComment/{id}', () => {
-  it('Given a giveaway, comments are at most 300 characters and one per 10 minutes per user', async (ctx) => {
+  it('Given a giveaway, comments are at most 300 characters and one per 10 minutes per user [R-MSG-GIVEAWAYS-COMMENT, R-LIMIT-GIVEAWAYS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(1);
     const { url } = await create(me, privateOf(ids));
@@ -272,7 +302,7 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
     assertThat(again, again.status === 200, 'after 10 minutes');
   });
 
-  it('Given 12 comments, page 0 holds the 10 newest and page 1 the 2 oldest; an admin deletes one and a user cannot', async (ctx) => {
+  it('Given 12 comments, page 0 holds the 10 newest and page 1 the 2 oldest; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(1);
     const { url } = await create(me, privateOf(ids));
@@ -312,7 +342,7 @@ const drawIndex = (seed: string, url: string, count: number) =>
   Number.parseInt(createHmac('sha256', seed).update(url).digest('hex').slice(0, 8), 16) % count;
 
 describe('The ending of a giveaway', () => {
-  it('Given three participants, past its end the winner is the one the revealed seed draws, the items are in their inventory and the giveaway is in the histories', async (ctx) => {
+  it('Given three participants, past its end the winner is the one the revealed seed draws, the items are in their inventory and the giveaway is in the histories [R-STATE-GIVEAWAY, R-GIVEAWAY-DETAILS, R-GIVEAWAY-LISTS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(3);
     const created = await create(me, privateOf(ids, { maxEntries: 10 }));
@@ -366,7 +396,7 @@ describe('The ending of a giveaway', () => {
     refused(await post(people[0]!, `/giveaways/leave/${url}`, {}), 'Not in this giveaway', 'leaving an ended giveaway');
   });
 
-  it('Given nobody joined, past its end the items go back to the creator and there is no winner; a public one moves to the public history', async (ctx) => {
+  it('Given nobody joined, past its end the items go back to the creator and there is no winner; a public one moves to the public history [R-STATE-GIVEAWAY, R-GIVEAWAY-LISTS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(2);
     const { url } = await create(me, privateOf(ids, { type: 0, maxEntries: 100 }));
@@ -386,7 +416,7 @@ describe('The ending of a giveaway', () => {
     await expectInventory(me, ids, 'the items are back with the creator (state 0)');
   });
 
-  it('Given a giveaway past its end, the next request of any area already sees it ended (no giveaway route called first)', async (ctx) => {
+  it('Given a giveaway past its end, the next request of any area already sees it ended (no giveaway route called first) [R-STATE-GIVEAWAY]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(2);
     await create(me, privateOf(ids, { type: 0, maxEntries: 100 }));

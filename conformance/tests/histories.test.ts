@@ -50,7 +50,7 @@ const get = async (me: Me, path: string, query: Record<string, string | number> 
 const balanceOf = async (me: Me) => (await get(me, '/user/balance')).c.balance as number;
 
 describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
-  it('Given two sales, the seller sees them newest first with the buyer and the prices, and the buyer sees the same two purchases', async (ctx) => {
+  it('Given two sales, the seller sees them newest first with the buyer and the prices, and the buyer sees the same two purchases [R-SALES-HISTORY, R-TRANS-ITEM-SELL, R-LIMIT-SELLER-FEE]', async (ctx) => {
     await needsHelpers(ctx);
     const { seller, buyer, times } = await twoSales(ctx, 'Ledger Hat');
     const { answer: salesAnswer, c: sales } = await get(seller, '/user/getSalesHistory');
@@ -89,7 +89,7 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
     assertThat(noneAnswer, none.total === 0 && none.totalSpent === 0, 'the seller bought nothing');
   });
 
-  it('Given two sales, search keeps matching item names and range drops sales older than the window', async (ctx) => {
+  it('Given two sales, search keeps matching item names and range drops sales older than the window [R-SALES-HISTORY]', async (ctx) => {
     await needsHelpers(ctx);
     const { seller } = await twoSales(ctx, 'Ranged Cap');
     const { answer: foundAnswer, c: found } = await get(seller, '/user/getSalesHistory', { search: 'RANGED c' });
@@ -111,7 +111,7 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
 });
 
 describe('GET /user/getBalanceHistory', () => {
-  it('Given two sales, the entries are newest first, each balance is the previous one plus the amount, and type keeps one type', async (ctx) => {
+  it('Given two sales, the entries are newest first, each balance is the previous one plus the amount, and type keeps one type [R-BALANCE-HISTORY, R-BALANCE-TRANSACTION]', async (ctx) => {
     await needsHelpers(ctx);
     const { seller, buyer } = await twoSales(ctx, 'Balance Mask');
     const { answer: creditsAnswer, c: credits } = await get(seller, '/user/getBalanceHistory', { type: 'sale' });
@@ -157,7 +157,7 @@ describe('GET /user/getBalanceHistory', () => {
 });
 
 describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () => {
-  it('Given two sales, each event appears once and the amounts of the unified history add up to the balance', async (ctx) => {
+  it('Given two sales, each event appears once and the amounts of the unified history add up to the balance [R-TRANSACTION-HISTORY]', async (ctx) => {
     await needsHelpers(ctx);
     const { seller, buyer } = await twoSales(ctx, 'Unified Boots');
     for (const me of [seller, buyer]) {
@@ -185,7 +185,7 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
     );
   });
 
-  it('Given a sale, its details show the item, the asset and the buyer to the seller, and another user is refused', async (ctx) => {
+  it('Given a sale, its details show the item, the asset and the buyer to the seller, and another user is refused [R-TRANSACTION-DETAILS, R-MSG-TRANSACTION-DETAILS]', async (ctx) => {
     await needsHelpers(ctx);
     const { item, seller, buyer, assets } = await twoSales(ctx, 'Detailed Gloves');
     const newest = ((await get(seller, '/user/getTransactionHistory')).c.transactions as Json[]).find(
@@ -222,7 +222,7 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
 });
 
 describe('GET /user/getSalesInfos and /user/getSalesChartInfos', () => {
-  it('Given two sales today, the summary counts them and the week chart has seven days with both sales on today', async (ctx) => {
+  it('Given two sales today, the summary counts them and the week chart has seven days with both sales on today [R-SALES-SUMMARY, R-SALES-CHART]', async (ctx) => {
     await needsHelpers(ctx);
     const { seller, times } = await twoSales(ctx, 'Charted Scarf');
     const { answer: summaryAnswer, c: summary } = await get(seller, '/user/getSalesInfos');

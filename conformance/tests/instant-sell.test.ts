@@ -53,7 +53,7 @@ async function instantKeys(ctx: TestContext, me: Awaited<ReturnType<typeof sessi
 }
 
 describe('GET /instantsell/{game}', () => {
-  it("Given bids of other users, lists the asset at the highest bid with the quantity wanted at it; the caller's own bid does not count", async (ctx) => {
+  it("Given bids of other users, lists the asset at the highest bid with the quantity wanted at it; the caller's own bid does not count [R-INSTANT-SELL]", async (ctx) => {
     await needsHelpers(ctx);
     const { me, bid, ids } = await market('1');
     const info = await get(me, '/instantsell/440');
@@ -71,7 +71,7 @@ describe('GET /instantsell/{game}', () => {
     assertThat(info, Object.keys(depositkey).join() === ids.bid, 'its deposit key');
   });
 
-  it('Given a game other than 440, answers instant sell is not supported for this game', async (ctx) => {
+  it('Given a game other than 440, answers instant sell is not supported for this game [R-INSTANT-SELL]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const answer = await get(me, '/instantsell/730');
@@ -81,7 +81,7 @@ describe('GET /instantsell/{game}', () => {
 });
 
 describe('POST /instantsell/trade', () => {
-  it('answers every message: missing, malformed, tampered key, other game, a price above the best bid', async (ctx) => {
+  it('answers every message: missing, malformed, tampered key, other game, a price above the best bid [R-INSTANT-SELL]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await market('2');
     const keys = await instantKeys(ctx, me);
@@ -120,7 +120,7 @@ describe('POST /instantsell/trade', () => {
     assertThat(lonely, (await helpers.offers(me.platformId)).length === 0, 'no refused trade sent an offer');
   });
 
-  it('Given the instant price as JSON strings, creates a pending instant_sell trade and sends its offer', async (ctx) => {
+  it('Given the instant price as JSON strings, creates a pending instant_sell trade and sends its offer [R-INSTANT-SELL, R-DEPOSIT-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await market('3');
     const keys = await instantKeys(ctx, me);
@@ -147,7 +147,7 @@ describe('POST /instantsell/trade', () => {
 });
 
 describe('Settling an instant-sell offer', () => {
-  it('Given an accepted trade, the asset sells into the oldest best bid: the seller gets floor(900 x 95 / 100) = 855', async (ctx) => {
+  it('Given an accepted trade, the asset sells into the oldest best bid: the seller gets floor(900 x 95 / 100) = 855 [R-INSTANT-SELL, R-LIMIT-SELLER-FEE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, first, bid, ids } = await market('4');
     const keys = await instantKeys(ctx, me);
@@ -180,7 +180,7 @@ describe('Settling an instant-sell offer', () => {
     assertThat(all, trade?.status === 3, 'the trade is completed');
   });
 
-  it('Given a declined trade, the trade fails (-1), no money moves and the asset stays on the platform', async (ctx) => {
+  it('Given a declined trade, the trade fails (-1), no money moves and the asset stays on the platform [R-INSTANT-SELL]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await market('5');
     const keys = await instantKeys(ctx, me);

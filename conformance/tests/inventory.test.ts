@@ -19,7 +19,7 @@ const rows = async (me: Awaited<ReturnType<typeof session>>, which: 'onSale' | '
 };
 
 describe('GET /inventory/onInventory and /inventory/onSale', () => {
-  it('Given two identical assets and one other, inventory shows them grouped, and pricing moves them to on sale', async (ctx) => {
+  it('Given two identical assets and one other, inventory shows them grouped, and pricing moves them to on sale [R-INVENTORY-ROWS, R-INVENTORY-LISTS, R-TRANS-ITEM-LIST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const item = await helpers.item({ name: 'Grouped Crate', game: 440 });
@@ -63,7 +63,7 @@ describe('GET /inventory/onInventory and /inventory/onSale', () => {
 });
 
 describe('POST /inventory/price refusals', () => {
-  it('Given assets of mine and of another user, each rule refuses with its message and changes nothing', async (ctx) => {
+  it('Given assets of mine and of another user, each rule refuses with its message and changes nothing [R-PRICE-VALIDATION, R-MSG-PRICE-MISSING, R-MSG-PRICE-IDS, R-MSG-PRICE-RANGE, R-MSG-PRICE-NOT-OWNED, R-MSG-PRICE-LIMIT, R-MSG-PRICE-HOLD, R-LIMIT-SET-PRICE, R-LIMIT-TRADE-HOLD]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const them = await session();

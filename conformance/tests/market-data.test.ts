@@ -9,7 +9,7 @@ import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 beforeAll(resetIfPossible);
 
 describe('listings', () => {
-  it('GET /item/listing/{item} lists on-sale assets by price ascending, paged, with the seller only for admins', async (ctx) => {
+  it('GET /item/listing/{item} lists on-sale assets by price ascending, paged, with the seller only for admins [R-LISTINGS, R-LISTING-SELLER-HIDDEN]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Listing Key', game: 440 });
     const seller = await helpers.user();
@@ -65,7 +65,7 @@ describe('listings', () => {
 });
 
 describe('buy order tiers', () => {
-  it('GET /item/buyorderList/{item} groups orders by price: five tiers highest first, and the rest in more', async (ctx) => {
+  it('GET /item/buyorderList/{item} groups orders by price: five tiers highest first, and the rest in more [R-BUYORDER-TIERS]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Tier Key', game: 440 });
     const orders = [
@@ -97,7 +97,7 @@ describe('buy order tiers', () => {
 });
 
 describe('item details', () => {
-  it('GET /item/details/{item} answers by ID and by URL slug', async (ctx) => {
+  it('GET /item/details/{item} answers by ID and by URL slug [R-ITEM-SLUG, R-AUTH-API-ONLY]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Strange Slug Rifle', game: 730 });
     const byId = await get(`/item/details/${item.id}`);
@@ -109,7 +109,7 @@ describe('item details', () => {
     );
   });
 
-  it('GET /item/details/fromid/{backpackid} strips trailing spaces and semicolons, and empties craftable outside game 440', async (ctx) => {
+  it('GET /item/details/fromid/{backpackid} strips trailing spaces and semicolons, and empties craftable outside game 440 [R-BACKPACK-DETAILS]', async (ctx) => {
     await needsHelpers(ctx);
     const owner = await helpers.user();
     for (const [game, route, craftable] of [
@@ -137,7 +137,7 @@ describe('item details', () => {
 });
 
 describe('pricing', () => {
-  it('GET /item/pricing/{item}: Given listings and buy orders, then the pricing is computed, cached for 20 minutes, then recomputed', async (ctx) => {
+  it('GET /item/pricing/{item}: Given listings and buy orders, then the pricing is computed, cached for 20 minutes, then recomputed [R-PRICING, R-LIMIT-PRICE-CACHE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const item = await helpers.item({ name: 'Priced Key', game: 440, deal: 321 });
@@ -172,7 +172,7 @@ describe('pricing', () => {
     );
   });
 
-  it('GET /item/pricing/bulk: Given two items, then rows are refreshed, reused for 5 minutes (duplicates counted separately), and refreshed again', async (ctx) => {
+  it('GET /item/pricing/bulk: Given two items, then rows are refreshed, reused for 5 minutes (duplicates counted separately), and refreshed again [R-PRICING-BULK-DUPLICATES, R-LIMIT-PRICE-CACHE, R-LIMIT-BULK-PRICING]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const a = await helpers.item({ name: 'Bulk A', game: 440 });
@@ -232,9 +232,10 @@ describe('price lists', () => {
     return item;
   }
 
-  it('GET /public/price: Given an item with listings and buy orders, then its JSON row and CSV line carry them', async (ctx) => {
+  it('GET /public/price: Given an item with listings and buy orders, then its JSON row and CSV line carry them [R-PUBLIC-PRICE, R-LIMIT-PRICE-LIST-CACHE]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await pricedItem('Survival Crate', 252490);
+    await pricedItem('Other Game Crate', 570); // another game's row: game=252490 must drop it
     // update=1 refreshes the cached list; it is honoured once per minute per IP, so each call has its own.
     const json = await call('GET', '/public/price', { query: { game: 252490, update: 1 }, ip: '198.51.100.101' });
     assertConforms(json);
@@ -273,7 +274,7 @@ describe('price lists', () => {
     );
   });
 
-  it('GET /infos/prices/buyorderAndLowestSales: Given items with both sides, a listing only and a buy order only, then envelope B carries them (0 meaning none)', async (ctx) => {
+  it('GET /infos/prices/buyorderAndLowestSales: Given items with both sides, a listing only and a buy order only, then envelope B carries them (0 meaning none) [R-COMPACT-PRICES]', async (ctx) => {
     await needsHelpers(ctx);
     const both = await pricedItem('Infos Key', 440);
     const listed = await helpers.item({ name: 'Listed Only', game: 440 });
@@ -302,7 +303,7 @@ describe('price lists', () => {
 });
 
 describe('GET /infos/admin', () => {
-  it('Given an admin and a user, then the staff list names the admin only', async (ctx) => {
+  it('Given an admin and a user, then the staff list names the admin only [R-INFOS-ADMIN]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await helpers.user({ admin: true, name: 'Staff Member' });
     const user = await helpers.user({ name: 'Not Staff' });
@@ -318,7 +319,7 @@ describe('GET /infos/admin', () => {
 });
 
 describe('GET /user/store/{identifier}', () => {
-  it('Given a user who set a short URL, then the store answers its public information; an unknown one is not found', async (ctx) => {
+  it('Given a user who set a short URL, then the store answers its public information; an unknown one is not found [R-STORE, R-AUTH-API-ONLY, R-ERR-404]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({ name: 'Store Owner' });
     const shortUrl = `store-${me.platformId.slice(-8)}`;

@@ -22,7 +22,7 @@ const ordersOf = async (me: Me) =>
 const proceeds = (price: number) => Math.floor((price * 95) / 100);
 
 describe('an asset priced at or below a buy order sells at once', () => {
-  it('Given an order at 1999 x 2, pricing an asset at 1337 sells it: 95 % rounded down to the seller, the unit difference back to the buyer', async (ctx) => {
+  it('Given an order at 1999 x 2, pricing an asset at 1337 sells it: 95 % rounded down to the seller, the unit difference back to the buyer [R-TRANS-ITEM-SELL, R-LIMIT-SELLER-FEE, R-TRANS-BUYORDER-FILL, R-MONEY-CENTS]', async (ctx) => {
     await needsHelpers(ctx);
     const buyer = await session({ balance: 10_000, email: 'match-buyer@example.com' });
     const seller = await session({ balance: 0, email: 'match-seller@example.com' });
@@ -52,7 +52,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
     assertThat(priced, onSale.count === 0, 'nothing of the seller stays on sale');
   });
 
-  it('Given orders at 500 (older), 500 (newer), 700 (my own) and 400, my asset at 450 fills the older 500', async (ctx) => {
+  it('Given orders at 500 (older), 500 (newer), 700 (my own) and 400, my asset at 450 fills the older 500 [R-TRANS-BUYORDER-FILL]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Ordered Crate', game: 440 });
     const older = await session({ balance: 5_000 });
@@ -92,7 +92,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
     );
   });
 
-  it('Given a filled order, its owner has a notification and the buyOrderFilled e-mail, the seller the itemSold e-mail', async (ctx) => {
+  it('Given a filled order, its owner has a notification and the buyOrderFilled e-mail, the seller the itemSold e-mail [R-EVENT-BUYORDER-FILLED, R-EVENT-MAIL-KINDS, R-TRANS-BUYORDER-FILL]', async (ctx) => {
     await needsHelpers(ctx);
     const buyer = await session({ balance: 1_000, email: 'filled@example.com' });
     const seller = await session({ email: 'sold@example.com' });
@@ -122,7 +122,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
 });
 
 describe('a listed asset priced again', () => {
-  it('Given my asset listed at 900 and an order of another user at 600, pricing it at 800 relists it, and at 599 sells it at 599', async (ctx) => {
+  it('Given my asset listed at 900 and an order of another user at 600, pricing it at 800 relists it, and at 599 sells it at 599 [R-TRANS-ITEM-LIST, R-TRANS-ITEM-SELL]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Repriced Scarf', game: 440 });
     const buyer = await session({ balance: 3_000 });
@@ -150,7 +150,7 @@ describe('a listed asset priced again', () => {
 });
 
 describe('races: concurrent requests never sell twice', () => {
-  it('Given one order of amount 1 and ten sellers pricing into it at once, exactly one sale happens and no balance goes negative', async (ctx) => {
+  it('Given one order of amount 1 and ten sellers pricing into it at once, exactly one sale happens and no balance goes negative [R-TRANS-BUYORDER-FILL, R-MONEY-CENTS]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Contested Key', game: 440 });
     const buyer = await session({ balance: 1_000 });

@@ -20,45 +20,48 @@ beforeAll(async () => {
 });
 
 describe.each(operations.filter((o) => negativeCases(o).length > 0))('negative data: $name', (o) => {
-  it.for(negativeCases(o))('Given $name, then the answer is the documented error', async (c, ctx) => {
-    if (!runs('contract')) return skip(ctx, LEVEL);
-    if (t.readOnly) return skip(ctx, READ_ONLY);
-    const limited = o.op['x-rate-limit']?.exceeded === 'reject';
-    let token = o.permission === 'admin' ? tokens.admin : tokens.user;
-    // A route with its own tight limit gets a fresh caller per case, so the limit is not what answers.
-    if (limited && t.helpers) token = (await session({}, IP)).token;
-    if (isConnected(o) && !token) return skip(ctx, noCredentials(o.permission === 'admin'));
-    // Prism never answers a malformed JSON body (the request hangs until the client gives up).
-    if (t.ownErrors && c.request.raw?.contentType === 'application/json') return skip(ctx, PRISM_INVALID);
-    if (t.ownErrors && JSON.stringify(c.request.json ?? '').length > 1_000_000) return skip(ctx, PRISM_LARGE);
-    const answer: Answer = await call(o.method, c.request.path, {
-      query: c.request.query,
-      json: c.request.json,
-      raw: c.request.raw,
-      token,
-      ip: IP,
-    });
-    assertThat(answer, answer.status < 500, 'bad input must not produce a server error');
-    assertThat(answer, answer.status < 200 || answer.status >= 300, 'bad input must not succeed');
-    if (t.ownErrors) return skip(ctx, PRISM_INVALID);
-    // 300, or 403 / 404 where the document says so for this operation.
-    const allowed = [
-      300,
-      ...((o.op['x-error-messages'] ?? []).some((m: { status?: number }) => m.status === 403) ? [403] : []),
-      ...(o.op.responses['404'] ? [404] : []),
-    ];
-    assertThat(
-      answer,
-      allowed.includes(answer.status),
-      `bad input must get a documented error status (${allowed.join(', ')}), got ${answer.status}`,
-    );
-    assertConforms(answer);
-    const expected = expectedMessages(o, c);
-    if (expected.length)
+  it.for(negativeCases(o))(
+    'Given $name, then the answer is the documented error [R-ERR-300, R-ERR-ENVELOPE-A]',
+    async (c, ctx) => {
+      if (!runs('contract')) return skip(ctx, LEVEL);
+      if (t.readOnly) return skip(ctx, READ_ONLY);
+      const limited = o.op['x-rate-limit']?.exceeded === 'reject';
+      let token = o.permission === 'admin' ? tokens.admin : tokens.user;
+      // A route with its own tight limit gets a fresh caller per case, so the limit is not what answers.
+      if (limited && t.helpers) token = (await session({}, IP)).token;
+      if (isConnected(o) && !token) return skip(ctx, noCredentials(o.permission === 'admin'));
+      // Prism never answers a malformed JSON body (the request hangs until the client gives up).
+      if (t.ownErrors && c.request.raw?.contentType === 'application/json') return skip(ctx, PRISM_INVALID);
+      if (t.ownErrors && JSON.stringify(c.request.json ?? '').length > 1_000_000) return skip(ctx, PRISM_LARGE);
+      const answer: Answer = await call(o.method, c.request.path, {
+        query: c.request.query,
+        json: c.request.json,
+        raw: c.request.raw,
+        token,
+        ip: IP,
+      });
+      assertThat(answer, answer.status < 500, 'bad input must not produce a server error');
+      assertThat(answer, answer.status < 200 || answer.status >= 300, 'bad input must not succeed');
+      if (t.ownErrors) return skip(ctx, PRISM_INVALID);
+      // 300, or 403 / 404 where the document says so for this operation.
+      const allowed = [
+        300,
+        ...((o.op['x-error-messages'] ?? []).some((m: { status?: number }) => m.status === 403) ? [403] : []),
+        ...(o.op.responses['404'] ? [404] : []),
+      ];
       assertThat(
         answer,
-        expected.includes(messageText(answer.message) ?? ''),
-        `the document names ${expected.map((m) => JSON.stringify(m)).join(' or ')} for this failure`,
+        allowed.includes(answer.status),
+        `bad input must get a documented error status (${allowed.join(', ')}), got ${answer.status}`,
       );
-  });
+      assertConforms(answer);
+      const expected = expectedMessages(o, c);
+      if (expected.length)
+        assertThat(
+          answer,
+          expected.includes(messageText(answer.message) ?? ''),
+          `the document names ${expected.map((m) => JSON.stringify(m)).join(' or ')} for this failure`,
+        );
+    },
+  );
 });

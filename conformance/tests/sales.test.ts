@@ -36,7 +36,7 @@ const DAY = 86_400;
 const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 describe('GET /item/salesGraph/{item}', () => {
-  it('Given sales on two days of one week and one day of the next, then 1M has a row per day and 5Y a row per week', async (ctx) => {
+  it('Given sales on two days of one week and one day of the next, then 1M has a row per day and 5Y a row per week [R-SALES-GRAPH-PERIODS]', async (ctx) => {
     await needsHelpers(ctx);
     // Noon UTC on the next Wednesday: the same calendar day and week in any time zone of the server.
     const now = await helpers.now();
@@ -76,8 +76,45 @@ describe('GET /item/salesGraph/{item}', () => {
   });
 });
 
+describe('GET /item/salesGraph/{item} period', () => {
+  it('Given sales 400, 200, 40 and 0 days ago, each period holds the sales of its window: 1M and 3M, 6M, 1Y, 5Y and ALL [R-SALES-GRAPH-PERIODS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Period Key', game: 440 });
+    // Each sale has a market of its own: a seller's JWT (about 31 days) does not outlive the gaps.
+    let last = await market(ctx, item.id);
+    for (const [price, daysLater] of [
+      [1, 200],
+      [10, 160],
+      [100, 40],
+      [1000, 0],
+    ] as const) {
+      await last.sell(price);
+      if (daysLater) {
+        await helpers.advance(daysLater * DAY);
+        last = await market(ctx, item.id);
+      }
+    }
+    const totalOf = async (period: string) => {
+      const answer = await get(`/item/salesGraph/${item.id}`, { period }, last.seller.token, last.seller.ip);
+      const rows = content(answer).values as { price?: number; total_price?: number }[];
+      return { answer, sum: rows.reduce((n, r) => n + (r.price ?? r.total_price ?? 0), 0) };
+    };
+    for (const [period, want] of [
+      ['1M', 1000],
+      ['3M', 1100],
+      ['6M', 1100],
+      ['1Y', 1110],
+      ['5Y', 1111],
+      ['ALL', 1111],
+    ] as const) {
+      const { answer, sum } = await totalOf(period);
+      assertThat(answer, sum === want, `${period} sums the sales of its window: ${want}`);
+    }
+  });
+});
+
 describe('GET /public/sales', () => {
-  it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it', async (ctx) => {
+  it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it [R-PUBLIC-SALES-FILTERS]', async (ctx) => {
     await needsHelpers(ctx);
     const start = await helpers.now();
     await helpers.advance(10);

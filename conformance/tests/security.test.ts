@@ -24,20 +24,23 @@ function callDocumented(o: Operation, token: string | undefined, ip: string) {
 const tamper = (token: string) => `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.slice(-1)}`;
 
 describe('security: Connected routes', () => {
-  it.for(connected)('$name refuses a missing, tampered and other-IP token with 403 forbidden', async (o, ctx) => {
-    await needsHelpers(ctx);
-    const me = await session({}, '203.0.113.1');
-    for (const [what, token, ip] of [
-      ['no token', undefined, me.ip],
-      ['a tampered token', tamper(me.token), me.ip],
-      ['a token from another IP', me.token, '203.0.113.2'],
-    ] as const) {
-      const answer = await callDocumented(o, token, ip);
-      assertThat(answer, refused(answer), `given ${what}, the route must answer 403 forbidden`);
-    }
-  });
+  it.for(connected)(
+    '$name refuses a missing, tampered and other-IP token with 403 forbidden [R-AUTH-PERMISSIONS, R-AUTH-IP, R-ERR-403]',
+    async (o, ctx) => {
+      await needsHelpers(ctx);
+      const me = await session({}, '203.0.113.1');
+      for (const [what, token, ip] of [
+        ['no token', undefined, me.ip],
+        ['a tampered token', tamper(me.token), me.ip],
+        ['a token from another IP', me.token, '203.0.113.2'],
+      ] as const) {
+        const answer = await callDocumented(o, token, ip);
+        assertThat(answer, refused(answer), `given ${what}, the route must answer 403 forbidden`);
+      }
+    },
+  );
 
-  it('refuses an expired token on every Connected route', async (ctx) => {
+  it('refuses an expired token on every Connected route [R-AUTH-EXPIRY, R-LIMIT-TOKEN-LIFETIME]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({}, '203.0.113.3');
     await helpers.advance(32 * 24 * 3600);
@@ -48,7 +51,7 @@ describe('security: Connected routes', () => {
   });
 
   it.for(operations.filter((o) => o.permission === 'admin'))(
-    '$name refuses a non-admin with 403 forbidden',
+    '$name refuses a non-admin with 403 forbidden [R-AUTH-ADMIN, R-AUTH-PERMISSIONS]',
     async (o, ctx) => {
       await needsHelpers(ctx);
       const me = await session({}, '203.0.113.4');
@@ -59,7 +62,7 @@ describe('security: Connected routes', () => {
 });
 
 describe('security: sessions and isolation', () => {
-  it('Given a disconnected session, when its token is used, then it is refused', async (ctx) => {
+  it('Given a disconnected session, when its token is used, then it is refused [R-DISCONNECT]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({}, '203.0.113.5');
     const out = await call('GET', '/user/disconnect', { token: me.token, ip: me.ip });
@@ -68,7 +71,7 @@ describe('security: sessions and isolation', () => {
     assertThat(after, refused(after), 'the disconnected token must be refused');
   });
 
-  it("Given another user's session, when I disconnect it, then it is not found and keeps working", async (ctx) => {
+  it("Given another user's session, when I disconnect it, then it is not found and keeps working [R-DISCONNECT]", async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({}, '203.0.113.6');
     const other = await session({}, '203.0.113.7');
@@ -80,7 +83,7 @@ describe('security: sessions and isolation', () => {
     assertThat(still, still.status === 200, "the other user's token must keep working");
   });
 
-  it("Given another user's buy order, when I read or remove mine on that item, then theirs is untouched", async (ctx) => {
+  it("Given another user's buy order, when I read or remove mine on that item, then theirs is untouched [R-BUYORDER-UNIQUE]", async (ctx) => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Isolation Key', game: 440 });
     const me = await session({ balance: 1000 }, '203.0.113.8');

@@ -20,8 +20,8 @@ const post = async (me: Me, path: string, json: object) => {
   assertConforms(answer);
   return answer;
 };
-const get = async (me: Me, path: string) => {
-  const answer = await call('GET', path, { token: me.token, ip: me.ip });
+const get = async (me: Me, path: string, query: Record<string, string | number> = {}) => {
+  const answer = await call('GET', path, { query, token: me.token, ip: me.ip });
   assertConforms(answer);
   return answer;
 };
@@ -45,7 +45,7 @@ const messagesOf = async (me: Me, ticket: number): Promise<Message[]> =>
   content(await getOk(`/support/messages/${ticket}`, {}, me.token, me.ip)).messages;
 
 describe('POST /support/create, GET /support/list, GET /support/messages/{ticket}', () => {
-  it('Given a user, tickets are numbered per user from 1, listed with status 0 (open), and the description is the first message', async (ctx) => {
+  it('Given a user, tickets are numbered per user from 1, listed with status 0 (open), and the description is the first message [R-SUPPORT-TICKETS]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const during = async <T>(act: () => Promise<T>) => {
@@ -96,7 +96,7 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
     );
   });
 
-  it("Given another user's ticket, its number answers `Ticket not found or no access` to me for reading and posting", async (ctx) => {
+  it("Given another user's ticket, its number answers `Ticket not found or no access` to me for reading and posting [R-MSG-SUPPORT-MESSAGES]", async (ctx) => {
     await needsHelpers(ctx);
     const owner = await session();
     const stranger = await session();
@@ -111,7 +111,7 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
     assertThat(read, mine.length === 1, "the owner's ticket is unchanged");
   });
 
-  it('Given a missing field or an invalid attachment, create answers the seed message and opens nothing', async (ctx) => {
+  it('Given a missing field or an invalid attachment, create answers the seed message and opens nothing [R-MSG-SUPPORT-CREATE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     for (const field of ['subject', 'description', 'topic', 'concern'] as const) {
@@ -150,7 +150,7 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
 });
 
 describe('POST /support/post', () => {
-  it('Given a ticket, 10,000 characters are accepted and 10,001 are refused with `Invalid content parameter`', async (ctx) => {
+  it('Given a ticket, 10,000 characters are accepted and 10,001 are refused with `Invalid content parameter` [R-LIMIT-SUPPORT-MESSAGE, R-SUPPORT-POST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const ticket = await open(me);
@@ -171,7 +171,7 @@ describe('POST /support/post', () => {
     );
   });
 
-  it('Given HTML in a message, tags are stripped, text and entities are kept, and tags hidden inside tags do not survive', async (ctx) => {
+  it('Given HTML in a message, tags are stripped, text and entities are kept, and tags hidden inside tags do not survive [R-SUPPORT-POST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const ticket = await open(me, { description: '<h1>Help</h1> please' });
@@ -200,7 +200,7 @@ describe('POST /support/post', () => {
     assertThat(empty, refused(empty, 'Missing required parameters: content, ticket'), 'nothing left after stripping');
   });
 
-  it('Given missing fields or a bad attachment, post answers the seed messages and stores nothing', async (ctx) => {
+  it('Given missing fields or a bad attachment, post answers the seed messages and stores nothing [R-MSG-SUPPORT-POST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const ticket = await open(me);
@@ -222,7 +222,7 @@ describe('POST /support/post', () => {
 });
 
 describe('POST /support/post: characters and form bodies', () => {
-  it('Given emoji, the 10,000 limit counts characters, not UTF-16 units; a form-encoded body is read like JSON', async (ctx) => {
+  it('Given emoji, the 10,000 limit counts characters, not UTF-16 units; a form-encoded body is read like JSON [R-LIMIT-SUPPORT-MESSAGE, R-JSON-BODIES]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const ticket = await open(me);
@@ -248,7 +248,7 @@ describe('POST /support/post: characters and form bodies', () => {
 });
 
 describe('POST /support/create and /support/post at the attachment size limit', () => {
-  it('Given a valid attachment of exactly 7,000,000 base64 characters, it is accepted; 7,000,004 are refused with `Invalid attachment`', async (ctx) => {
+  it('Given a valid attachment of exactly 7,000,000 base64 characters, it is accepted; 7,000,004 are refused with `Invalid attachment` [R-MSG-SUPPORT-CREATE, R-MSG-SUPPORT-POST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const largest = 'A'.repeat(7_000_000); // 5,250,000 zero bytes, padded base64
@@ -271,7 +271,7 @@ describe('POST /support/create and /support/post at the attachment size limit', 
 });
 
 describe('Admin support: list, messages, post, status', () => {
-  it('Given a user ticket, an admin answer sets it answered and assigned, is read by the user, and notifies the moderation channel', async (ctx) => {
+  it('Given a user ticket, an admin answer sets it answered and assigned, is read by the user, and notifies the moderation channel [R-ADMIN-SUPPORT, R-EVENT-MODERATION]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true, name: 'Moderator Kim' });
     const user = await session({ name: 'Ticket Owner' });
@@ -323,7 +323,7 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(after, content(after).list[0].status === 0, "the user's message makes it open again (0)");
   });
 
-  it('Given an admin, 200,000 characters are accepted and 200,001 refused; an unknown ticket or user is not found', async (ctx) => {
+  it('Given an admin, 200,000 characters are accepted and 200,001 refused; an unknown ticket or user is not found [R-LIMIT-SUPPORT-MESSAGE]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -351,7 +351,7 @@ describe('Admin support: list, messages, post, status', () => {
     }
   });
 
-  it('Given a closed ticket, the user and the admin are refused with the seed message until an admin reopens it', async (ctx) => {
+  it('Given a closed ticket, the user and the admin are refused with the seed message until an admin reopens it [R-STATE-TICKET, R-MSG-SUPPORT-POST, R-ADMIN-SUPPORT]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -382,7 +382,7 @@ describe('Admin support: list, messages, post, status', () => {
 });
 
 describe('POST /admin/support/block', () => {
-  it('Given a blocked user, creating and posting are refused with `You are blocked from support`, reading is not; unblocking lifts it', async (ctx) => {
+  it('Given a blocked user, creating and posting are refused with `You are blocked from support`, reading is not, another user is not blocked; unblocking lifts it [R-TRANS-SUPPORT-BLOCK]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -395,6 +395,9 @@ describe('POST /admin/support/block', () => {
     );
     const create = await post(user, '/support/create', ticketBody);
     assertThat(create, refused(create, 'You are blocked from support'), 'no new ticket');
+    const other = await session();
+    const theirs = await post(other, '/support/create', ticketBody);
+    assertThat(theirs, theirs.status === 200, 'the block is on that user only: another user opens a ticket');
     const write = await post(user, '/support/post', { content: 'Why?', ticket });
     assertThat(write, refused(write, 'You are blocked from support'), 'no new message');
     assertThat(write, (await messagesOf(user, ticket)).length === 1, 'the ticket is still readable and unchanged');
@@ -412,7 +415,7 @@ describe('POST /admin/support/block', () => {
     assertThat(unblocked, (await open(user)) === ticket + 1, 'the user opens tickets again');
   });
 
-  it('Given bad input, block answers the seed messages', async (ctx) => {
+  it('Given bad input, block answers the seed messages [R-MSG-ADMIN-SUPPORT-BLOCK]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -432,7 +435,7 @@ describe('POST /admin/support/block', () => {
 });
 
 describe('support answers as unread messages (seed: Events)', () => {
-  it("Given an admin answer, the owner's GET /user/notifications counts one unread message until the ticket is read", async (ctx) => {
+  it("Given an admin answer, the owner's GET /user/notifications counts one unread message until the ticket is read [R-EVENT-NOTIFICATIONS]", async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true, name: 'Notifying Admin' });
     const user = await session();
@@ -449,8 +452,36 @@ describe('support answers as unread messages (seed: Events)', () => {
   });
 });
 
+describe('GET /user/notifications unreadOnly and limit', () => {
+  it('Given two answered tickets, one read, unreadOnly keeps the unread answer and limit caps the list; the count stays the unread one [R-EVENT-NOTIFICATIONS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const first = await open(user);
+    const second = await open(user);
+    for (const ticket of [first, second])
+      await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId });
+    await messagesOf(user, first);
+    const all = await get(user, '/user/notifications', { limit: 10 });
+    needsRoute(ctx, all, 'to read the notifications');
+    assertThat(
+      all,
+      content(all).messages.length === 2 && content(all).messagesCount === 1,
+      'both answers listed, one of them unread',
+    );
+    const unread = await get(user, '/user/notifications', { unreadOnly: 'true', limit: 10 });
+    assertThat(
+      unread,
+      content(unread).messages.length === 1 && content(unread).messagesCount === 1,
+      'unreadOnly keeps the unread answer only',
+    );
+    const one = await get(user, '/user/notifications', { limit: 1 });
+    assertThat(one, content(one).messages.length === 1, 'limit=1 keeps one entry');
+  });
+});
+
 describe('GET /messages/list', () => {
-  it('Given an answered ticket, the user and the admin each see a conversation with the other, with the unread count', async (ctx) => {
+  it('Given an answered ticket, the user and the admin each see a conversation with the other, with the unread count [R-MESSAGES-LIST]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true, name: 'Agent Smith' });
     const user = await session({ name: 'Curious Buyer' });

@@ -43,7 +43,7 @@ async function owner(name: string, states: number[]) {
 }
 
 describe('POST /inventory/withdraw', () => {
-  it('Given assets in states 0, 1 and 3, moves 0 and 1 to state 2 (updated 2), counts the traded one as locked, and sends one offer', async (ctx) => {
+  it('Given assets in states 0, 1 and 3, moves 0 and 1 to state 2 (updated 2), counts the traded one as locked, and sends one offer [R-TRANS-ITEM-WITHDRAW, R-STATE-BACKPACK]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Mixed Hat', [0, 1, 3]);
     const answer = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
@@ -69,7 +69,7 @@ describe('POST /inventory/withdraw', () => {
     );
   });
 
-  it('answers the seed messages: missing ids, no valid ID, an asset that is not mine', async (ctx) => {
+  it('answers the seed messages: missing ids, no valid ID, an asset that is not mine [R-MSG-WITHDRAW-MISSING, R-MSG-WITHDRAW-INVALID, R-MSG-WITHDRAW-NOT-FOUND]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Message Hat', [0]);
     const { ids: theirs } = await owner('Withdraw Their Hat', [0]);
@@ -86,7 +86,7 @@ describe('POST /inventory/withdraw', () => {
     await expectStates({ [ids[0]!]: 0, [theirs[0]!]: 0 }, 'a refused withdrawal changes nothing');
   });
 
-  it('Given an accepted withdrawal, the assets leave the service and the trade is completed (3)', async (ctx) => {
+  it('Given an accepted withdrawal, the assets leave the service and the trade is completed (3) [R-STATE-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Accept Hat', [0, 1]);
     await post(me, '/inventory/withdraw', { ids: ids.join(',') });
@@ -101,7 +101,7 @@ describe('POST /inventory/withdraw', () => {
     assertThat(active, content(active).count === 0, 'no active trade left');
   });
 
-  it('Given a failed withdrawal, the assets stay held until an admin reverts the trade to state 0 (-12)', async (ctx) => {
+  it('Given a failed withdrawal, the assets stay held until an admin reverts the trade to state 0 (-12) [R-TRANS-REVERT, R-STATE-TRADE, R-MSG-ADMIN-REVERT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Fail Hat', [1, 0]);
     await post(me, '/inventory/withdraw', { ids: ids.join(',') });
@@ -133,7 +133,7 @@ describe('POST /inventory/withdraw', () => {
     assertThat(again, again.status === 200 && content(again).updated === 1, 'a restored asset can be withdrawn again');
   });
 
-  it('Given a pending trade, an admin revert answers No trade found with status -1 to revert', async (ctx) => {
+  it('Given a pending trade, an admin revert answers No trade found with status -1 to revert [R-TRANS-REVERT, R-MSG-ADMIN-REVERT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Pending Hat', [0]);
     await post(me, '/inventory/withdraw', { ids: ids.join(',') });
@@ -145,7 +145,7 @@ describe('POST /inventory/withdraw', () => {
 });
 
 describe('GET /trades/active, /trades/all, /trades/resend', () => {
-  it('Given three withdrawals (pending, completed, failed), lists newest first with their statuses and pages them', async (ctx) => {
+  it('Given three withdrawals (pending, completed, failed), lists newest first with their statuses and pages them [R-STATE-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids, item } = await owner('Trades List Hat', [0, 0, 0]);
     for (const id of ids) await post(me, '/inventory/withdraw', { ids: id });
@@ -183,7 +183,7 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
     assertThat(theirs, content(theirs).count === 0, "another user's trades are not listed");
   });
 
-  it('Given a pending trade, resend sends a new offer; a settled or foreign trade is refused', async (ctx) => {
+  it('Given a pending trade, resend sends a new offer; a settled or foreign trade is refused [R-RESEND]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Trades Resend Hat', [0, 0]);
     await post(me, '/inventory/withdraw', { ids: ids[0]! });
