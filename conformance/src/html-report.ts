@@ -68,6 +68,17 @@ function ruleTable(outcomes: TestOutcome[]): string {
     const css = state === 'failed' ? 'failed' : state === 'checked' ? 'passed' : 'skipped';
     return `<tr class="${css}"><td><code>${esc(rule.id)}</code></td><td>${esc(RULE_SENTENCES.get(rule.id) ?? '')}</td><td>${verdict}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`;
   });
+  // IDs a test names that the seed's list lacks (a team's own tests): shown, never dropped.
+  const known = new Set(RULE_SENTENCES.keys());
+  const unknown = new Map<string, TestOutcome[]>();
+  for (const o of outcomes)
+    for (const id of o.rules ?? []) if (!known.has(id)) unknown.set(id, [...(unknown.get(id) ?? []), o]);
+  for (const [id, tests] of unknown) {
+    const css = count(tests, 'failed') ? 'failed' : count(tests, 'passed') ? 'passed' : 'skipped';
+    rows.push(
+      `<tr class="${css}"><td><code>${esc(id)}</code></td><td>(not in the seed's rule list)</td><td>${tally(tests)}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`,
+    );
+  }
   return `<table><tr><th>Rule</th><th>Seed</th><th>Outcome</th><th>Tests</th></tr>${rows.join('\n')}</table>`;
 }
 
