@@ -225,5 +225,5 @@ function must<T>(result: Result<T>, what: string): T {
 export async function seedDemoData(deps: ServerDeps): Promise<void> {
   const tx = new Tx(deps.store.state);
   buildDemoData(tx, deps.clock.now());
-  await deps.store.append(tx.commit());
+  await deps.store.commit(tx);
 }

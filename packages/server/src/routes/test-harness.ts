@@ -49,7 +49,7 @@ export async function startTestServer({
   async function write(command: (tx: Tx) => void): Promise<void> {
     const tx = new Tx(deps.store.state);
     command(tx);
-    await deps.store.append(tx.commit());
+    await deps.store.commit(tx);
   }
 
   return {

@@ -1,0 +1,152 @@
+// A snapshot made without the request thread (ADR 0010): the previous snapshot file plus the
+// rotated journal (`.journal.old`, every line durable) give the new snapshot, line by line. Lines
+// of records no journal change touched are copied as they are; changed records are written from
+// the journal; records created since are added at the end of their collection. It runs in a
+// worker thread (`mergeInWorker`), so a snapshot of a million records costs the event loop nothing
+// but a message, and it reads files only, so it never sees a change that is not durable.
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { COLLECTIONS } from '../domain/state.ts';
+import { nodeFiles } from './files.ts';
+import { parseJournal } from './journal.ts';
+import {
+  CLOSE_LINE,
+  classifyLine,
+  headerLine,
+  openLine,
+  recordLine,
+  type SnapshotHeader,
+  writeDurably,
+} from './snapshot-file.ts';
+
+export interface MergeJob {
+  /** The current snapshot (in this module's line format). */
+  snapshot: string;
+  /** The rotated journal whose lines follow the snapshot's `seq`. */
+  journal: string;
+}
+
+const CHUNK = 1 << 20;
+
+/** The lines of the merged snapshot, gathered into chunks. */
+async function* mergedChunks({ snapshot, journal }: MergeJob): AsyncGenerator<string> {
+  const { lines } = parseJournal(await readFile(journal, 'utf8'), journal);
+  const patch = new Map<string, Map<string, unknown>>();
+  const meta = new Map<string, unknown>();
+  let header: SnapshotHeader | undefined;
+  let seq = 0;
+  let chunk = '';
+  let collection: Map<string, unknown> | undefined;
+  let first = true;
+  let inCollection = false;
+  const seen = new Set<string>();
+  const emitRest = (rows: Map<string, unknown> | undefined) => {
+    for (const [id, row] of rows ?? []) {
+      if (row === null) continue;
+      chunk += recordLine(first, id, row);
+      first = false;
+    }
+  };
+  const input = createInterface({ input: createReadStream(snapshot, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of input) {
+    if (!header) {
+      header = JSON.parse(`${line}}`) as SnapshotHeader;
+      seq = header.seq;
+      for (const l of lines) {
+        if (l.seq <= header.seq) continue; // already in the snapshot (a merge cut short before)
+        if (l.seq !== seq + 1) throw new Error(`${journal}: seq ${l.seq} does not follow the snapshot's ${seq}`);
+        seq = l.seq;
+        for (const { c, id, row } of l.changes) {
+          if (c === 'meta') meta.set(id, row);
+          else {
+            if (!patch.has(c)) patch.set(c, new Map());
+            patch.get(c)!.set(id, row);
+          }
+        }
+      }
+      const counters = { ...header.counters };
+      let feesCollected = header.feesCollected;
+      for (const [id, row] of meta) {
+        if (id === 'feesCollected') feesCollected = row as number;
+        else counters[id.slice('counter:'.length)] = row as number;
+      }
+      chunk += headerLine({ seq, counters, feesCollected });
+      continue;
+    }
+    const kind = classifyLine(line);
+    if (kind === undefined) {
+      if (line === '') continue;
+      throw new Error(`${snapshot}: not a line of a snapshot`);
+    }
+    if (kind.kind === 'open') {
+      seen.add(kind.collection);
+      inCollection = true;
+      collection = patch.get(kind.collection);
+      first = true;
+      chunk += openLine(kind.collection);
+    } else if (kind.kind === 'record') {
+      if (collection?.has(kind.id)) {
+        const row = collection.get(kind.id);
+        collection.delete(kind.id);
+        if (row !== null) chunk += recordLine(first, kind.id, row);
+        else continue;
+      } else chunk += first === kind.first ? `${line}\n` : recordLine(first, kind.id, JSON.parse(kind.rowText));
+      first = false;
+    } else if (inCollection) {
+      // the end of a collection: the records created since the snapshot follow the others
+      emitRest(collection);
+      chunk += CLOSE_LINE;
+      inCollection = false;
+    } else {
+      // the end of the snapshot: collections it lacks (an older version's file) come last
+      for (const c of COLLECTIONS) {
+        if (seen.has(c)) continue;
+        chunk += openLine(c);
+        first = true;
+        emitRest(patch.get(c));
+        chunk += CLOSE_LINE;
+      }
+      chunk += CLOSE_LINE;
+    }
+    if (chunk.length >= CHUNK) {
+      yield chunk;
+      chunk = '';
+    }
+  }
+  yield chunk;
+}
+
+/** Writes the merged snapshot durably in place of `job.snapshot`. */
+export async function merge(job: MergeJob): Promise<void> {
+  await writeDurably(nodeFiles, job.snapshot, mergedChunks(job));
+}
+
+/** Runs `merge` in a worker thread; resolves once the new snapshot is durable. */
+export function mergeInWorker(job: MergeJob): Promise<void> {
+  return new Promise((done, failed) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: job });
+    let answered = false;
+    worker.once('message', (message: { error?: string }) => {
+      answered = true;
+      if (message.error) failed(new Error(message.error));
+      else done();
+    });
+    worker.once('error', (error) => {
+      answered = true;
+      failed(error);
+    });
+    worker.once('exit', (code) => {
+      if (!answered) failed(new Error(`the snapshot worker stopped (exit code ${code})`));
+    });
+  });
+}
+
+if (!isMainThread && parentPort && (workerData as { snapshot?: unknown })?.snapshot) {
+  const port = parentPort;
+  merge(workerData as MergeJob).then(
+    () => port.postMessage({}),
+    (error: unknown) => port.postMessage({ error: String((error as Error)?.message ?? error) }),
+  );
+}
