@@ -92,14 +92,14 @@ export function parseJournal(text: string, file: string): ParsedJournal {
     const raw = text.slice(start, stop);
     start = stop + 1;
     lineNumber += 1;
-    const badSum = sumProblem(raw, summed);
-    if (badSum) throw new StoreDamaged(file, lineNumber, badSum);
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (error) {
       throw new StoreDamaged(file, lineNumber, jsonProblem(error));
     }
+    const badSum = sumProblem(raw, summed);
+    if (badSum) throw new StoreDamaged(file, lineNumber, badSum);
     const problem = lineProblem(value);
     if (problem) throw new StoreDamaged(file, lineNumber, problem);
     const { seq, changes } = value as JournalLine;

@@ -211,7 +211,7 @@ export async function readSnapshot(path: string): Promise<{ state: State; legacy
     if (problem) throw damaged(problem);
     collection[kind.id] = row;
   }
-  if (n === 0) throw damaged('the file is empty');
+  if (n === 0) throw new StoreDamaged(path, 1, 'the file is empty');
   if (!ended) throw damaged('the file ends before its closing brace (truncated)');
   return { state, legacy: false };
 }
