@@ -56,8 +56,11 @@ export async function composeServer({ config, demoData = false, logger }: Server
     limiter: new RateLimiter(testClock ?? systemClock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
-    jwtSecret: new TextEncoder().encode(loadSecret(config.jwtSecret, config.db, 'jwt-secret')),
-    depositSecret: loadSecret(config.depositSecret, config.db, 'deposit-secret'),
+    jwtSecret: new TextEncoder().encode(
+      loadSecret(config.jwtSecret, config.db, 'jwt-secret', 'MARKETPLACE_JWT_SECRET'),
+    ),
+    depositSecret: loadSecret(config.depositSecret, config.db, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
+    codeKey: loadSecret(undefined, config.db, 'code-key'),
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
     caches: new Map(),
   };

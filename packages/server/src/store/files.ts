@@ -2,7 +2,6 @@
 // through `StoreFiles.open`, so tests can make a write fail the way a full disk does (ENOSPC after
 // part of the bytes landed) without filling a real disk. Files are created 0600: they hold TOTP
 // secrets and hashes of API keys.
-import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 /** The part of a `FileHandle` the store uses. */
@@ -25,12 +24,12 @@ export const nodeFiles: StoreFiles = {
   open: (path, flags) => open(path, flags, FILE_MODE),
 };
 
-/** Makes a rename or an unlink in `dir` durable. */
-export function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
+/** Makes a rename or an unlink in `dir` durable (off the event loop: an fsync can take long). */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
   try {
-    fsyncSync(fd);
+    await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }

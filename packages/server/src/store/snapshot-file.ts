@@ -94,7 +94,7 @@ export async function writeDurably(
   }
   await file.close();
   await rename(tmp, path);
-  syncDirectory(dirname(path));
+  await syncDirectory(dirname(path));
 }
 
 /** One line of a snapshot as the line reader sees it. */

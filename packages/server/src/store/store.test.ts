@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -192,6 +192,38 @@ describe('the journal store', () => {
     const recovered = await open(file);
     const present = new Set(ids(recovered));
     expect(acknowledged.filter((id) => !present.has(id))).toEqual([]);
+  });
+});
+
+describe('the files', () => {
+  it('are created 0600 in a directory created 0700, and a temporary snapshot left by a kill is removed', async () => {
+    const file = join(dir, 'new', 'db.json');
+    const store = await open(file);
+    await commitRecord(store, 1);
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(join(dir, 'new'))).toBe(0o700);
+    expect(mode(file)).toBe(0o600);
+    expect(mode(`${file}.journal`)).toBe(0o600);
+    await store.snapshot();
+    expect(mode(file)).toBe(0o600);
+
+    // a kill in the middle of a snapshot leaves its temporary file; one of another store stays
+    const leftover = join(dir, 'new', '.db.json.4242.1.tmp');
+    const foreign = join(dir, 'new', '.other.json.4242.1.tmp');
+    writeFileSync(leftover, '{"format"');
+    writeFileSync(foreign, '');
+    chmodSync(file, 0o644); // as an earlier version wrote it
+    const reopened = await open(file);
+    expect(ids(reopened)).toEqual([1]);
+    expect(existsSync(leftover)).toBe(false);
+    expect(existsSync(foreign)).toBe(true);
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('leave the mode of a directory the server did not create alone', async () => {
+    chmodSync(dir, 0o755);
+    await open(join(dir, 'db.json'));
+    expect(statSync(dir).mode & 0o777).toBe(0o755);
   });
 });
 

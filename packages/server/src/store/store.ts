@@ -128,7 +128,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   if (unclean || loaded.legacy || !existsSync(path)) await writeDurably(files, path, snapshotChunks(state));
   else chmodSync(path, FILE_MODE); // written 0644 by an earlier version
   for (const f of journalPaths) rmSync(f, { force: true });
-  syncDirectory(dir);
+  await syncDirectory(dir);
 
   let journal: StoreFile = await files.open(journalPath, 'a');
   /** Bytes of the journal known to be durable: a failed write is cut back to here. */
@@ -208,7 +208,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   const mergeOld = async (): Promise<void> => {
     await (worker ? mergeInWorker : merge)({ snapshot: path, journal: oldJournalPath });
     rmSync(oldJournalPath, { force: true });
-    syncDirectory(dir);
+    await syncDirectory(dir);
   };
 
   const writeSnapshot = async (): Promise<void> => {
