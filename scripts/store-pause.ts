@@ -6,7 +6,7 @@
 // snapshot (a worker merges the journal into the file), and while the old way runs for comparison
 // (structuredClone + JSON.stringify of the whole state on the request thread, as before ADR 0010).
 //
-//   npm run bench:store -- [assets]
+//   npm run bench:store -- [assets] [process|worker|inline]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +22,11 @@ import { createUser } from '../packages/server/src/domain/users.ts';
 import { composeServer } from '../packages/server/src/server.ts';
 import { nodeFiles } from '../packages/server/src/store/files.ts';
 import { snapshotChunks, writeDurably } from '../packages/server/src/store/snapshot-file.ts';
+import type { StoreOptions } from '../packages/server/src/store/store.ts';
 
 const ASSETS = Number(process.argv[2] ?? 1_000_000);
+/** Where the store merges snapshots (StoreOptions.merger). */
+const MERGER = (process.argv[3] ?? 'process') as NonNullable<StoreOptions['merger']>;
 const USERS = 1_000;
 const ITEMS = 100;
 const INTERVAL_MS = 4;
@@ -75,6 +78,7 @@ try {
   const { app, deps } = await composeServer({
     config: parseConfig({ MARKETPLACE_DB: file, PORT: '0' }),
     logger: pino({ level: 'silent' }),
+    store: { merger: MERGER },
   });
   const startup = performance.now() - t;
   console.log(
@@ -134,7 +138,7 @@ try {
   }
 
   await measure('no snapshot', async () => {});
-  await measure('snapshot in a worker (ADR 0010)', () => deps.store.snapshot());
+  await measure(`snapshot merged (${MERGER})`, () => deps.store.snapshot());
   await measure('the old way: structuredClone + stringify', async () => {
     const copy = structuredClone(deps.store.state);
     await writeFile(join(dir, 'old-way.json'), JSON.stringify(copy));

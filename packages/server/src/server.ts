@@ -20,7 +20,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
-import { openStore } from './store/store.ts';
+import { openStore, type StoreOptions } from './store/store.ts';
 
 export const BUNDLED_DOCUMENT = resolve(import.meta.dirname, '../../../openapi/bundled/openapi.json');
 
@@ -34,11 +34,13 @@ export interface ServerOptions {
   /** Seed demo data into a new store (npm start); tests start empty. */
   demoData?: boolean;
   logger?: pino.Logger;
+  /** How the file store snapshots (a benchmark compares the ways). */
+  store?: StoreOptions;
 }
 
 /** Composes the server: the deps and the Express app, not yet listening. */
-export async function composeServer({ config, demoData = false, logger }: ServerOptions) {
-  const store = await openStore(config.db);
+export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
+  const store = await openStore(config.db, storeOptions);
   const testClock = config.testMode ? createTestClock() : undefined;
   const outbox = new Outbox();
   const deps: ServerDeps = {

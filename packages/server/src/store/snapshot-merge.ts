@@ -4,9 +4,12 @@
 // the journal; records created since are added at the end of their collection. It runs in a
 // worker thread (`mergeInWorker`), so a snapshot of a million records costs the event loop nothing
 // but a message, and it reads files only, so it never sees a change that is not durable.
+import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { COLLECTIONS } from '../domain/state.ts';
 import { nodeFiles } from './files.ts';
@@ -143,10 +146,42 @@ export function mergeInWorker(job: MergeJob): Promise<void> {
   });
 }
 
+/**
+ * Runs `merge` in a child process at a lower CPU priority: on a machine with few cores the merge
+ * then takes CPU time the request thread does not want, instead of competing with it.
+ */
+export function mergeInProcess(job: MergeJob): Promise<void> {
+  return new Promise((done, failed) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), job.snapshot, job.journal], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      if (child.pid) setPriority(child.pid, 10);
+    } catch {
+      // not allowed here: the merge runs at the server's priority
+    }
+    let error = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      error += d;
+    });
+    child.once('error', failed);
+    child.once('exit', (code) => {
+      if (code === 0) done();
+      else failed(new Error(`the snapshot merge failed (exit code ${code}): ${error.trim().split('\n')[0] ?? ''}`));
+    });
+  });
+}
+
 if (!isMainThread && parentPort && (workerData as { snapshot?: unknown })?.snapshot) {
   const port = parentPort;
   merge(workerData as MergeJob).then(
     () => port.postMessage({}),
     (error: unknown) => port.postMessage({ error: String((error as Error)?.message ?? error) }),
   );
+} else if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [snapshot, journal] = process.argv.slice(2);
+  merge({ snapshot: snapshot!, journal: journal! }).catch((error: unknown) => {
+    process.stderr.write(`${String((error as Error)?.message ?? error)}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -99,27 +99,30 @@ describe('the journal store', () => {
     expect(parseJournal(text, 'journal').lines.map((l) => l.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
-  it.each([true, false])('snapshots and starts a fresh journal, keeping every change (worker: %s)', async (worker) => {
-    const file = join(dir, 'db.json');
-    const store = await open(file, { snapshotEvery: 10, worker });
-    for (let id = 1; id <= 25; id += 1) await commitRecord(store, id);
-    const tx = new Tx(store.state);
-    tx.delete('records', 3);
-    tx.put('records', 4, { id: '4', kind: 'changed' });
-    await store.commit(tx);
-    await store.snapshot();
-    await commitRecord(store, 26);
-    const journal = readFileSync(`${file}.journal`, 'utf8').trim().split('\n');
-    expect(journal).toHaveLength(1);
-    expect(existsSync(`${file}.journal.old`)).toBe(false);
-    // the snapshot alone is whole, valid JSON holding the state as of the snapshot
-    const snapshot = JSON.parse(readFileSync(file, 'utf8'));
-    expect(snapshot.seq).toBe(26);
-    expect(Object.keys(snapshot.records)).toHaveLength(24);
-    expect(snapshot.records['4']).toEqual({ id: '4', kind: 'changed' });
-    const recovered = await open(file);
-    expect(recovered.state).toEqual(store.state);
-  });
+  it.each(['process', 'worker', 'inline'] as const)(
+    'snapshots and starts a fresh journal, keeping every change (merged: %s)',
+    async (merger) => {
+      const file = join(dir, 'db.json');
+      const store = await open(file, { snapshotEvery: 10, merger });
+      for (let id = 1; id <= 25; id += 1) await commitRecord(store, id);
+      const tx = new Tx(store.state);
+      tx.delete('records', 3);
+      tx.put('records', 4, { id: '4', kind: 'changed' });
+      await store.commit(tx);
+      await store.snapshot();
+      await commitRecord(store, 26);
+      const journal = readFileSync(`${file}.journal`, 'utf8').trim().split('\n');
+      expect(journal).toHaveLength(1);
+      expect(existsSync(`${file}.journal.old`)).toBe(false);
+      // the snapshot alone is whole, valid JSON holding the state as of the snapshot
+      const snapshot = JSON.parse(readFileSync(file, 'utf8'));
+      expect(snapshot.seq).toBe(26);
+      expect(Object.keys(snapshot.records)).toHaveLength(24);
+      expect(snapshot.records['4']).toEqual({ id: '4', kind: 'changed' });
+      const recovered = await open(file);
+      expect(recovered.state).toEqual(store.state);
+    },
+  );
 
   it('ignores a torn last journal line', async () => {
     const file = join(dir, 'db.json');

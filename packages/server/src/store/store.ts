@@ -14,7 +14,7 @@ import { StoreDamaged } from './damage.ts';
 import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
 import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
 import { readSnapshot, removeTempFiles, snapshotChunks, writeDurably } from './snapshot-file.ts';
-import { merge, mergeInWorker } from './snapshot-merge.ts';
+import { merge, mergeInProcess, mergeInWorker } from './snapshot-merge.ts';
 
 /** A write the store could not make durable: nothing of it (or of later writes) was kept. */
 export class StoreWriteError extends Error {
@@ -48,8 +48,11 @@ export interface StoreOptions {
   snapshotEvery?: number;
   /** The file port (tests inject failing writes). */
   files?: StoreFiles;
-  /** Merge snapshots in a worker thread (default) or on the calling thread. */
-  worker?: boolean;
+  /**
+   * Where snapshots are merged: a child process at a lower priority (default), a worker thread,
+   * or the calling thread (tests).
+   */
+  merger?: 'process' | 'worker' | 'inline';
 }
 
 interface Pending {
@@ -111,7 +114,7 @@ async function load(path: string, journalPaths: string[]): Promise<{ state: Stat
 /** Opens the store at `path` (`:memory:` keeps everything in memory). */
 export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
   if (path === ':memory:') return memoryStore();
-  const { snapshotEvery = 5_000, files = nodeFiles, worker = true } = options;
+  const { snapshotEvery = 5_000, files = nodeFiles, merger = 'process' } = options;
   const dir = dirname(path);
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIRECTORY_MODE });
   const journalPath = `${path}.journal`;
@@ -206,7 +209,8 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   };
 
   const mergeOld = async (): Promise<void> => {
-    await (worker ? mergeInWorker : merge)({ snapshot: path, journal: oldJournalPath });
+    const run = { process: mergeInProcess, worker: mergeInWorker, inline: merge }[merger];
+    await run({ snapshot: path, journal: oldJournalPath });
     rmSync(oldJournalPath, { force: true });
     await syncDirectory(dir);
   };
