@@ -1,5 +1,18 @@
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -290,6 +303,54 @@ describe('a full disk', () => {
     // a refused write is not in the store either (unless a later round wrote that ID again)
     const reacknowledged = new Set(acknowledged);
     expect(failed.filter((id) => present.has(id) && !reacknowledged.has(id))).toEqual([]);
+  });
+});
+
+describe('a small filesystem filled up (tmpfs; needs root, skipped otherwise)', () => {
+  it('refuses the write that does not fit, keeps its bytes out of the journal, and goes on once there is room', async (ctx) => {
+    const mnt = join(dir, 'mnt');
+    mkdirSync(mnt);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k,mode=0700', 'tmpfs', mnt], { stdio: 'ignore' });
+    } catch {
+      ctx.skip();
+    }
+    let store: Store | undefined;
+    try {
+      const file = join(mnt, 'db.json');
+      store = await openStore(file);
+      const big = async (id: number) => {
+        const tx = new Tx(store!.state);
+        tx.put('records', id, { id: String(id), kind: 'test', pad: 'x'.repeat(3000) });
+        await store!.commit(tx);
+      };
+      await big(1);
+      // fill the filesystem: whatever room is left goes to a filler file
+      const filler = join(mnt, 'filler');
+      const fd = openSync(filler, 'w');
+      try {
+        for (;;) writeSync(fd, Buffer.alloc(1024));
+      } catch (error) {
+        expect((error as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      } finally {
+        closeSync(fd);
+      }
+      const refused: number[] = [];
+      for (let id = 2; id < 6; id += 1) await big(id).catch(() => refused.push(id));
+      expect(refused).toEqual([2, 3, 4, 5]);
+      expect(ids(store)).toEqual([1]);
+      const journal = parseJournal(readFileSync(`${file}.journal`, 'utf8'), 'journal');
+      expect({ lines: journal.lines.length, torn: journal.tornBytes }).toEqual({ lines: 1, torn: 0 });
+      rmSync(filler);
+      await big(6);
+      const recovered = await open(file); // as after a crash: the open store is dropped
+      expect(ids(recovered)).toEqual([1, 6]);
+      await recovered.close();
+      opened = opened.filter((s) => s !== recovered);
+    } finally {
+      await store?.close().catch(() => {});
+      execFileSync('umount', ['-l', mnt], { stdio: 'ignore' });
+    }
   });
 });
 
