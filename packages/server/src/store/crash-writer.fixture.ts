@@ -5,25 +5,11 @@
 // every journal or snapshot write lands half its bytes, then fails with ENOSPC.
 import { existsSync } from 'node:fs';
 import { Tx } from '../domain/tx.ts';
-import { nodeFiles, type StoreFiles } from './files.ts';
+import { fullDiskFiles } from './full-disk.fixture.ts';
 import { openStore } from './store.ts';
 
 const [file, fullFlag] = process.argv.slice(2);
-const files: StoreFiles = {
-  async open(path, flags) {
-    const handle = await nodeFiles.open(path, flags);
-    return {
-      sync: () => handle.sync(),
-      truncate: (length) => handle.truncate(length),
-      close: () => handle.close(),
-      async appendFile(data) {
-        if (!fullFlag || !existsSync(fullFlag)) return handle.appendFile(data);
-        await handle.appendFile(data.slice(0, Math.ceil(data.length / 2)));
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      },
-    };
-  },
-};
+const files = fullDiskFiles(() => fullFlag !== undefined && existsSync(fullFlag));
 
 const store = await openStore(file!, { snapshotEvery: 50, files });
 let id = Math.max(0, ...Object.keys(store.state.records).map(Number));

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tx } from '../domain/tx.ts';
-import { nodeFiles, type StoreFiles } from './files.ts';
+import { fullDiskFiles } from './full-disk.fixture.ts';
 import { parseJournal } from './journal.ts';
 import { openStore, type Store, type StoreOptions, StoreWriteError } from './store.ts';
 
@@ -50,31 +50,16 @@ const ids = (store: Store) =>
     .map(Number)
     .sort((a, b) => a - b);
 
-/**
- * A file port whose writes fail like a full disk while `full.on` is set: half of the bytes land,
- * then ENOSPC. `cutFails` makes the truncation that follows fail too.
- */
+/** A file port that fails like a full disk while `full.on` (and fails to cut back with `cutFails`). */
 function fullDisk() {
   const full = { on: false, cutFails: false, failures: 0 };
-  const files: StoreFiles = {
-    async open(path, flags) {
-      const handle = await nodeFiles.open(path, flags);
-      return {
-        sync: () => handle.sync(),
-        close: () => handle.close(),
-        async truncate(length) {
-          if (full.cutFails) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
-          return handle.truncate(length);
-        },
-        async appendFile(data) {
-          if (!full.on) return handle.appendFile(data);
-          full.failures += 1;
-          await handle.appendFile(data.slice(0, Math.ceil(data.length / 2)));
-          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-        },
-      };
+  const files = fullDiskFiles(
+    () => {
+      if (full.on) full.failures += 1;
+      return full.on;
     },
-  };
+    () => full.cutFails,
+  );
   return { full, files };
 }
 
