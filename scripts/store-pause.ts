@@ -5,6 +5,7 @@
 // longest event-loop pause and the latency percentiles with no snapshot, while the store writes a
 // snapshot (a worker merges the journal into the file), and while the old way runs for comparison
 // (structuredClone + JSON.stringify of the whole state on the request thread, as before ADR 0010).
+// The CPU column is this process's (request thread, GC and worker threads; not a child process).
 //
 //   npm run bench:store -- [assets] [process|worker|inline]
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -121,11 +122,13 @@ try {
     }, INTERVAL_MS);
     histogram.enable();
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const done = work().finally(() => {
       running = false;
     });
     await Promise.all([done, new Promise((r) => setTimeout(r, minMs))]);
     const took = performance.now() - started;
+    const used = process.cpuUsage(cpu);
     clearInterval(timer);
     histogram.disable();
     await Promise.all(inFlight);
@@ -133,7 +136,7 @@ try {
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
     console.log(
-      `${label.padEnd(44)} ${String(Math.round(took)).padStart(6)} ms  longest pause ${(histogram.max / 1e6).toFixed(0).padStart(5)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(0).padStart(4)} ms)  requests ${String(latencies.length).padStart(5)}  p50 ${pct(0.5).padStart(6)} ms  p99 ${pct(0.99).padStart(7)} ms  max ${latencies.at(-1)!.toFixed(0).padStart(5)} ms`,
+      `${label.padEnd(44)} ${String(Math.round(took)).padStart(6)} ms  longest pause ${(histogram.max / 1e6).toFixed(0).padStart(5)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(0).padStart(4)} ms)  requests ${String(latencies.length).padStart(5)}  p50 ${pct(0.5).padStart(6)} ms  p99 ${pct(0.99).padStart(7)} ms  max ${latencies.at(-1)!.toFixed(0).padStart(5)} ms  server process CPU ${String(Math.round((used.user + used.system) / 1000)).padStart(6)} ms`,
     );
   }
 
