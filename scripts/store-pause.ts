@@ -3,8 +3,9 @@
 // writes it as the store's snapshot, times the server's startup on that file, then runs a steady
 // request stream (a login, a write, and GET /user/infos, a read, every 4 ms) and reports the
 // longest event-loop pause and the latency percentiles with no snapshot, while the store writes a
-// snapshot (a worker merges the journal into the file), and while the old way runs for comparison
-// (structuredClone + JSON.stringify of the whole state on the request thread, as before ADR 0010).
+// snapshot (by default a lower-priority child process merges the journal into the file), and
+// while the old way runs for comparison (structuredClone + JSON.stringify of the whole state on
+// the request thread, as before ADR 0010).
 // The CPU column is this process's (request thread, GC and worker threads; not a child process).
 //
 //   npm run bench:store -- [assets] [process|worker|inline]

@@ -44,6 +44,7 @@ async function* mergedChunks({ snapshot, journal }: MergeJob): AsyncGenerator<st
   let collection: Map<string, unknown> | undefined;
   let first = true;
   let inCollection = false;
+  let ended = false;
   const seen = new Set<string>();
   const emitRest = (rows: Map<string, unknown> | undefined) => {
     for (const [id, row] of rows ?? []) {
@@ -112,12 +113,15 @@ async function* mergedChunks({ snapshot, journal }: MergeJob): AsyncGenerator<st
         chunk += CLOSE_LINE;
       }
       chunk += CLOSE_LINE;
+      ended = true;
     }
     if (chunk.length >= CHUNK) {
       yield chunk;
       chunk = '';
     }
   }
+  // a snapshot cut short must not become the next one (loading it would refuse the start)
+  if (!ended) throw new Error(`${snapshot}: the snapshot ends before its closing brace`);
   yield chunk;
 }
 
