@@ -23,7 +23,7 @@ import { Tx } from '../packages/server/src/domain/tx.ts';
 import { createUser } from '../packages/server/src/domain/users.ts';
 import { composeServer } from '../packages/server/src/server.ts';
 import { nodeFiles } from '../packages/server/src/store/files.ts';
-import { snapshotChunks, writeDurably } from '../packages/server/src/store/snapshot-file.ts';
+import { snapshotChunks, writeSnapshotFile } from '../packages/server/src/store/snapshot-file.ts';
 import type { StoreOptions } from '../packages/server/src/store/store.ts';
 
 const ASSETS = Number(process.argv[2] ?? 1_000_000);
@@ -70,7 +70,7 @@ try {
   const built = buildState();
   console.log(`built ${ASSETS.toLocaleString('en')} assets in ${Math.round(performance.now() - t)} ms`);
   t = performance.now();
-  await writeDurably(nodeFiles, file, snapshotChunks(built.state));
+  await writeSnapshotFile(nodeFiles, file, snapshotChunks(built.state));
   console.log(`snapshot file ${mb(statSync(file).size)} written in ${Math.round(performance.now() - t)} ms`);
   const { keys } = built;
   (built as { state?: unknown }).state = undefined;

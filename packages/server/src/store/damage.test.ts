@@ -176,6 +176,19 @@ describe('a damaged snapshot', () => {
     await refused(file, at + 1, /a records record \/kind must be string/);
   });
 
+  it('refuses a flipped byte in a snapshot that still parses (the file checksum)', async () => {
+    await thirtyRecords({ close: true });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"n":17', '"n":19'));
+    await refused(file, lines(file).length - 2, /checksum of the lines before does not match/);
+  });
+
+  it('refuses a snapshot without its checksum line', async () => {
+    await thirtyRecords({ close: true });
+    const text = lines(file);
+    writeFileSync(file, text.filter((l) => !l.startsWith(',"sum"')).join('\n'));
+    await refused(file, text.length - 2, /no checksum line/);
+  });
+
   it('refuses a snapshot written by an earlier version that holds null', async () => {
     await thirtyRecords({ close: true });
     writeFileSync(file, JSON.stringify({ seq: 30, counters: {}, feesCollected: 0, users: null }));

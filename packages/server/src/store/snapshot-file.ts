@@ -10,14 +10,17 @@
 //   }
 //   ,"items":{
 //   }
+//   ,"sum":"9a0c41f2"
 //   }
 //
+// `sum` is the CRC-32 of every line before it, so a changed byte that still parses is found.
 // Writes are durable: a temporary file beside the target (0600), fsync, atomic rename, fsync of
 // the directory. Snapshots written as a single line by earlier versions are still read.
 import { createReadStream, readdirSync, rmSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { crc32 } from 'node:zlib';
 import { COLLECTIONS, type CollectionName, emptyState, type State } from '../domain/state.ts';
 import { jsonProblem, StoreDamaged } from './damage.ts';
 import type { StoreFiles } from './files.ts';
@@ -41,8 +44,38 @@ export const openLine = (c: string): string => `,${JSON.stringify(c)}:{\n`;
 export const recordLine = (first: boolean, id: string, row: unknown): string =>
   `${first ? '' : ','}${JSON.stringify(id)}:${JSON.stringify(row)}\n`;
 export const CLOSE_LINE = '}\n';
+const SUM_START = ',"sum":"';
+const sumLine = (crc: number) => `${SUM_START}${crc.toString(16).padStart(8, '0')}"\n`;
 
-/** The snapshot of `state` as chunks of lines (synchronous: the state must not change meanwhile). */
+/** Ends the lines of a snapshot (all but its last `}`) with the checksum line and the `}`. */
+export async function* sealed(body: Iterable<string> | AsyncIterable<string>): AsyncGenerator<string> {
+  let crc = 0;
+  for await (const chunk of body) {
+    crc = crc32(chunk, crc);
+    yield chunk;
+  }
+  yield `${sumLine(crc)}${CLOSE_LINE}`;
+}
+
+/**
+ * Checks the checksums of a snapshot read a line at a time: `line` every line but the last, in
+ * order; `isSum` says whether a line is the checksum line, `matches` whether it holds.
+ */
+export function sumChecker() {
+  let crc = 0;
+  return {
+    isSum: (line: string) => line.startsWith(SUM_START),
+    matches: (line: string) => line === sumLine(crc).trimEnd(),
+    add(line: string) {
+      crc = crc32(`${line}\n`, crc);
+    },
+  };
+}
+
+/**
+ * The lines of the snapshot of `state` but the checksum and the last `}` (`sealed` adds them),
+ * in chunks; synchronous: the state must not change meanwhile.
+ */
 export function* snapshotChunks(state: State): Generator<string> {
   let chunk = headerLine(state);
   for (const c of COLLECTIONS) {
@@ -58,7 +91,7 @@ export function* snapshotChunks(state: State): Generator<string> {
     }
     chunk += CLOSE_LINE;
   }
-  yield `${chunk}${CLOSE_LINE}`;
+  yield chunk;
 }
 
 /** The temporary files of snapshots of `path`: `.<name>.<pid>.<n>.tmp` beside it. */
@@ -76,8 +109,12 @@ export function removeTempFiles(path: string): void {
     if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(dirname(path), name), { force: true });
 }
 
+/** Writes a snapshot's lines durably as `path`, sealed with their checksum. */
+export const writeSnapshotFile = (files: StoreFiles, path: string, body: Iterable<string> | AsyncIterable<string>) =>
+  writeDurably(files, path, sealed(body));
+
 /** Writes `chunks` durably as the file `path` (temporary file, fsync, rename, directory fsync). */
-export async function writeDurably(
+async function writeDurably(
   files: StoreFiles,
   path: string,
   chunks: Iterable<string> | AsyncIterable<string>,
@@ -155,9 +192,17 @@ export async function readSnapshot(path: string): Promise<{ state: State; legacy
   let name: CollectionName | undefined;
   let expectFirst = true;
   let ended = false;
+  let summed = false;
+  const sum = sumChecker();
   const damaged = (reason: string) => new StoreDamaged(path, n, reason);
   for await (const line of lines) {
     n += 1;
+    if (!collection && !ended && sum.isSum(line)) {
+      if (!sum.matches(line)) throw damaged('the checksum of the lines before does not match (a changed byte)');
+      summed = true;
+      continue;
+    }
+    sum.add(line);
     if (n === 1) {
       if (!line.startsWith(HEADER_START)) {
         lines.close();
@@ -183,6 +228,7 @@ export async function readSnapshot(path: string): Promise<{ state: State; legacy
     if (!kind) throw damaged('not a line of a snapshot');
     if (!collection) {
       if (kind.kind === 'close') {
+        if (!summed) throw damaged('the snapshot has no checksum line');
         ended = true;
         continue;
       }

@@ -21,7 +21,8 @@ import {
   openLine,
   recordLine,
   type SnapshotHeader,
-  writeDurably,
+  sumChecker,
+  writeSnapshotFile,
 } from './snapshot-file.ts';
 
 export interface MergeJob {
@@ -54,7 +55,16 @@ async function* mergedChunks({ snapshot, journal }: MergeJob): AsyncGenerator<st
     }
   };
   const input = createInterface({ input: createReadStream(snapshot, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const sum = sumChecker();
+  let summed = false;
   for await (const line of input) {
+    if (!inCollection && !ended && sum.isSum(line)) {
+      // the snapshot changed since it was checked at start: do not carry the damage on
+      if (!sum.matches(line)) throw new Error(`${snapshot}: the checksum does not match`);
+      summed = true;
+      continue;
+    }
+    sum.add(line);
     if (!header) {
       header = JSON.parse(`${line}}`) as SnapshotHeader;
       seq = header.seq;
@@ -112,8 +122,7 @@ async function* mergedChunks({ snapshot, journal }: MergeJob): AsyncGenerator<st
         emitRest(patch.get(c));
         chunk += CLOSE_LINE;
       }
-      chunk += CLOSE_LINE;
-      ended = true;
+      ended = true; // `sealed` adds the checksum and the last `}`
     }
     if (chunk.length >= CHUNK) {
       yield chunk;
@@ -121,13 +130,13 @@ async function* mergedChunks({ snapshot, journal }: MergeJob): AsyncGenerator<st
     }
   }
   // a snapshot cut short must not become the next one (loading it would refuse the start)
-  if (!ended) throw new Error(`${snapshot}: the snapshot ends before its closing brace`);
+  if (!ended || !summed) throw new Error(`${snapshot}: the snapshot ends before its checksum and closing brace`);
   yield chunk;
 }
 
 /** Writes the merged snapshot durably in place of `job.snapshot`. */
 export async function merge(job: MergeJob): Promise<void> {
-  await writeDurably(nodeFiles, job.snapshot, mergedChunks(job));
+  await writeSnapshotFile(nodeFiles, job.snapshot, mergedChunks(job));
 }
 
 /** Runs `merge` in a worker thread; resolves once the new snapshot is durable. */

@@ -13,7 +13,7 @@ import { applyChanges, type Change, type Tx } from '../domain/tx.ts';
 import { StoreDamaged } from './damage.ts';
 import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
 import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
-import { readSnapshot, removeTempFiles, snapshotChunks, writeDurably } from './snapshot-file.ts';
+import { readSnapshot, removeTempFiles, snapshotChunks, writeSnapshotFile } from './snapshot-file.ts';
 import { merge, mergeInProcess, mergeInWorker } from './snapshot-merge.ts';
 
 /** A write the store could not make durable: nothing of it (or of later writes) was kept. */
@@ -128,7 +128,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   // Start from one snapshot and no journal: new lines must never follow torn bytes, and a later
   // rotation must not overwrite a `.journal.old` whose lines are in no snapshot yet.
   const unclean = journalPaths.some((f) => existsSync(f) && statSync(f).size > 0);
-  if (unclean || loaded.legacy || !existsSync(path)) await writeDurably(files, path, snapshotChunks(state));
+  if (unclean || loaded.legacy || !existsSync(path)) await writeSnapshotFile(files, path, snapshotChunks(state));
   else chmodSync(path, FILE_MODE); // written 0644 by an earlier version
   for (const f of journalPaths) rmSync(f, { force: true });
   await syncDirectory(dir);
@@ -280,7 +280,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
         const copy = structuredClone(next); // later commits change `next` while it is written
         await onChain(async () => {
           try {
-            await writeDurably(files, path, snapshotChunks(copy));
+            await writeSnapshotFile(files, path, snapshotChunks(copy));
           } catch (error) {
             // the journal's lines after this point would follow a state no file holds
             refusal = `a replacement state could not be written (${errorCode(error)}); restart the server`;
