@@ -32,7 +32,7 @@ it('keeps the session of an acknowledged login when the server is dropped withou
   expect(data?.content).toMatchObject({ count: 1, values: [{ user: platformId, current: true }] });
   await second.close();
   await second.deps.store.close();
-});
+}, 90_000); // fsyncs and snapshot merges in child processes: slow on a busy machine
 
 it('answers a write the full disk refused with a 500 and shows nothing of it afterwards; later writes are kept', async () => {
   const db = join(dir, 'full.json');
@@ -59,4 +59,4 @@ it('answers a write the full disk refused with a 500 and shows nothing of it aft
   expect(Object.keys(reopened.state.sessions)).toHaveLength(2);
   await reopened.close();
   await t.deps.store.close();
-});
+}, 90_000);

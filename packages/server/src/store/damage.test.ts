@@ -10,6 +10,9 @@ import { StoreDamaged } from './damage.ts';
 import { journalLine } from './journal.ts';
 import { openStore, type Store } from './store.ts';
 
+/** Every test here waits for fsyncs and child processes: generous on a busy machine. */
+const SLOW = { timeout: 90_000 };
+
 const PRIVATE = 'private-9f3a@example.com';
 let dir: string;
 let file: string;
@@ -21,11 +24,11 @@ beforeEach(() => {
   file = join(dir, 'db.json');
   journal = `${file}.journal`;
   opened = [];
-});
+}, SLOW.timeout);
 afterEach(async () => {
   for (const store of opened) await store.close().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
-});
+}, SLOW.timeout);
 
 /** A store holding 30 acknowledged records carrying user data; closed (all in the snapshot) or not. */
 async function thirtyRecords({ close }: { close: boolean }): Promise<void> {
@@ -66,7 +69,7 @@ async function refused(path: string, line: number, why: RegExp): Promise<StoreDa
   return damage;
 }
 
-describe('a damaged journal', () => {
+describe('a damaged journal', SLOW, () => {
   it('refuses garbage in the middle of the journal', async () => {
     await thirtyRecords({ close: false });
     const text = lines(journal);
@@ -139,7 +142,7 @@ describe('a damaged journal', () => {
   });
 });
 
-describe('a damaged snapshot', () => {
+describe('a damaged snapshot', SLOW, () => {
   it.each([
     ['null', 'null', /null, not a state object/],
     ['{}', '{}', /seq is missing/],
@@ -196,7 +199,7 @@ describe('a damaged snapshot', () => {
   });
 });
 
-describe('starting the server on a damaged store', () => {
+describe('starting the server on a damaged store', SLOW, () => {
   it('prints one line naming the file and the line, and exits non-zero', async () => {
     await thirtyRecords({ close: false });
     const text = lines(journal);
@@ -219,5 +222,5 @@ describe('starting the server on a damaged store', () => {
     expect(out).toBe('');
     expect(err.trimEnd().split('\n')).toEqual([expect.stringMatching(/db\.json\.journal is damaged at line 10: /)]);
     expect(err).not.toContain(PRIVATE);
-  }, 30_000);
+  });
 });

@@ -21,6 +21,9 @@ import { fullDiskFiles } from './full-disk.fixture.ts';
 import { parseJournal } from './journal.ts';
 import { openStore, type Store, type StoreOptions, StoreWriteError } from './store.ts';
 
+/** Every test here waits for fsyncs and child processes: generous on a busy machine. */
+const SLOW = { timeout: 90_000 };
+
 let dir: string;
 let opened: Store[] = [];
 /** Opens a store that the test may leave open (as a crashed process would); closed afterwards. */
@@ -32,11 +35,11 @@ async function open(file: string, options?: StoreOptions): Promise<Store> {
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'store-'));
   opened = [];
-});
+}, SLOW.timeout);
 afterEach(async () => {
   for (const store of opened) await store.close().catch(() => {});
   rmSync(dir, { recursive: true, force: true });
-});
+}, SLOW.timeout);
 
 /** Commits one record through a unit of work, as the engine does. */
 async function commitRecord(store: Store, id: number) {
@@ -63,7 +66,7 @@ function fullDisk() {
   return { full, files };
 }
 
-describe('the journal store', () => {
+describe('the journal store', SLOW, () => {
   it('starts empty and says so', async () => {
     const store = await openStore(join(dir, 'db.json'));
     expect(store.created).toBe(true);
@@ -196,7 +199,7 @@ describe('the journal store', () => {
   });
 });
 
-describe('the files', () => {
+describe('the files', SLOW, () => {
   it('are created 0600 in a directory created 0700, and a temporary snapshot left by a kill is removed', async () => {
     const file = join(dir, 'new', 'db.json');
     const store = await open(file);
@@ -228,7 +231,7 @@ describe('the files', () => {
   });
 });
 
-describe('a full disk', () => {
+describe('a full disk', SLOW, () => {
   it('undoes a failed commit in memory, leaves no bytes of it in the journal, and takes the next one', async () => {
     const file = join(dir, 'db.json');
     const { full, files } = fullDisk();
@@ -291,7 +294,7 @@ describe('a full disk', () => {
   });
 });
 
-describe('a small filesystem filled up (tmpfs; needs root, skipped otherwise)', () => {
+describe('a small filesystem filled up (tmpfs; needs root, skipped otherwise)', SLOW, () => {
   let mnt: string;
   let mounted: boolean;
   beforeEach(() => {
@@ -303,12 +306,12 @@ describe('a small filesystem filled up (tmpfs; needs root, skipped otherwise)', 
     } catch {
       mounted = false;
     }
-  });
+  }, SLOW.timeout);
   afterEach(async () => {
     for (const store of opened) await store.close().catch(() => {});
     opened = [];
     if (mounted) execFileSync('umount', ['-l', mnt], { stdio: 'ignore' });
-  });
+  }, SLOW.timeout);
   /** Whatever room is left on the filesystem goes to a filler file. */
   const disk = () => ({
     fill() {
