@@ -122,6 +122,9 @@ try {
       inFlight.push(request.then(() => void latencies.push(performance.now() - start)));
     }, INTERVAL_MS);
     histogram.enable();
+    // the histogram records the delay between two of its own ticks: let it tick (and the request
+    // stream start) before the work, so a pause at the very start of the work is counted too
+    await new Promise((r) => setTimeout(r, 100));
     const started = performance.now();
     const cpu = process.cpuUsage();
     const done = work().finally(() => {
