@@ -108,6 +108,7 @@ try {
     const histogram = monitorEventLoopDelay({ resolution: 1 });
     let running = true;
     let n = 0;
+    let errors = 0;
     const inFlight: Promise<void>[] = [];
     const timer = setInterval(() => {
       n += 1;
@@ -119,7 +120,14 @@ try {
               if (r.status !== 200) throw new Error(`infos: ${r.status}`);
               return r.arrayBuffer().then(() => {});
             });
-      inFlight.push(request.then(() => void latencies.push(performance.now() - start)));
+      inFlight.push(
+        request.then(
+          () => void latencies.push(performance.now() - start),
+          () => {
+            errors += 1; // a keep-alive socket the server closed during a long pause
+          },
+        ),
+      );
     }, INTERVAL_MS);
     histogram.enable();
     // the histogram records the delay between two of its own ticks: let it tick (and the request
@@ -140,7 +148,7 @@ try {
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
     console.log(
-      `${label.padEnd(44)} ${String(Math.round(took)).padStart(6)} ms  longest pause ${(histogram.max / 1e6).toFixed(0).padStart(5)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(0).padStart(4)} ms)  requests ${String(latencies.length).padStart(5)}  p50 ${pct(0.5).padStart(6)} ms  p99 ${pct(0.99).padStart(7)} ms  max ${latencies.at(-1)!.toFixed(0).padStart(5)} ms  server process CPU ${String(Math.round((used.user + used.system) / 1000)).padStart(6)} ms`,
+      `${label.padEnd(44)} ${String(Math.round(took)).padStart(6)} ms  longest pause ${(histogram.max / 1e6).toFixed(0).padStart(5)} ms (p99 ${(histogram.percentile(99) / 1e6).toFixed(0).padStart(4)} ms)  requests ${String(latencies.length).padStart(5)} (${errors} failed)  p50 ${pct(0.5).padStart(6)} ms  p99 ${pct(0.99).padStart(7)} ms  max ${latencies.at(-1)!.toFixed(0).padStart(5)} ms  server process CPU ${String(Math.round((used.user + used.system) / 1000)).padStart(6)} ms`,
     );
   }
 
