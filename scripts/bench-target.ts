@@ -47,7 +47,7 @@ if (kind === 'bare') {
     placeOrder(tx, { owner: id, itemId: item.id, price: 50, amount: 10, now });
     keys.push(`bench-key-${u}`);
   }
-  await deps.store.append(tx.commit());
+  await deps.store.commit(tx);
   await deps.store.snapshot();
   const server = app.listen(0, '127.0.0.1', async () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSecret, parseConfig } from './config.ts';
+import { StartRefusal } from './start-refusal.ts';
 
 describe('parseConfig', () => {
   it('has the documented defaults', () => {
@@ -82,7 +83,45 @@ describe('loadSecret', () => {
       expect(first).toMatch(/^[0-9a-f]{64}$/);
       expect(loadSecret(undefined, db, 'jwt-secret')).toBe(first);
       expect(statSync(`${db}.jwt-secret`).mode & 0o777).toBe(0o600);
-      expect(loadSecret('given', db, 'jwt-secret')).toBe('given');
+      const given = 'g'.repeat(32);
+      expect(loadSecret(given, db, 'jwt-secret')).toBe(given);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a given secret under 32 bytes and an empty or short secret file, in one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    try {
+      const db = join(dir, 'db.json');
+      const refusal = (f: () => unknown) => {
+        try {
+          f();
+        } catch (error) {
+          expect(error).toBeInstanceOf(StartRefusal);
+          expect((error as Error).message).not.toContain('\n');
+          return (error as Error).message;
+        }
+        throw new Error('accepted');
+      };
+      expect(refusal(() => loadSecret('s'.repeat(31), db, 'jwt-secret', 'MARKETPLACE_JWT_SECRET'))).toMatch(
+        /MARKETPLACE_JWT_SECRET holds 31 bytes; a secret needs at least 32/,
+      );
+      expect(refusal(() => loadSecret('s'.repeat(31), db, 'jwt-secret'))).not.toContain('sssss');
+      writeFileSync(`${db}.jwt-secret`, '\n');
+      expect(refusal(() => loadSecret(undefined, db, 'jwt-secret'))).toMatch(/db\.json\.jwt-secret is empty/);
+      writeFileSync(`${db}.jwt-secret`, 'short\n');
+      expect(refusal(() => loadSecret(undefined, db, 'jwt-secret'))).toMatch(/holds 5 bytes/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('creates the directory of its file 0700', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cfg-'));
+    try {
+      loadSecret(undefined, join(dir, 'new', 'db.json'), 'jwt-secret');
+      expect(statSync(join(dir, 'new')).mode & 0o777).toBe(0o700);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

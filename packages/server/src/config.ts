@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { StartRefusal } from './start-refusal.ts';
 
 export interface Config {
   port: number;
@@ -55,13 +56,29 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
-/** A secret from the configuration, or one generated and persisted beside the database. */
-export function loadSecret(given: string | undefined, db: string, name: string): string {
-  if (given) return given;
+/** Secrets shorter than this are refused at start: a short HMAC key is guessed offline from one token. */
+export const MIN_SECRET_BYTES = 32;
+
+/** `secret`, unless it is too short to be a key (`where` names its source in the refusal). */
+function longEnough(secret: string, where: string, hint: string): string {
+  const bytes = Buffer.byteLength(secret);
+  if (bytes >= MIN_SECRET_BYTES) return secret;
+  throw new StartRefusal(
+    `Refusing to start: ${where} ${bytes === 0 ? 'is empty' : `holds ${bytes} bytes`}; a secret needs at least ${MIN_SECRET_BYTES} (${hint}).`,
+  );
+}
+
+/**
+ * A secret from the configuration (`variable` names it), or one generated and persisted beside the
+ * database (0600). A given or stored secret under 32 bytes refuses the start.
+ */
+export function loadSecret(given: string | undefined, db: string, name: string, variable = name): string {
+  if (given) return longEnough(given, variable, 'for example `openssl rand -hex 32`');
   if (db === ':memory:') return randomBytes(32).toString('hex');
   const file = `${resolve(db)}.${name}`;
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
+  if (existsSync(file))
+    return longEnough(readFileSync(file, 'utf8').trim(), file, 'remove the file to have one generated');
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;

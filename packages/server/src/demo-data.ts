@@ -233,6 +233,6 @@ function must<T>(result: Result<T>, what: string): T {
 export async function seedDemoData(deps: ServerDeps): Promise<DemoAdmin[]> {
   const tx = new Tx(deps.store.state);
   const admins = buildDemoData(tx, deps.clock.now(), () => deps.random.hex(16));
-  await deps.store.append(tx.commit());
+  await deps.store.commit(tx);
   return admins;
 }

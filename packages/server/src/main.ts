@@ -4,7 +4,9 @@ import pino from 'pino';
 import { parseConfig } from './config.ts';
 import { DEMO_KEYS, type DemoAdmin } from './demo-data.ts';
 import { startServer } from './server.ts';
+import { refuseStartInOneLine } from './start-refusal.ts';
 
+refuseStartInOneLine(); // a damaged store or a short secret: one line, exit code 1
 const config = parseConfig(process.env);
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const { close, url, demoAdmins } = await startServer({ config, demoData: config.demo, logger });

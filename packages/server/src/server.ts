@@ -21,7 +21,7 @@ import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
-import { openStore } from './store/store.ts';
+import { openStore, type StoreOptions } from './store/store.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -37,11 +37,13 @@ export interface ServerOptions {
   /** Seed demo data into a new store (MARKETPLACE_DEMO=1: npm start, npm run sandbox); tests start empty. */
   demoData?: boolean;
   logger?: pino.Logger;
+  /** How the file store snapshots (a benchmark compares the ways). */
+  store?: StoreOptions;
 }
 
 /** Composes the server: the deps and the Express app, not yet listening. */
-export async function composeServer({ config, demoData = false, logger }: ServerOptions) {
-  const store = await openStore(config.db);
+export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
+  const store = await openStore(config.db, storeOptions);
   const testClock = config.testMode ? createTestClock() : undefined;
   const outbox = new Outbox();
   const deps: ServerDeps = {
@@ -59,8 +61,11 @@ export async function composeServer({ config, demoData = false, logger }: Server
     limiter: new RateLimiter(testClock ?? systemClock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
-    jwtSecret: new TextEncoder().encode(loadSecret(config.jwtSecret, config.db, 'jwt-secret')),
-    depositSecret: loadSecret(config.depositSecret, config.db, 'deposit-secret'),
+    jwtSecret: new TextEncoder().encode(
+      loadSecret(config.jwtSecret, config.db, 'jwt-secret', 'MARKETPLACE_JWT_SECRET'),
+    ),
+    depositSecret: loadSecret(config.depositSecret, config.db, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
+    codeKey: loadSecret(undefined, config.db, 'code-key'),
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
     caches: new Map(),
   };

@@ -17,7 +17,7 @@ const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim(
 /** Asks to change the account e-mail: stores the request and mails `code` to the new address. */
 export function requestEmailChange(
   tx: Tx,
-  input: { user: string; email: string; code: string; now: number },
+  input: { user: string; email: string; code: string; codeKey: string; now: number },
 ): Result<string> {
   const last = tx
     .all('codeRequests')
@@ -26,7 +26,7 @@ export function requestEmailChange(
   if (last && input.now - last.created < EMAIL_CHANGE_INTERVAL) return fail(EMAIL_CHANGE.tooManyRequests);
   const email = input.email.trim();
   if (tx.all('users').some((u) => u.email !== '' && sameAddress(u.email, email))) return fail(EMAIL_CHANGE.emailInUse);
-  openCodeRequest(tx, { user: input.user, purpose: 'emailChange', email, code: input.code, now: input.now });
+  openCodeRequest(tx, { ...input, purpose: 'emailChange', email });
   mailService(tx, input.user, 'emailChange', {
     to: email,
     subject: 'Confirm your new e-mail address',
@@ -39,11 +39,11 @@ export function requestEmailChange(
 /** Confirms the pending change with its code; every session but `session` ends. */
 export function validateEmailChange(
   tx: Tx,
-  input: { user: string; session: number; code: string | string[]; now: number },
+  input: { user: string; session: number; code: string | string[]; codeKey: string; now: number },
 ): Result<string> {
   const request = pendingRequests(tx, input.user, 'emailChange')[0];
   if (!request) return fail(CODES.requestNotFound);
-  const redeemed = redeemCode(tx, request, joinCode(input.code), input.now);
+  const redeemed = redeemCode(tx, request, { ...input, code: joinCode(input.code) });
   if (!redeemed.ok) return redeemed;
   const user = tx.get('users', input.user)!;
   tx.put('users', input.user, { ...user, email: request.email });

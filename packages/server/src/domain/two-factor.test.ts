@@ -5,6 +5,8 @@ import { CODES, TWO_FACTOR } from './messages.ts';
 import { testState } from './test-state.ts';
 import { activate, askReset, base32, createSecret, totpAt, totpValid, validateReset } from './two-factor.ts';
 
+const CODE_KEY = 'k'.repeat(32);
+
 const bytes = Buffer.from('12345678901234567890'); // the RFC 6238 SHA-1 test key
 
 describe('base32 and TOTP', () => {
@@ -73,7 +75,7 @@ describe('askReset and validateReset', () => {
   it('mails a reset code to the backup address; the code with its request removes 2FA', () => {
     const { s, me, secret } = activated();
     activate(s.tx, { user: me, key: 'k1', code: totpAt(secret, s.now), email: 'b@example.com', now: s.now });
-    const asked = askReset(s.tx, { user: me, code: '424242', now: s.now });
+    const asked = askReset(s.tx, { user: me, code: '424242', codeKey: CODE_KEY, now: s.now });
     expect(asked).toEqual({
       ok: true,
       value: { requestId: 1, emailSent: true, expiresAt: String(s.now + 86_400), message: TWO_FACTOR.resetSent },
@@ -83,7 +85,7 @@ describe('askReset and validateReset', () => {
       mail: { to: 'b@example.com', data: { code: '424242' } },
     });
     const reset = (requestId: number | undefined, code: string | string[]) =>
-      validateReset(s.tx, { user: me, requestId, code, now: s.now + 60 });
+      validateReset(s.tx, { user: me, requestId, code, codeKey: CODE_KEY, now: s.now + 60 });
     expect(reset(undefined, '424242')).toEqual({ ok: false, error: CODES.requestNotFound });
     expect(reset(99, '424242')).toEqual({ ok: false, error: CODES.requestNotFound });
     expect(reset(1, '000000')).toEqual({ ok: false, error: CODES.invalidOrExpired });
@@ -93,21 +95,28 @@ describe('askReset and validateReset', () => {
     });
     expect(s.tx.get('users', me)?.twoFactorEnabled).toBe(false);
     expect(s.tx.get('twoFactor', me)).toBeUndefined();
-    expect(askReset(s.tx, { user: me, code: '1', now: s.now })).toEqual({ ok: false, error: TWO_FACTOR.notActivated });
+    expect(askReset(s.tx, { user: me, code: '1', codeKey: CODE_KEY, now: s.now })).toEqual({
+      ok: false,
+      error: TWO_FACTOR.notActivated,
+    });
   });
 
   it('answers No 2FA email found when 2FA is on without a backup address', () => {
     const s = testState();
     const me = s.user({ twoFactor: true }).platformId;
-    expect(askReset(s.tx, { user: me, code: '1', now: s.now })).toEqual({ ok: false, error: TWO_FACTOR.noResetEmail });
+    expect(askReset(s.tx, { user: me, code: '1', codeKey: CODE_KEY, now: s.now })).toEqual({
+      ok: false,
+      error: TWO_FACTOR.noResetEmail,
+    });
   });
 
   it('answers Too many attempts after 5 wrong codes, and keeps 2FA', () => {
     const { s, me, secret } = activated();
     activate(s.tx, { user: me, key: 'k1', code: totpAt(secret, s.now), email: 'b@example.com', now: s.now });
-    askReset(s.tx, { user: me, code: '424242', now: s.now });
-    for (let i = 0; i < MAX_ATTEMPTS; i += 1) validateReset(s.tx, { user: me, requestId: 1, code: '1', now: s.now });
-    expect(validateReset(s.tx, { user: me, requestId: 1, code: '424242', now: s.now })).toEqual({
+    askReset(s.tx, { user: me, code: '424242', codeKey: CODE_KEY, now: s.now });
+    for (let i = 0; i < MAX_ATTEMPTS; i += 1)
+      validateReset(s.tx, { user: me, requestId: 1, code: '1', codeKey: CODE_KEY, now: s.now });
+    expect(validateReset(s.tx, { user: me, requestId: 1, code: '424242', codeKey: CODE_KEY, now: s.now })).toEqual({
       ok: false,
       error: CODES.tooManyAttempts,
     });

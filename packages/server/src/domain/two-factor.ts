@@ -97,7 +97,7 @@ export function activate(
 /** Asks to remove 2FA: a reset code, valid 24 hours, goes to the backup address. */
 export function askReset(
   tx: Tx,
-  input: { user: string; code: string; now: number },
+  input: { user: string; code: string; codeKey: string; now: number },
 ): Result<{ requestId: number; emailSent: boolean; expiresAt: string; message: string }> {
   if (!tx.get('users', input.user)?.twoFactorEnabled) return fail(TWO_FACTOR.notActivated);
   const backup = tx.get('twoFactor', input.user)?.backupEmail;
@@ -107,6 +107,7 @@ export function askReset(
     purpose: 'twoFactorReset',
     email: backup,
     code: input.code,
+    codeKey: input.codeKey,
     now: input.now,
   });
   const sent = mailService(tx, input.user, 'twoFactorReset', {
@@ -127,14 +128,14 @@ export function askReset(
 /** Removes 2FA with the reset code of the request `requestId`. */
 export function validateReset(
   tx: Tx,
-  input: { user: string; requestId: number | undefined; code: string | string[]; now: number },
+  input: { user: string; requestId: number | undefined; code: string | string[]; codeKey: string; now: number },
 ): Result<{ twoFactorEnabled: false; message: string }> {
   const user = tx.get('users', input.user)!;
   if (!user.twoFactorEnabled) return fail(TWO_FACTOR.notActivated);
   const request = input.requestId === undefined ? undefined : tx.get('codeRequests', input.requestId);
   if (!request || request.user !== input.user || request.purpose !== 'twoFactorReset' || request.used)
     return fail(CODES.requestNotFound);
-  const redeemed = redeemCode(tx, request, joinCode(input.code), input.now);
+  const redeemed = redeemCode(tx, request, { ...input, code: joinCode(input.code) });
   if (!redeemed.ok) return redeemed;
   tx.delete('twoFactor', input.user);
   tx.put('users', input.user, { ...user, twoFactorEnabled: false });

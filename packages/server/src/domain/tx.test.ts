@@ -42,6 +42,26 @@ describe('Tx', () => {
     expect(replay).toEqual(state);
   });
 
+  it('returns the changes that undo a commit, so a failed journal write can leave the state as it was', () => {
+    const state = emptyState();
+    state.sessions['9'] = session(9);
+    state.sessions['5'] = session(5);
+    state.counters.items = 4;
+    state.feesCollected = 3;
+    const before = structuredClone(state);
+    const tx = new Tx(state);
+    tx.put('sessions', 1, session(tx.nextId('sessions')));
+    tx.put('sessions', 5, { ...session(5), revoked: true });
+    tx.delete('sessions', 9);
+    tx.nextId('items');
+    tx.collectFee(7);
+    const { undo } = tx.commitWithUndo();
+    expect(state).not.toEqual(before);
+    applyChanges(state, undo);
+    expect(state).toEqual(before);
+    expect(Object.hasOwn(state.counters, 'sessions')).toBe(false);
+  });
+
   it('lists a collection as the unit of work sees it', () => {
     const state = emptyState();
     state.sessions['1'] = session(1);

@@ -103,34 +103,51 @@ export class Tx {
 
   /** Applies every write to the state and returns them as journal changes. */
   commit(): Change[] {
+    return this.commitWithUndo().changes;
+  }
+
+  /**
+   * Applies every write to the state; returns the journal changes and the changes that undo them
+   * (the before-images, newest first). The store keeps the undo list until the change is durable,
+   * so a failed journal write leaves the state as it was (ADR 0010).
+   */
+  commitWithUndo(): { changes: Change[]; undo: Change[] } {
     const changes: Change[] = [];
+    const undo: Change[] = [];
     for (const { c, id, row } of this.#writes.values()) {
       const collection = this.state[c] as Record<string, unknown>;
+      undo.push({ c, id, row: Object.hasOwn(collection, id) ? collection[id] : null });
       if (row === null) delete collection[id];
       else collection[id] = row;
       changes.push({ c, id, row });
     }
     for (const [c, n] of Object.entries(this.#counters)) {
+      undo.push({ c: 'meta', id: `counter:${c}`, row: this.state.counters[c] ?? null });
       this.state.counters[c] = n;
       changes.push({ c: 'meta', id: `counter:${c}`, row: n });
     }
     if (this.#fees !== 0) {
+      undo.push({ c: 'meta', id: 'feesCollected', row: this.state.feesCollected });
       this.state.feesCollected += this.#fees;
       changes.push({ c: 'meta', id: 'feesCollected', row: this.state.feesCollected });
     }
     this.#writes.clear();
     this.#counters = {};
     this.#fees = 0;
-    return changes;
+    return { changes, undo: undo.reverse() };
   }
 }
 
-/** Applies journaled changes to a state (store recovery). */
+/** Applies journaled changes to a state (store recovery), or the undo list of a failed commit. */
 export function applyChanges(state: State, changes: Change[]): void {
   for (const { c, id, row } of changes) {
     if (c === 'meta') {
       if (id === 'feesCollected') state.feesCollected = row as number;
-      else if (id.startsWith('counter:')) state.counters[id.slice(8)] = row as number;
+      else if (id.startsWith('counter:')) {
+        // null: the counter did not exist before the commit being undone
+        if (row === null) delete state.counters[id.slice(8)];
+        else state.counters[id.slice(8)] = row as number;
+      }
       continue;
     }
     const collections = state as unknown as Record<string, Record<string, unknown>>;

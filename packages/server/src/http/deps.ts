@@ -37,6 +37,8 @@ export interface ServerDeps {
   logger: Logger;
   jwtSecret: Uint8Array;
   depositSecret: string;
+  /** HMAC key of the 6-digit codes sent by e-mail (domain/codes.ts), kept in `<db>.code-key`. */
+  codeKey: string;
   // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document
   document: any;
   /** Per-request caches that are not state (pricing, price lists). */

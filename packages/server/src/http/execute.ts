@@ -9,7 +9,7 @@ import type { ServerDeps } from './deps.ts';
 export async function execute<T>(deps: ServerDeps, command: (tx: Tx) => Result<T>): Promise<Result<T>> {
   const tx = new Tx(deps.store.state);
   const result = command(tx);
-  if (result.ok || tx.keepsWritesOnFailure) await deps.store.append(tx.commit());
+  if (result.ok || tx.keepsWritesOnFailure) await deps.store.commit(tx);
   if (result.ok) await perform(deps, tx.effects);
   return result;
 }

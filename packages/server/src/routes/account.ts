@@ -65,12 +65,24 @@ export const accountRoutes: Routes = {
   // E-mail change (Connected + API + 2FA: the pipeline lets an API JWT through).
   postUserEmailChangeRequest: (ctx) =>
     ctx.run((tx) =>
-      requestEmailChange(tx, { user: me(ctx), email: ctx.body.email, code: ctx.deps.random.digits(6), now: ctx.now }),
+      requestEmailChange(tx, {
+        user: me(ctx),
+        email: ctx.body.email,
+        code: ctx.deps.random.digits(6),
+        codeKey: ctx.deps.codeKey,
+        now: ctx.now,
+      }),
     ),
 
   postUserEmailChangeValidate: (ctx) =>
     ctx.run((tx) =>
-      validateEmailChange(tx, { user: me(ctx), session: callerOf(ctx).session.id, code: ctx.body.code, now: ctx.now }),
+      validateEmailChange(tx, {
+        user: me(ctx),
+        session: callerOf(ctx).session.id,
+        code: ctx.body.code,
+        codeKey: ctx.deps.codeKey,
+        now: ctx.now,
+      }),
     ),
 
   // Two-factor authentication, second variant (envelope A).
@@ -90,10 +102,18 @@ export const accountRoutes: Routes = {
     ),
 
   postUserReset2FAAsk: (ctx) =>
-    ctx.run((tx) => askReset(tx, { user: me(ctx), code: ctx.deps.random.digits(6), now: ctx.now })),
+    ctx.run((tx) =>
+      askReset(tx, { user: me(ctx), code: ctx.deps.random.digits(6), codeKey: ctx.deps.codeKey, now: ctx.now }),
+    ),
 
   postUserReset2FAValidate: (ctx) =>
     ctx.run((tx) =>
-      validateReset(tx, { user: me(ctx), requestId: ctx.body.requestId, code: ctx.body.code, now: ctx.now }),
+      validateReset(tx, {
+        user: me(ctx),
+        requestId: ctx.body.requestId,
+        code: ctx.body.code,
+        codeKey: ctx.deps.codeKey,
+        now: ctx.now,
+      }),
     ),
 };

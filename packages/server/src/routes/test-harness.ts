@@ -10,6 +10,7 @@ import { parseConfig } from '../config.ts';
 import type { Asset, Item, Sale } from '../domain/state.ts';
 import { Tx } from '../domain/tx.ts';
 import { composeServer } from '../server.ts';
+import type { StoreOptions } from '../store/store.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: helper bodies are free-form JSON
 type Body = Record<string, any>;
@@ -21,12 +22,15 @@ type Body = Record<string, any>;
 export async function startTestServer({
   demoData = false,
   env = {},
+  store,
 }: {
   demoData?: boolean;
   env?: Record<string, string>;
+  /** Options of a file store (a failing file port). */
+  store?: StoreOptions;
 } = {}) {
   const config = parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', ...env });
-  const { app, deps, demoAdmins } = await composeServer({ config, demoData, logger: pino({ level: 'silent' }) });
+  const { app, deps, demoAdmins } = await composeServer({ config, demoData, logger: pino({ level: 'silent' }), store });
   const server: Server = await new Promise((done) => {
     const s = app.listen(0, '127.0.0.1', () => done(s));
   });
@@ -49,7 +53,7 @@ export async function startTestServer({
   async function write(command: (tx: Tx) => void): Promise<void> {
     const tx = new Tx(deps.store.state);
     command(tx);
-    await deps.store.append(tx.commit());
+    await deps.store.commit(tx);
   }
 
   return {

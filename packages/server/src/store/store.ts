@@ -1,56 +1,76 @@
-// Persistence of the engine's state (ADR 0001). Every committed unit of work is appended to a
-// journal as one JSON line and fsync'd before the response that acknowledges it is sent; commits
-// arriving together share one write and one fsync (group commit). Periodically the whole state is
-// written as a lowdb snapshot and the journal starts afresh, so no request rewrites every record.
-// Recovery loads the snapshot, then replays the journal lines it does not contain yet; a torn last
-// line (a crash mid-write, never acknowledged) is ignored, and the journals of an unclean stop are
-// folded into a snapshot at once.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+// Persistence of the engine's state (ADR 0001, failure modes in ADR 0010). Every committed unit of
+// work is appended to a journal as one JSON line and fsync'd before the response that
+// acknowledges it is sent; commits arriving together share one write and one fsync (group
+// commit). The store is the commit point: a unit of work is applied to the state at once (later
+// commands build on it), and if its journal write fails it is undone from its before-images,
+// together with every later change not yet durable, and the journal is cut back to its last good
+// line. Periodically a worker thread folds the journal into a new snapshot file. Loading checks
+// every file and refuses a damaged one (`StoreDamaged`) without changing anything.
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Low } from 'lowdb';
 import { emptyState, type State, upgradeState } from '../domain/state.ts';
-import { applyChanges, type Change } from '../domain/tx.ts';
-import { DurableJsonFile } from './snapshot-file.ts';
+import { applyChanges, type Change, type Tx } from '../domain/tx.ts';
+import { StoreDamaged } from './damage.ts';
+import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
+import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
+import { readSnapshot, removeTempFiles, snapshotChunks, writeSnapshotFile } from './snapshot-file.ts';
+import { merge, mergeInProcess, mergeInWorker } from './snapshot-merge.ts';
+
+/** A write the store could not make durable: nothing of it (or of later writes) was kept. */
+export class StoreWriteError extends Error {
+  override name = 'StoreWriteError';
+}
 
 export interface Store {
   state: State;
-  /** True when the store was created empty (the caller seeds demo data). */
+  /** True when nothing was ever committed (the caller seeds demo data). */
   created: boolean;
-  /** Journals changes already applied to `state`; resolves once they are durable. */
-  append(changes: Change[]): Promise<void>;
-  /** Writes a snapshot and starts a new journal. */
+  /**
+   * Commits a unit of work: applies it to `state` and journals it; resolves once it is durable.
+   * When the journal write fails, the change and every later one not yet durable are undone in
+   * `state` and their promises reject with `StoreWriteError`.
+   */
+  commit(tx: Tx): Promise<void>;
+  /** Writes a snapshot (in a worker thread) and starts a new journal. */
   snapshot(): Promise<void>;
   /** Replaces the whole state (test helpers' reset) durably. */
   replace(state: State): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Why the store refuses every write, or undefined. Set when a failed journal write could not be
+   * cut back (the journal's end is unknown): only a restart, which checks the files, clears it.
+   */
+  readonly refusal: string | undefined;
 }
 
-interface Line {
+export interface StoreOptions {
+  /** Commits between automatic snapshots. */
+  snapshotEvery?: number;
+  /** The file port (tests inject failing writes). */
+  files?: StoreFiles;
+  /**
+   * Where snapshots are merged: a child process at a lower priority (default), a worker thread,
+   * or the calling thread (tests).
+   */
+  merger?: 'process' | 'worker' | 'inline';
+}
+
+interface Pending {
+  line: string;
   seq: number;
-  changes: Change[];
-}
-
-/** Parses journal lines newer than `after`, stopping at a torn or corrupt line. */
-export function readJournal(text: string, after: number): Line[] {
-  const lines: Line[] = [];
-  for (const raw of text.split('\n')) {
-    if (!raw) continue;
-    try {
-      const line = JSON.parse(raw) as Line;
-      if (line.seq > after) lines.push(line);
-    } catch {
-      break; // a torn tail: written but never acknowledged
-    }
-  }
-  return lines;
+  undo: Change[];
+  done: () => void;
+  failed: (e: unknown) => void;
 }
 
 function memoryStore(): Store {
   const store: Store = {
     state: emptyState(),
     created: true,
-    append: async () => {},
+    refusal: undefined,
+    commit: async (tx) => {
+      tx.commit();
+    },
     snapshot: async () => {},
     replace: async (state) => {
       store.state = state;
@@ -60,92 +80,181 @@ function memoryStore(): Store {
   return store;
 }
 
-/** Opens the store at `path` (`:memory:` keeps everything in memory). */
-export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): Promise<Store> {
-  if (path === ':memory:') return memoryStore();
-  mkdirSync(dirname(path), { recursive: true });
-  const journalPath = `${path}.journal`;
-  const oldJournalPath = `${path}.journal.old`;
-  const db = new Low<State>(new DurableJsonFile<State>(path), emptyState());
-  const noSnapshot = !existsSync(path);
-  await db.read();
-  const state = db.data;
-  for (const file of [oldJournalPath, journalPath]) {
-    if (!existsSync(file)) continue;
-    for (const line of readJournal(readFileSync(file, 'utf8'), state.seq)) {
+const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException)?.code ?? String(error);
+
+/**
+ * Loads the snapshot and replays the journals after it, checking everything: a complete line that
+ * does not parse, a record of the wrong shape, a `seq` out of order or a gap after the snapshot is
+ * damage. Only the bytes after the last newline of the last journal written may be torn.
+ */
+async function load(path: string, journalPaths: string[]): Promise<{ state: State; legacy: boolean }> {
+  const snapshot = existsSync(path) ? await readSnapshot(path) : { state: emptyState(), legacy: false };
+  const { state } = snapshot;
+  const journals: (ParsedJournal & { file: string })[] = journalPaths
+    .filter((file) => existsSync(file))
+    .map((file) => ({ file, ...parseJournal(readFileSync(file, 'utf8'), file) }));
+  journals.forEach((j, i) => {
+    if (j.tornBytes > 0 && journals.slice(i + 1).some((later) => later.lines.length > 0 || later.tornBytes > 0))
+      throw new StoreDamaged(j.file, j.tornLine, 'an incomplete line followed by a later journal');
+  });
+  let replaying = false;
+  for (const { file, lines } of journals) {
+    for (const [i, line] of lines.entries()) {
+      if (!replaying && line.seq <= state.seq) continue; // already in the snapshot
+      if (line.seq !== state.seq + 1)
+        throw new StoreDamaged(file, i + 1, `seq ${line.seq} where ${state.seq + 1} was expected (lines are missing)`);
       applyChanges(state, line.changes);
       state.seq = line.seq;
+      replaying = true;
     }
   }
-  upgradeState(state); // after replay: journaled rows are as old as the version that wrote them
+  return { state: upgradeState(state), legacy: snapshot.legacy };
+}
 
-  // New only when nothing was ever committed: a crash before the first snapshot leaves a journal.
-  const created = noSnapshot && state.seq === 0;
-  // A clean close leaves empty journals. After an unclean stop, fold them into a snapshot before
-  // appending again: new lines must not follow a torn tail (recovery stops there), and a later
+/** Opens the store at `path` (`:memory:` keeps everything in memory). */
+export async function openStore(path: string, options: StoreOptions = {}): Promise<Store> {
+  if (path === ':memory:') return memoryStore();
+  const { snapshotEvery = 5_000, files = nodeFiles, merger = 'process' } = options;
+  const dir = dirname(path);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIRECTORY_MODE });
+  const journalPath = `${path}.journal`;
+  const oldJournalPath = `${path}.journal.old`;
+  const journalPaths = [oldJournalPath, journalPath];
+
+  // Nothing is written before every file has been checked: a damaged store stays as it was.
+  const loaded = await load(path, journalPaths);
+  const state = loaded.state;
+  removeTempFiles(path); // a snapshot cut short by a kill
+  // Start from one snapshot and no journal: new lines must never follow torn bytes, and a later
   // rotation must not overwrite a `.journal.old` whose lines are in no snapshot yet.
-  if ([oldJournalPath, journalPath].some((f) => existsSync(f) && statSync(f).size > 0)) {
-    db.data = state;
-    await db.write();
-    rmSync(oldJournalPath, { force: true });
-    rmSync(journalPath, { force: true });
-  }
-  let journal: FileHandle = await open(journalPath, 'a');
-  let queue: { line: string; done: () => void; failed: (e: unknown) => void }[] = [];
-  // Flushes and journal rotations run one at a time, in order, on this chain.
+  const unclean = journalPaths.some((f) => existsSync(f) && statSync(f).size > 0);
+  if (unclean || loaded.legacy || !existsSync(path)) await writeSnapshotFile(files, path, snapshotChunks(state));
+  else chmodSync(path, FILE_MODE); // written 0644 by an earlier version
+  for (const f of journalPaths) rmSync(f, { force: true });
+  await syncDirectory(dir);
+
+  let journal: StoreFile = await files.open(journalPath, 'a');
+  /** Bytes of the journal known to be durable: a failed write is cut back to here. */
+  let journalSize = 0;
+  let durableSeq = state.seq;
+  let queue: Pending[] = [];
+  // Flushes, rotations and replacements run one at a time, in order, on this chain.
   let chain: Promise<void> = Promise.resolve();
   let flushScheduled = false;
   let sinceSnapshot = 0;
+  // Snapshots and replacements run one at a time on this one.
   let snapshots: Promise<void> = Promise.resolve();
   let autoSnapshot = false;
+  let refusal: string | undefined;
+
+  const onChain = <T>(step: () => Promise<T>): Promise<T> => {
+    const run = chain.then(step);
+    chain = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  };
+
+  /** Undoes every change not yet durable, newest first, and cuts the journal back. */
+  const rollBack = async (failedBatch: Pending[], error: unknown): Promise<void> => {
+    const pending = [...failedBatch, ...queue];
+    queue = [];
+    for (const p of pending.toReversed()) applyChanges(store.state, p.undo);
+    store.state.seq = durableSeq;
+    const failure = new StoreWriteError(`the journal write failed (${errorCode(error)}); nothing of it was kept`);
+    try {
+      await journal.truncate(journalSize);
+      await journal.sync();
+    } catch (cut) {
+      refusal = `the journal could not be cut back after a failed write (${errorCode(cut)}); restart the server once the disk is writable`;
+    }
+    for (const p of pending) p.failed(failure);
+  };
 
   const flush = async (): Promise<void> => {
     flushScheduled = false;
     const batch = queue;
     queue = [];
     if (batch.length === 0) return;
+    if (refusal) return rollBack(batch, new Error('the store refuses writes'));
+    const text = batch.map((b) => b.line).join('');
     try {
-      await journal.appendFile(batch.map((b) => b.line).join(''));
+      await journal.appendFile(text);
       await journal.sync();
-      for (const b of batch) b.done();
     } catch (error) {
-      for (const b of batch) b.failed(error);
+      await rollBack(batch, error);
+      return;
     }
+    journalSize += Buffer.byteLength(text);
+    durableSeq = batch.at(-1)!.seq;
+    for (const b of batch) b.done();
   };
 
-  /** Starts a new journal; the returned state copy holds every change of the old one. */
-  const rotate = async (): Promise<State> => {
-    const data = structuredClone(store.state);
+  /** Starts a new journal; the old one becomes `.journal.old`, which the next merge folds in. */
+  const rotate = async (): Promise<void> => {
     renameSync(journalPath, oldJournalPath);
+    let next: StoreFile;
+    try {
+      next = await files.open(journalPath, 'a');
+    } catch (error) {
+      renameSync(oldJournalPath, journalPath);
+      throw error;
+    }
     const previous = journal;
-    journal = await open(journalPath, 'a');
-    await previous.close();
+    journal = next;
+    journalSize = 0;
     sinceSnapshot = 0;
-    return data;
+    await previous.close();
+  };
+
+  const mergeOld = async (): Promise<void> => {
+    const run = { process: mergeInProcess, worker: mergeInWorker, inline: merge }[merger];
+    await run({ snapshot: path, journal: oldJournalPath });
+    rmSync(oldJournalPath, { force: true });
+    await syncDirectory(dir);
   };
 
   const writeSnapshot = async (): Promise<void> => {
-    let data!: State;
-    chain = chain.then(async () => {
-      data = await rotate();
-    });
-    await chain;
-    db.data = data;
-    await db.write();
-    rmSync(oldJournalPath, { force: true });
+    if (refusal) throw new StoreWriteError(refusal);
+    if (existsSync(oldJournalPath)) await mergeOld(); // a merge that failed before goes first
+    if (journalSize === 0 && queue.length === 0) return; // nothing since the last snapshot
+    await onChain(rotate);
+    await mergeOld();
+  };
+
+  /** Runs `job` after every snapshot or replacement before it. */
+  const serialized = (job: () => Promise<void>): Promise<void> => {
+    const run = snapshots.then(job);
+    snapshots = run.catch(() => {});
+    return run;
+  };
+
+  /** Resolves once no flush is pending or running. */
+  const drain = async (): Promise<void> => {
+    for (let seen: Promise<void> | undefined; seen !== chain; ) {
+      seen = chain;
+      await chain;
+    }
   };
 
   const store: Store = {
     state,
-    created,
-    append(changes) {
+    created: state.seq === 0,
+    get refusal() {
+      return refusal;
+    },
+    commit(tx) {
+      if (refusal) return Promise.reject(new StoreWriteError(`the store refuses writes: ${refusal}`));
+      const { changes, undo } = tx.commitWithUndo();
       if (changes.length === 0) return Promise.resolve();
       store.state.seq += 1;
-      const line = `${JSON.stringify({ seq: store.state.seq, changes })}\n`;
-      const durable = new Promise<void>((done, failed) => queue.push({ line, done, failed }));
+      const seq = store.state.seq;
+      const line = journalLine(seq, changes);
+      const durable = new Promise<void>((done, failed) => queue.push({ line, seq, undo, done, failed }));
       if (!flushScheduled) {
         flushScheduled = true;
-        chain = chain.then(() => new Promise<void>((r) => setImmediate(r))).then(flush);
+        onChain(() => new Promise<void>((r) => setImmediate(r)).then(flush));
       }
       sinceSnapshot += 1;
       if (sinceSnapshot >= snapshotEvery && !autoSnapshot) {
@@ -160,19 +269,39 @@ export async function openStore(path: string, { snapshotEvery = 5_000 } = {}): P
       return durable;
     },
     snapshot() {
-      const run = snapshots.then(writeSnapshot);
-      snapshots = run.catch(() => {});
-      return run;
+      return serialized(writeSnapshot);
     },
-    async replace(next) {
-      next.seq = store.state.seq + 1;
-      store.state = next;
-      await store.snapshot();
+    replace(next) {
+      return serialized(async () => {
+        await drain(); // every change to the old state is settled: none can be undone into `next`
+        next.seq = store.state.seq + 1;
+        store.state = next;
+        durableSeq = next.seq;
+        const copy = structuredClone(next); // later commits change `next` while it is written
+        await onChain(async () => {
+          try {
+            await writeSnapshotFile(files, path, snapshotChunks(copy));
+          } catch (error) {
+            // the journal's lines after this point would follow a state no file holds
+            refusal = `a replacement state could not be written (${errorCode(error)}); restart the server`;
+            throw error;
+          }
+          await journal.close();
+          for (const f of journalPaths) rmSync(f, { force: true });
+          journal = await files.open(journalPath, 'a');
+          journalSize = 0;
+          sinceSnapshot = 0;
+        });
+      });
     },
     async close() {
-      await chain;
-      await store.snapshot();
-      await journal.close();
+      try {
+        await drain();
+        if (!refusal) await store.snapshot();
+        await snapshots;
+      } finally {
+        await journal.close();
+      }
     },
   };
   return store;
