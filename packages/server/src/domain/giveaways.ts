@@ -6,6 +6,7 @@
 // route first ends the giveaways that are due (`endDue`), see ADR 0007.
 import { createHash, createHmac } from 'node:crypto';
 import type { Schema } from '@marketplace/types';
+import { ownAsset } from './inventory.ts';
 import { GIVEAWAYS } from './messages.ts';
 import type { Giveaway, GiveawayComment } from './records.ts';
 import type { Asset } from './state.ts';
@@ -153,10 +154,8 @@ export interface CreateInput {
 
 /** The caller's assets named by asset ID, when every one is in the inventory (state 0 or 1). */
 function poolAssets(tx: Tx, owner: string, assetIds: string[]): Asset[] | undefined {
-  const mine = new Map<string, Asset>();
-  for (const a of tx.all('assets')) if (a.user === owner && (a.state === 0 || a.state === 1)) mine.set(a.assetId, a);
   const wanted = [...new Set(assetIds)];
-  const found = wanted.map((id) => mine.get(id));
+  const found = wanted.map((id) => ownAsset(tx, owner, id, (a) => a.state === 0 || a.state === 1));
   return found.every((a) => a !== undefined) ? (found as Asset[]) : undefined;
 }
 

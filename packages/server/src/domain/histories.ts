@@ -155,21 +155,13 @@ type Details = Schema<'TransactionDetails'>;
  */
 function tradeOfSale(tx: Tx, sale: Readonly<Sale>, side: 'buyer' | 'seller'): Details['tradeOffer'] {
   const user = sale[side];
-  const entries = new Set(
-    tx
-      .all('assets')
-      .filter((a) => a.assetId === sale.assetId)
-      .map((a) => String(a.id)),
-  );
+  const entries = new Set(tx.find('assetsByAssetId', sale.assetId).map((a) => String(a.id)));
   const trade = tx
-    .all('trades')
+    .find('tradesByUser', user)
     .filter((t) =>
       side === 'seller'
-        ? t.kind === 'deposit' && t.user === user && t.assetIds.includes(sale.assetId) && t.created <= sale.timestamp
-        : t.kind === 'withdraw' &&
-          t.user === user &&
-          t.assetIds.some((id) => entries.has(id)) &&
-          t.created >= sale.timestamp,
+        ? t.kind === 'deposit' && t.assetIds.includes(sale.assetId) && t.created <= sale.timestamp
+        : t.kind === 'withdraw' && t.assetIds.some((id) => entries.has(id)) && t.created >= sale.timestamp,
     )
     .sort((a, b) => b.id - a.id)[0];
   if (!trade) return null;
