@@ -6,6 +6,7 @@
 // once (a snapshot), since a million-asset change list would be a journal line of hundreds of MB.
 // The indexes are dropped first and built once at the end, which is faster than keeping them
 // current record by record.
+import type { TestHelperComponents } from '@marketplace/types';
 import { putAsset, putItem } from './catalog.ts';
 import { dropIndexes, indexesOf } from './indexes.ts';
 import { reserve } from './ledger.ts';
@@ -35,15 +36,8 @@ export interface PopulationInput {
   now: number;
 }
 
-export interface Population {
-  users: number;
-  items: number;
-  assets: number;
-  buyOrders: number;
-  apiKeys: string[];
-  platformIds: string[];
-  itemIds: number[];
-}
+/** The answer (test-helpers document, Population). */
+export type Population = TestHelperComponents['schemas']['Population'];
 
 /** The API key of the `n`-th population user, numbered across calls (test helpers: `pop-<n>`). */
 export const populationKey = (n: number): string => `pop-${n}`;
