@@ -1,8 +1,9 @@
 // The scale table of `npm run bench` (issue 13, ADR 0009): the reference server in test mode on a
 // file store, seeded through POST /test_helpers/population with 1k, 100k and 1M assets of the same
 // shape (100 assets per user and per item, half of each user's listed, one buy order per user),
-// then the median and p99 latency of the main routes over HTTP, each beside its figure at 1k
-// (target: at most 2x), the seeding time (target at 1M: under 60 s), the heap per million assets,
+// then the median and p99 latency of the main routes over HTTP (listings, counts, tiers, inventory
+// rows, the user's buy orders and histories, pricing, a buy order placed and sold into, cart add
+// and checkout, a cashout request), each beside its figure at 1k (target: at most 2x), the seeding time (target at 1M: under 60 s), the heap per million assets,
 // the longest event-loop pause while the store writes a snapshot (target: under 100 ms) and the
 // startup time (load + index build) of the store. Latencies are timed here per request with a
 // high-resolution clock (autocannon's percentiles are whole milliseconds, too coarse for a route
@@ -266,6 +267,36 @@ async function measureScale(assets: number, db: string, seconds: number): Promis
       const add = await timed(s, { method: 'POST', path: '/cart/add', body: { assetId: assetId(i) }, as: buyer });
       const checkout = await timed(s, { method: 'POST', path: '/cart/checkout', as: buyer });
       return { 'POST /cart/add': add, 'POST /cart/checkout': checkout };
+    });
+
+    // A cashout request (then cancelled, untimed): each user may hold one open request and ask once
+    // a day, so the test clock moves a day on after every round of the logged-in users.
+    for (let k = 0; k < tokens; k += 1)
+      await s.send({
+        method: 'POST',
+        path: '/cashout/link',
+        body: { method: 'provider_a', email: `pop${k}@example.com` },
+        as: k,
+      });
+    await measure(1, async (n) => {
+      const user = n % tokens;
+      if (n >= tokens * 20) return null; // the tokens live 31 days of the test clock
+      if (user === 0 && n > 0) await post(target.url, '/test_helpers/clock', { advance: 86_401 });
+      const started = performance.now();
+      const answer = (await s.send({
+        method: 'POST',
+        path: '/cashout/process',
+        body: { amount: 5_000, method: 'provider_a' },
+        as: user,
+      })) as { content: { cashoutId: number } };
+      const ms = performance.now() - started;
+      await s.send({
+        method: 'POST',
+        path: '/cashout/cancel',
+        body: { cashoutId: answer.content.cashoutId },
+        as: user,
+      });
+      return { 'POST /cashout/process (request)': ms };
     });
 
     const snapshot = await target.ask<{ pauseMs: number; tookMs: number }>('snapshot');
