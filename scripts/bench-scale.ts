@@ -3,9 +3,10 @@
 // shape (100 assets per user and per item, half of each user's listed, one buy order per user),
 // then the median and p99 latency of the main routes over HTTP (listings, counts, tiers, inventory
 // rows, the user's buy orders and histories, pricing, a buy order placed and sold into, cart add
-// and checkout, a cashout request), each beside its figure at 1k (target: at most 2x), the seeding time (target at 1M: under 60 s), the heap per million assets,
-// the longest event-loop pause while the store writes a snapshot (target: under 100 ms) and the
-// startup time (load + index build) of the store. Latencies are timed here per request with a
+// and checkout, a cashout request), each beside its figure at 1k (target: at most 2x), the
+// seeding time (target at 1M: under 60 s), the heap per million assets, the longest event-loop
+// pause while the store writes a snapshot (target: under 100 ms) and the startup time (load +
+// index build) of the store. Latencies are timed here per request with a
 // high-resolution clock (autocannon's percentiles are whole milliseconds, too coarse for a route
 // that answers in one). Reads run 4 requests at a time, writes one at a time (each is a chain of
 // requests that must not interleave). Before each route the test clock moves a minute on, so the

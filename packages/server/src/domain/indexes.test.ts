@@ -89,7 +89,7 @@ describe('the indexes', () => {
   it('agree with a full scan before and after every commit of random commands (money-invariant commands, cart, withdrawals)', () => {
     const kinds = new Set<string>();
     fc.assert(
-      fc.property(fc.array(anyCommand, { minLength: 10, maxLength: 60 }), (commands) => {
+      fc.property(fc.array(anyCommand, { minLength: 40, maxLength: 100 }), (commands) => {
         const state = world();
         indexesOf(state); // built up front, so every commit has to keep them current
         for (const [step, c] of commands.entries()) {
@@ -105,7 +105,7 @@ describe('the indexes', () => {
         expectSameAsRebuilt(state);
         expect(auditMoney(state).problems).toEqual([]);
       }),
-      { numRuns: 60 },
+      { numRuns: 100 },
     );
     // Every kind of command succeeded at least once (not a vacuous pass).
     expect([...kinds].sort()).toEqual(
