@@ -1,17 +1,22 @@
 // A benchmark target in its own process (so the load generator does not share its event loop):
 // `bare` is an Express 5 app answering a JSON object with res.json, `reference` the reference
-// server with `assets` listed assets and `users` buyers holding one order each. Prints one JSON
-// line {url, item, tokens, body} once it listens.
-import { readFileSync } from 'node:fs';
+// server with `assets` listed assets and `users` buyers holding one order each, `scale` the
+// reference server in test mode on an empty file store (the scale table seeds it through
+// POST /test_helpers/population) that answers the bench's questions over IPC: its heap, the
+// longest event-loop pause while its store writes a snapshot, and the startup time (load + index
+// build) of a copy of its store. Prints one JSON line {url, ...} once it listens.
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import { parseConfig } from '../packages/server/src/config.ts';
 import { placeOrder } from '../packages/server/src/domain/buy-orders.ts';
 import { putAsset, putItem } from '../packages/server/src/domain/catalog.ts';
+import { indexesOf } from '../packages/server/src/domain/indexes.ts';
 import { Tx } from '../packages/server/src/domain/tx.ts';
 import { createUser } from '../packages/server/src/domain/users.ts';
 import { composeServer } from '../packages/server/src/server.ts';
+import { openStore } from '../packages/server/src/store/store.ts';
 
 const [kind, arg1, arg2, arg3] = process.argv.slice(2);
 
@@ -27,6 +32,52 @@ if (kind === 'bare') {
     res.json(payload);
   });
   const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+} else if (kind === 'scale') {
+  const db = arg1!;
+  const { app, deps } = await composeServer({
+    config: parseConfig({ MARKETPLACE_DB: db, MARKETPLACE_TEST_MODE: '1' }),
+    logger: pino({ level: 'silent' }),
+  });
+  const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+  /** The longest gap between 1 ms timer ticks while `work` runs: how long requests would wait. */
+  const longestPause = async (work: () => Promise<void>) => {
+    let last = performance.now();
+    let max = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      max = Math.max(max, now - last);
+      last = now;
+    }, 1);
+    const started = performance.now();
+    await work();
+    clearInterval(timer);
+    max = Math.max(max, performance.now() - last);
+    return { pauseMs: max, tookMs: performance.now() - started };
+  };
+  const answers: Record<string, () => Promise<object>> = {
+    heap: async () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return { heap: process.memoryUsage().heapUsed };
+    },
+    snapshot: () => longestPause(() => deps.store.snapshot()),
+    startup: async () => {
+      const copy = `${db}.startup-copy.json`;
+      copyFileSync(db, copy);
+      const started = performance.now();
+      const store = await openStore(copy);
+      indexesOf(store.state);
+      const ms = performance.now() - started;
+      await store.close();
+      for (const f of [copy, `${copy}.journal`, `${copy}.journal.old`]) rmSync(f, { force: true });
+      return { startupMs: ms };
+    },
+  };
+  process.on('message', async (m: { ask: string }) => process.send!(await answers[m.ask]!()));
+  process.on('SIGTERM', async () => {
+    server.close();
+    await deps.store.close();
+    process.exit(0);
+  });
 } else {
   const [db, assets, users] = [arg1!, Number(arg2), Number(arg3)];
   const { app, deps } = await composeServer({

@@ -9,6 +9,7 @@
 //           an fsync) on a file store holding 1k and then 100k assets: target mean latency at
 //           100k <= 2x the latency at 1k. (POST /item/buyorder itself allows one order per user
 //           and item, so it cannot be repeated for 5 s; the update runs the same reservation code.)
+//   scale   the main routes at 1k, 100k and 1M assets and the store at that size (bench-scale.ts).
 // Each target runs in its own process (scripts/bench-target.ts); autocannon runs here.
 // Production semantics: NODE_ENV=production, not test mode (no response validation), logs silent.
 // "met" compares the ratio with its target; with fewer than ~2 free cores the load generator and
@@ -18,6 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { scaleTable } from './bench-scale.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -181,6 +183,13 @@ try {
   console.log(line(header));
   for (const r of rows) console.log(line(r));
   if (errors) console.log(`\n${errors} requests failed or answered non-2xx: the figures are not comparable`);
+
+  // Scale: the same routes at 1k, 100k and 1M assets (scripts/bench-scale.ts).
+  const perRoute = Math.max(1, DURATION * 0.4);
+  const scale = await scaleTable(scratch, perRoute);
+  const scaleWidths = scale[0]!.map((_, i) => Math.max(...scale.map((r) => r[i]!.length)));
+  console.log(`\nScale (test mode, file store, ${perRoute} s per route; latencies timed per request)\n`);
+  for (const r of scale) console.log(r.map((c, i) => c.padEnd(scaleWidths[i]!)).join('  '));
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -10,6 +10,7 @@ import { applyPayment, linkMethod, requestCashout } from './domain/cashouts.ts';
 import { putAsset, putItem } from './domain/catalog.ts';
 import { DAY } from './domain/dates.ts';
 import { createGiveaway, join, postComment } from './domain/giveaways.ts';
+import { assetsOf } from './domain/inventory.ts';
 import { saleFee } from './domain/money.ts';
 import type { Item, Sale } from './domain/state.ts';
 import { answerTicket, createTicket } from './domain/support.ts';
@@ -165,8 +166,7 @@ export function buildDemoData(tx: Tx, now: number, adminKey: () => string): Demo
   // public giveaway with entries and a comment.
   function recordActivity(): void {
     const [alice, bob, admin] = [platformIdOf(0), platformIdOf(1), platformIdOf(2)];
-    const mine = (owner: string, state: number) =>
-      tx.all('assets').filter((a) => a.user === owner && a.state === state && a.game === 440);
+    const mine = (owner: string, state: number) => assetsOf(tx, owner, state).filter((a) => a.game === 440);
 
     const keys = market.find((i) => i.id === 1)!;
     must(addBulk(tx, alice, { itemId: keys.id, count: 2, now: now - 2 * 3600 }), 'the cart');

@@ -15,6 +15,7 @@ import { PlatformSimulator } from './adapters/platform.ts';
 import { createTestClock, systemClock } from './clock.ts';
 import { type Config, loadSecret } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
+import { indexesOf } from './domain/indexes.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -44,6 +45,7 @@ export interface ServerOptions {
 /** Composes the server: the deps and the Express app, not yet listening. */
 export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
   const store = await openStore(config.db, storeOptions);
+  indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
   const testClock = config.testMode ? createTestClock() : undefined;
   const outbox = new Outbox();
   const deps: ServerDeps = {

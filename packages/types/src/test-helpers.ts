@@ -102,6 +102,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/test_helpers/population": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a whole population at once (load and scale tests)
+         * @description Adds, on top of what exists, `users` users (API keys `pop-<n>`, numbered on from earlier population calls: `pop-0`, `pop-1`, ...; each with `balance`), `items` items of game 440, and `assets` assets dealt round-robin to the users and the items (asset `i` belongs to user `i mod users` and item `i mod items`). The first `listedShare` of each user's assets are listed (state 1) at prices between 100 and 10,000 cents, the rest stay in the inventory (state 0). `buyOrders` buy orders are dealt round-robin over items and users (one per user and item, amount 1, a price between 50 and 99 cents: below every listing, so nothing is sold), each reserving its balance as `POST /item/buyorder` does.
+         *
+         *     Everything it creates is what the public routes would have created (the money invariant holds after it), and it is recorded in one durable step. One million assets take under a minute.
+         *
+         *     Limits: `users` up to 100,000, `items` up to 100,000, `assets` up to 5,000,000; above them, or with a negative count, a wrong type, assets without users or items, or more buy orders than users x items, the answer is a 300 with a message.
+         */
+        post: operations["postTestHelpersPopulation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/test_helpers/clock": {
         parameters: {
             query?: never;
@@ -376,6 +400,35 @@ export interface components {
             price: number;
             amount: number;
         };
+        PopulationRequest: {
+            users: number;
+            items: number;
+            assets: number;
+            /**
+             * @description The share of each user's assets that is listed (state 1); the rest stays in the inventory.
+             * @default 0.5
+             */
+            listedShare: number;
+            /**
+             * @description At most one per user and item (users x items).
+             * @default 0
+             */
+            buyOrders: number;
+            /**
+             * @description Each new user's opening balance in cents; it must cover the user's buy orders (up to 99 cents each).
+             * @default 1000000
+             */
+            balance: number;
+        };
+        Population: {
+            users: number;
+            items: number;
+            assets: number;
+            buyOrders: number;
+            apiKeys: string[];
+            platformIds: string[];
+            itemIds: number[];
+        };
         ClockRequest: {
             /** @description Seconds to move forward (negative moves back). */
             advance: number;
@@ -630,6 +683,42 @@ export interface operations {
                             amount: number;
                             timestamp: string;
                         };
+                    };
+                };
+            };
+            /** @description A bad request to a helper: HTTP 300 with a message string. */
+            300: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeAError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    postTestHelpersPopulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PopulationRequest"];
+            };
+        };
+        responses: {
+            /** @description Done: the counts created and the first up to 100 API keys, platform IDs and item IDs, in creation order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeASuccess"] & {
+                        content?: components["schemas"]["Population"];
                     };
                 };
             };

@@ -13,8 +13,8 @@ import type { NotificationKind, PrivacySetting } from './users.ts';
 /** The caller's row of GET /user/infos (User schema). `message` is the unread message count. */
 export function accountInfos(tx: Tx, user: User): Schema<'User'> {
   const unreadMessages = tx
-    .all('notifications')
-    .filter((n) => n.user === user.platformId && n.kind === 'message' && !n.read).length;
+    .find('notificationsByUser', user.platformId)
+    .filter((n) => n.kind === 'message' && !n.read).length;
   return {
     platformId: user.platformId,
     balance: user.balance,
@@ -51,10 +51,7 @@ export function notificationsOf(
   platformId: string,
   opts: { unreadOnly: boolean; limit: number },
 ): Schema<'NotificationsFull'> {
-  const mine = tx
-    .all('notifications')
-    .filter((n) => n.user === platformId)
-    .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+  const mine = tx.find('notificationsByUser', platformId).sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
   const out: Record<string, unknown> = {};
   for (const [kind, list, count] of LISTS) {
     const ofKind = mine.filter((n) => n.kind === kind);
@@ -78,8 +75,8 @@ export function closePaymentAlert(tx: Tx, platformId: string, id: number): Resul
 /** Marks every unread payment review of the caller read; `closed` counts them. */
 export function closePaymentReviews(tx: Tx, platformId: string): Result<{ message: string; closed: number }> {
   let closed = 0;
-  for (const n of tx.all('notifications')) {
-    if (n.user !== platformId || n.kind !== 'paymentReview' || n.read) continue;
+  for (const n of tx.find('notificationsByUser', platformId)) {
+    if (n.kind !== 'paymentReview' || n.read) continue;
     tx.put('notifications', n.id, { ...n, read: true });
     closed += 1;
   }
@@ -202,8 +199,7 @@ export function updateShortUrl(
   if (!/^[A-Za-z0-9-]+$/.test(shortUrl)) return fail(ACCOUNT.shortUrlInvalidCharacters);
   const wanted = shortUrl.toLowerCase();
   if (RESERVED_SHORT_URLS.includes(wanted)) return fail(ACCOUNT.shortUrlReserved);
-  if (tx.all('users').some((u) => u.platformId !== platformId && u.shorturl.toLowerCase() === wanted))
-    return fail(ACCOUNT.shortUrlTaken);
+  if (tx.find('usersByShortUrl', wanted).some((u) => u.platformId !== platformId)) return fail(ACCOUNT.shortUrlTaken);
   const user = tx.get('users', platformId)!;
   if (user.shorturlChangedAt !== null && now - user.shorturlChangedAt < SHORT_URL_COOLDOWN)
     return fail(ACCOUNT.shortUrlCooldown);

@@ -7,6 +7,7 @@ import type { components } from '@marketplace/types';
 import { joinedCraftable } from './catalog.ts';
 import { toListing } from './listings.ts';
 import { ITEMS } from './messages.ts';
+import type { Asset } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
 // The generated type of `craftable` is `never` (the document pairs `type: [integer, string]` with
@@ -29,7 +30,10 @@ export function stripStrings<T extends object>(record: T): T {
  * game, since the seed's `craftable` rule ("empty for every other game than 440") applies to both.
  */
 export function backpackDetails(tx: Tx, assetId: string, admin: boolean): Result<BackpackDetails> {
-  const asset = tx.all('assets').find((a) => a.assetId === assetId);
+  // The oldest record of the ID, as before indexes (an ID can come back after a new deposit).
+  const asset = tx
+    .find('assetsByAssetId', assetId)
+    .reduce<Asset | undefined>((first, a) => (!first || a.id < first.id ? a : first), undefined);
   const item = asset && tx.get('items', asset.item_id);
   if (!asset || !item) return fail(ITEMS.itemNotFound);
   return ok(

@@ -60,10 +60,7 @@ const newestFirst = (a: Ban, b: Ban) => b.timestamp - a.timestamp || b.id - a.id
  * a later ban replaces an earlier one and an unban lifts it.
  */
 export function banHistory(tx: Tx, platformId: string, now: number) {
-  const bans = tx
-    .all('bans')
-    .filter((b) => b.user === platformId)
-    .sort(newestFirst);
+  const bans = tx.find('bansByUser', platformId).sort(newestFirst);
   return bans.map((b, i) => {
     const until = b.time > 0 ? b.timestamp + b.time : null;
     return {

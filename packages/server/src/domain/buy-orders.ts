@@ -3,7 +3,7 @@
 import type { components } from '@marketplace/types';
 import { itemView } from './catalog.ts';
 import { reserve } from './ledger.ts';
-import { isActiveOrder, marketSummaries } from './market.ts';
+import { isActiveOrder } from './market.ts';
 import { BUY_ORDERS, ITEMS } from './messages.ts';
 import type { BuyOrder } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
@@ -18,7 +18,10 @@ export interface OrderTerms {
 
 /** The user's order on an item, if any. */
 export const orderOf = (tx: Tx, owner: string, itemId: number): BuyOrder | undefined =>
-  tx.all('buyOrders').find((o) => o.platformid === owner && o.itemid === itemId);
+  ordersOf(tx, owner).find((o) => o.itemid === itemId);
+
+/** Every buy order of a user, in no particular order. */
+export const ordersOf = (tx: Tx, owner: string): Readonly<BuyOrder>[] => tx.find('ordersByOwner', owner);
 
 /** Places a buy order and reserves price x amount (seed: POST /item/buyorder). */
 export function placeOrder(tx: Tx, terms: OrderTerms): Result<BuyOrder> {
@@ -62,9 +65,31 @@ export function groupTiers(orders: readonly Pick<BuyOrder, 'price' | 'amount'>[]
   return out as BuyOrderTiers;
 }
 
-/** The buy order tiers of an item (seed: GET /item/buyorderList/{item}); `{}` when nobody bids. */
-export const buyOrderTiers = (tx: Tx, itemId: number): BuyOrderTiers =>
-  groupTiers(tx.all('buyOrders').filter((o) => o.itemid === itemId));
+/**
+ * The buy order tiers of an item (seed: GET /item/buyorderList/{item}); `{}` when nobody bids.
+ * Reads the head of the item's order book up to the sixth price, then the book's summed amount and
+ * its last (lowest) order for `more`, so the cost does not grow with the number of orders.
+ */
+export function buyOrderTiers(tx: Tx, itemId: number): BuyOrderTiers {
+  const group = String(itemId);
+  const head: Readonly<BuyOrder>[] = [];
+  let prices = 0;
+  for (const o of tx.ordered('orderBook', group)) {
+    if (head.length === 0 || o.price !== head.at(-1)!.price) prices += 1;
+    if (prices > TIER_COUNT) {
+      // The rest of the book, as one pseudo-order per price is not needed: `more` is a sum and a minimum.
+      const inHead = head.reduce((n, h) => n + h.amount, 0);
+      const lowest = tx.last('orderBook', group)!;
+      return groupTiers([
+        ...head,
+        { price: o.price, amount: tx.total('orderBook', group) - inHead - lowest.amount },
+        lowest,
+      ]);
+    }
+    head.push(o);
+  }
+  return groupTiers(head);
+}
 
 /**
  * Changes the terms of the user's order on an item (seed: POST /item/buyorder/update): the old
@@ -110,16 +135,14 @@ export interface OrderQuery {
  */
 export function listOrders(tx: Tx, owner: string, query: OrderQuery): { values: BuyOrderRow[]; count: { nb: number } } {
   const needle = query.search?.toLowerCase();
-  const lowest = query.undercut ? marketSummaries(tx, query.now) : undefined;
-  const rows = tx
-    .all('buyOrders')
-    .filter((o) => o.platformid === owner && o.amount !== 0)
+  const rows = ordersOf(tx, owner)
+    .filter((o) => o.amount !== 0)
     .flatMap((o) => {
       const item = tx.get('items', o.itemid);
       if (!item) return [];
       if (needle && !item.name.toLowerCase().includes(needle) && !item.effect.toLowerCase().includes(needle)) return [];
-      if (lowest) {
-        const listing = lowest.get(o.itemid)?.lowestListing ?? 0;
+      if (query.undercut) {
+        const listing = tx.ordered('listingsByItem', String(o.itemid)).next().value?.price ?? 0;
         if (listing === 0 || o.price >= listing) return [];
       }
       return [{ ...itemView(item), ...o }];

@@ -5,6 +5,7 @@
 // primitive (sale.ts), so its money rules are the ones of every other sale.
 import type { Schema } from '@marketplace/types';
 import { joinedCraftable } from './catalog.ts';
+import { activeListings } from './listings.ts';
 import { isListed } from './market.ts';
 import { CART, SALE } from './messages.ts';
 import type { CartRow } from './records.ts';
@@ -19,16 +20,15 @@ type Removal = Schema<'CartRemoval'>;
 export type Reason = 'not_found' | 'unavailable' | 'price_changed' | 'own_item';
 
 const rowsOf = (tx: Tx, user: string): Readonly<CartRow>[] =>
-  tx
-    .all('cartRows')
-    .filter((r) => r.user === user)
-    .sort((a, b) => a.cartId - b.cartId);
+  tx.find('cartByUser', user).sort((a, b) => a.cartId - b.cartId);
 
-/** The assets on the service by platform asset ID. */
-function assetsById(tx: Tx): Map<string, Readonly<Asset>> {
-  const byId = new Map<string, Readonly<Asset>>();
-  for (const a of tx.all('assets')) if (!byId.has(a.assetId) || a.state === 1) byId.set(a.assetId, a);
-  return byId;
+/**
+ * The asset on the service with this platform asset ID: its listed record when there is one (an ID
+ * can come back after a withdrawal and a new deposit, so several records may share it), else the oldest.
+ */
+function assetById(tx: Tx, assetId: string): Readonly<Asset> | undefined {
+  const records = tx.find('assetsByAssetId', assetId).sort((a, b) => a.id - b.id);
+  return records.findLast((a) => a.state === 1) ?? records[0];
 }
 
 /** A row as the API shows it (seed: Cart row), with the item's data. */
@@ -71,7 +71,7 @@ const inCart = (tx: Tx, user: string): Set<string> => new Set(rowsOf(tx, user).f
 
 /** POST /cart/add: a listed asset of another user, at its listing price. */
 export function addToCart(tx: Tx, user: string, assetId: string, now: number): Result<CartRowView[]> {
-  const asset = assetsById(tx).get(assetId);
+  const asset = assetById(tx, assetId);
   if (!asset || !isListed(asset) || asset.user === user) return fail(CART.notAvailable);
   if (inCart(tx, user).has(assetId)) return fail(CART.alreadyInCart);
   place(tx, user, asset.item_id, asset.price!, [assetId], now);
@@ -92,22 +92,20 @@ const cheapestFirst = (a: Readonly<Asset>, b: Readonly<Asset>) =>
 
 /**
  * POST /cart/bulk: the `count` cheapest listings of the item (then by last update) that are not the
- * caller's and not already in the cart, grouped one row per price.
+ * caller's and not already in the cart, grouped one row per price. The item's listings are indexed
+ * by price then ID, so this walks them up to the `count`-th candidate and the others at its price
+ * (which may be older), then orders those few by last update.
  */
 export function addBulk(tx: Tx, user: string, q: BulkQuery): Result<CartRowView[]> {
   const held = inCart(tx, user);
-  const chosen = tx
-    .all('assets')
-    .filter(
-      (a) =>
-        a.item_id === q.itemId &&
-        isListed(a) &&
-        a.user !== user &&
-        (q.seller === undefined || a.user === q.seller) &&
-        !held.has(a.assetId),
-    )
-    .sort(cheapestFirst)
-    .slice(0, q.count);
+  const listings =
+    q.seller === undefined ? tx.ordered('listingsByItem', String(q.itemId)) : activeListings(tx, q.itemId, q.seller);
+  const candidates: Readonly<Asset>[] = [];
+  for (const a of listings) {
+    if (candidates.length >= q.count && a.price! > candidates[q.count - 1]!.price!) break;
+    if (a.user !== user && !held.has(a.assetId)) candidates.push(a);
+  }
+  const chosen = candidates.sort(cheapestFirst).slice(0, q.count);
   if (chosen.length === 0) return fail(CART.noItemsAvailable);
   const byPrice = new Map<number, string[]>();
   for (const a of chosen) byPrice.set(a.price!, [...(byPrice.get(a.price!) ?? []), a.assetId]);
@@ -137,11 +135,10 @@ export function invalidity(asset: Readonly<Asset> | undefined, row: Readonly<Car
 
 /** Step 1 of POST /cart/update (and the check before checkout): every invalid asset of the cart. */
 export function checkIntegrity(tx: Tx, user: string): InvalidItem[] {
-  const byId = assetsById(tx);
   const invalid: InvalidItem[] = [];
   for (const row of rowsOf(tx, user))
     for (const assetId of row.assetIds) {
-      const asset = byId.get(assetId);
+      const asset = assetById(tx, assetId);
       const reason = invalidity(asset, row, user);
       if (reason === 'price_changed')
         invalid.push({ cartId: row.cartId, assetId, reason, currentPrice: asset!.price!, expectedPrice: row.price });
@@ -153,6 +150,20 @@ export function checkIntegrity(tx: Tx, user: string): InvalidItem[] {
 /** Seed, POST /cart/update: a plain asset has no spell, sheen, wear, killstreaker or parts. */
 export const isPlain = (a: Readonly<Asset>): boolean =>
   !a.spell && !a.sheen && (a.wear === null || a.wear === undefined) && !a.killstreaker && !a.parts;
+
+/**
+ * The listing that can stand in for an invalid plain asset of a row: another plain listing of the
+ * same item at the row's price, not the caller's and not in the cart, cheapest first (by last
+ * update). Reads only the item's listings at that price.
+ */
+function spareListing(tx: Tx, row: Readonly<CartRow>, user: string, held: Set<string>): Readonly<Asset> | undefined {
+  let best: Readonly<Asset> | undefined;
+  for (const a of tx.ordered('listingsByItem', String(row.item_id), { price: row.price, id: 0 })) {
+    if (a.price !== row.price) break;
+    if (a.user !== user && isPlain(a) && !held.has(a.assetId) && (!best || cheapestFirst(a, best) < 0)) best = a;
+  }
+  return best;
+}
 
 export interface UpdateResult {
   integrity: { valid: boolean; invalidItems: InvalidItem[] };
@@ -169,29 +180,14 @@ export interface UpdateResult {
  */
 export function updateCart(tx: Tx, user: string): Result<UpdateResult> {
   const invalidItems = checkIntegrity(tx, user);
-  const byId = assetsById(tx);
   const held = inCart(tx, user);
   const replaced: Replacement[] = [];
   const removed: Removal[] = [];
   const rows = new Map(rowsOf(tx, user).map((r) => [r.cartId, { ...r, assetIds: [...r.assetIds] }]));
   for (const bad of invalidItems) {
     const row = rows.get(bad.cartId)!;
-    const old = byId.get(bad.assetId);
-    const spare =
-      old && isPlain(old)
-        ? tx
-            .all('assets')
-            .filter(
-              (a) =>
-                a.item_id === row.item_id &&
-                isListed(a) &&
-                a.price === row.price &&
-                a.user !== user &&
-                isPlain(a) &&
-                !held.has(a.assetId),
-            )
-            .sort(cheapestFirst)[0]
-        : undefined;
+    const old = assetById(tx, bad.assetId);
+    const spare = old && isPlain(old) ? spareListing(tx, row, user, held) : undefined;
     const at = row.assetIds.indexOf(bad.assetId);
     if (spare) {
       row.assetIds[at] = spare.assetId;
@@ -228,12 +224,11 @@ export function checkout(tx: Tx, user: string, now: number): Result<CheckoutResu
   if (checkIntegrity(tx, user).length > 0) return fail(CART.integrityFailed);
   const total = rows.reduce((sum, r) => sum + r.price * r.assetIds.length, 0);
   if (tx.get('users', user)!.balance < total) return fail(SALE.notEnoughBalance);
-  const byId = assetsById(tx);
   const purchased: CheckoutResult['purchased'] = [];
   for (const row of rows) {
     const name = tx.get('items', row.item_id)?.name ?? `item ${row.item_id}`;
     for (const assetId of row.assetIds) {
-      const sale = sell(tx, { asset: byId.get(assetId)!, buyer: user, price: row.price, now });
+      const sale = sell(tx, { asset: assetById(tx, assetId)!, buyer: user, price: row.price, now });
       if (!sale.ok) return sale;
       purchased.push({ assetId, item_id: row.item_id, name, price: row.price });
     }

@@ -35,7 +35,7 @@ const NEXT: Record<CashoutStatus, CashoutStatus[]> = {
 export type PaymentReport = 'processing' | 'completed' | 'failed';
 
 const isOpen = (c: Pick<Cashout, 'status'>) => c.status === 'pending' || c.status === 'processing';
-const cashoutsOf = (tx: Tx, user: string) => tx.all('cashouts').filter((c) => c.user === user);
+const cashoutsOf = (tx: Tx, user: string) => tx.find('cashoutsByUser', user);
 
 export interface CashoutRequest {
   user: string;

@@ -105,6 +105,6 @@ export function itemView(item: Item): components['schemas']['Item'] {
  */
 export function findItem(tx: Tx, ref: string): Result<Item> {
   const byId = /^[0-9]{1,15}$/.test(ref) ? tx.get('items', Number(ref)) : undefined;
-  const item = byId ?? tx.all('items').find((i) => i.url === ref);
+  const item = byId ?? tx.findOne('itemsByUrl', ref);
   return item ? ok(item) : fail(ITEMS.itemNotFound);
 }

@@ -34,8 +34,8 @@ export function codeMatches(key: string, stored: string, code: string): boolean 
 /** The caller's pending (unused) requests of a purpose, newest first. */
 export function pendingRequests(tx: Tx, user: string, purpose: CodeRequest['purpose']): CodeRequest[] {
   return tx
-    .all('codeRequests')
-    .filter((r) => r.user === user && r.purpose === purpose && !r.used)
+    .find('codesByUser', user)
+    .filter((r) => r.purpose === purpose && !r.used)
     .sort((a, b) => b.created - a.created || b.id - a.id);
 }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { components } from '@marketplace/types';
 import type { PlatformAsset } from '../adapters/platform.ts';
 import { putAsset } from './catalog.ts';
-import { marketSummaries } from './market.ts';
+import { marketSummary } from './market.ts';
 import { listOrSell } from './matching.ts';
 import { DEPOSIT } from './messages.ts';
 import { mailEvent } from './notify.ts';
@@ -32,8 +32,8 @@ export const MAX_PRICE = 5_000_000;
 const offeredNow = (tx: Tx, user: string): Set<string> =>
   new Set(
     tx
-      .all('trades')
-      .filter((t) => t.user === user && t.kind !== 'withdraw' && t.status === TRADE_STATUS.pending)
+      .find('tradesByUser', user)
+      .filter((t) => t.kind !== 'withdraw' && t.status === TRADE_STATUS.pending)
       .flatMap((t) => t.assetIds),
   );
 
@@ -58,12 +58,11 @@ export function depositList(
   secret: string,
   now: number,
 ): { informations: DepositRow[]; depositkey: Record<string, string> } {
-  const summaries = marketSummaries(tx, now);
   const pending = offeredNow(tx, user);
   const assets = depositable(tx, platform);
   const informations = assets.map((a): DepositRow => {
     const item = tx.get('items', a.itemId)!;
-    const summary = summaries.get(item.id);
+    const summary = marketSummary(tx, item.id, now);
     const suggested = summary ? suggestedPrice(summary, item.deal) : item.deal;
     return {
       assetId: a.assetId,

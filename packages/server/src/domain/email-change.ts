@@ -20,12 +20,13 @@ export function requestEmailChange(
   input: { user: string; email: string; code: string; codeKey: string; now: number },
 ): Result<string> {
   const last = tx
-    .all('codeRequests')
-    .filter((r) => r.user === input.user && r.purpose === 'emailChange')
+    .find('codesByUser', input.user)
+    .filter((r) => r.purpose === 'emailChange')
     .reduce<CodeRequest | undefined>((a, r) => (a && a.created >= r.created ? a : r), undefined);
   if (last && input.now - last.created < EMAIL_CHANGE_INTERVAL) return fail(EMAIL_CHANGE.tooManyRequests);
   const email = input.email.trim();
-  if (tx.all('users').some((u) => u.email !== '' && sameAddress(u.email, email))) return fail(EMAIL_CHANGE.emailInUse);
+  if (email !== '' && tx.find('usersByEmail', email.toLowerCase()).some((u) => sameAddress(u.email, email)))
+    return fail(EMAIL_CHANGE.emailInUse);
   openCodeRequest(tx, { ...input, purpose: 'emailChange', email });
   mailService(tx, input.user, 'emailChange', {
     to: email,

@@ -6,6 +6,7 @@
 // route first ends the giveaways that are due (`endDue`), see ADR 0007.
 import { createHash, createHmac } from 'node:crypto';
 import type { Schema } from '@marketplace/types';
+import { ownAsset } from './inventory.ts';
 import { GIVEAWAYS } from './messages.ts';
 import type { Giveaway, GiveawayComment } from './records.ts';
 import type { Asset } from './state.ts';
@@ -105,7 +106,10 @@ const commentView = (tx: Tx, c: GiveawayComment): CommentView => ({
 const isDue = (g: Giveaway, now: number) => !g.ended && g.endsAt <= now;
 
 /** Whether a giveaway is past its end and not yet ended (asked before every API request). */
-export const anyDue = (tx: Tx, now: number): boolean => tx.all('giveaways').some((g) => isDue(g, now));
+export const anyDue = (tx: Tx, now: number): boolean => {
+  const soonest = tx.ordered('giveawaysRunning', '').next().value;
+  return soonest !== undefined && isDue(soonest, now);
+};
 
 /**
  * Ends one giveaway: draws the winner (none without participants), moves every pool asset to the
@@ -124,10 +128,12 @@ export function endGiveaway(tx: Tx, g: Giveaway, now: number): Giveaway {
 
 /** Ends every giveaway past its `endsAt`, oldest end first; returns how many ended. */
 export function endDue(tx: Tx, now: number): number {
-  const due = tx
-    .all('giveaways')
-    .filter((g) => isDue(g, now))
-    .sort((a, b) => a.endsAt - b.endsAt || a.id - b.id);
+  // Running giveaways soonest end first: the due ones are the head (read before any is ended).
+  const due: Giveaway[] = [];
+  for (const g of tx.ordered('giveawaysRunning', '')) {
+    if (!isDue(g, now)) break;
+    due.push(g);
+  }
   for (const g of due) endGiveaway(tx, g, now);
   return due.length;
 }
@@ -153,18 +159,15 @@ export interface CreateInput {
 
 /** The caller's assets named by asset ID, when every one is in the inventory (state 0 or 1). */
 function poolAssets(tx: Tx, owner: string, assetIds: string[]): Asset[] | undefined {
-  const mine = new Map<string, Asset>();
-  for (const a of tx.all('assets')) if (a.user === owner && (a.state === 0 || a.state === 1)) mine.set(a.assetId, a);
   const wanted = [...new Set(assetIds)];
-  const found = wanted.map((id) => mine.get(id));
+  const found = wanted.map((id) => ownAsset(tx, owner, id, (a) => a.state === 0 || a.state === 1));
   return found.every((a) => a !== undefined) ? (found as Asset[]) : undefined;
 }
 
 export function createGiveaway(tx: Tx, input: CreateInput): Result<GiveawayView> {
   const { owner, now } = input;
   const last = tx
-    .all('giveaways')
-    .filter((g) => g.owner === owner)
+    .find('giveawaysByOwner', owner)
     .reduce((latest, g) => Math.max(latest, g.created), Number.NEGATIVE_INFINITY);
   if (now - last < GIVEAWAY_LIMITS.createEvery) return fail(GIVEAWAYS.createRateLimited);
   if (input.items.length === 0) return fail(GIVEAWAYS.itemsRequired);
@@ -199,7 +202,7 @@ export function createGiveaway(tx: Tx, input: CreateInput): Result<GiveawayView>
 
 // ---- Lookups and lists ----
 
-export const byUrl = (tx: Tx, url: string): Giveaway | undefined => tx.all('giveaways').find((g) => g.url === url);
+export const byUrl = (tx: Tx, url: string): Giveaway | undefined => tx.findOne('giveawaysByUrl', url);
 
 function found<T>(tx: Tx, url: string, then: (g: Giveaway) => Result<T>): Result<T> {
   const g = byUrl(tx, url);
@@ -214,16 +217,20 @@ const joinedAt = (g: Giveaway, user: string) => g.participants.find((p) => p.use
 
 /** One page (20) of a giveaway list: which giveaways and their order follow the document. */
 export function listGiveaways(tx: Tx, kind: ListKind, user: string, page: number): List {
-  const all = tx.all('giveaways');
+  const own = () => tx.find('giveawaysByOwner', user);
   const chosen = {
-    public: () => all.filter((g) => g.type === 0 && !g.ended).sort(newest),
-    publicHistory: () => all.filter((g) => g.type === 0 && g.ended).sort(lastEnded),
-    mine: () => all.filter((g) => g.owner === user && !g.ended).sort(newest),
-    myHistory: () => all.filter((g) => g.owner === user && g.ended).sort(lastEnded),
+    public: () => tx.find('giveawaysByList', 'public').sort(newest),
+    publicHistory: () => tx.find('giveawaysByList', 'publicHistory').sort(lastEnded),
+    mine: () =>
+      own()
+        .filter((g) => !g.ended)
+        .sort(newest),
+    myHistory: () =>
+      own()
+        .filter((g) => g.ended)
+        .sort(lastEnded),
     joined: () =>
-      all
-        .filter((g) => g.participants.some((p) => p.user === user))
-        .sort((a, b) => joinedAt(b, user) - joinedAt(a, user) || b.id - a.id),
+      tx.find('giveawaysByParticipant', user).sort((a, b) => joinedAt(b, user) - joinedAt(a, user) || b.id - a.id),
   }[kind]();
   const size = GIVEAWAY_LIMITS.listPage;
   return { list: chosen.slice(page * size, (page + 1) * size).map((g) => summaryView(tx, g)), count: chosen.length };
@@ -280,9 +287,7 @@ export function postComment(
 ): Result<{ message: 'Comment posted'; comment: CommentView }> {
   const { user, now } = input;
   return found(tx, input.url, (g) => {
-    const recent = tx
-      .all('giveawayComments')
-      .some((c) => c.user === user && now - c.timestamp < GIVEAWAY_LIMITS.commentEvery);
+    const recent = tx.find('commentsByUser', user).some((c) => now - c.timestamp < GIVEAWAY_LIMITS.commentEvery);
     if (recent) return fail(GIVEAWAYS.commentCooldown);
     const id = tx.nextId('giveawayComments');
     const comment = tx.put('giveawayComments', id, {
@@ -302,10 +307,7 @@ export function listComments(
   page: number,
 ): Result<{ comments: CommentView[]; page: number; count: number }> {
   return found(tx, url, (g) => {
-    const all = tx
-      .all('giveawayComments')
-      .filter((c) => c.giveaway === g.id)
-      .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
+    const all = tx.find('commentsByGiveaway', String(g.id)).sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
     const size = GIVEAWAY_LIMITS.commentsPerPage;
     const comments = all.slice(page * size, (page + 1) * size).map((c) => commentView(tx, c));
     return ok({ comments, page, count: all.length });

@@ -19,10 +19,7 @@ const newestFirst = (a: { timestamp: number; id: number }, b: { timestamp: numbe
 
 /** The user's ledger entries, newest first (IDs grow with every movement). */
 const ledgerOf = (tx: Tx, user: string): Readonly<LedgerEntry>[] =>
-  tx
-    .all('ledger')
-    .filter((e) => e.user === user)
-    .sort((a, b) => b.id - a.id);
+  tx.find('ledgerByUser', user).sort((a, b) => b.id - a.id);
 
 /** GET /user/getBalanceHistory: `{values, count}` on every page (the document's reference variant). */
 export function balanceHistory(
@@ -38,10 +35,7 @@ export function balanceHistory(
 }
 
 const salesWhere = (tx: Tx, side: 'buyer' | 'seller', user: string): Readonly<Sale>[] =>
-  tx
-    .all('sales')
-    .filter((s) => s[side] === user)
-    .sort(newestFirst);
+  tx.find('salesByUser', `${side}:${user}`).sort(newestFirst);
 
 const itemOf = (tx: Tx, itemId: number) => {
   const item = tx.get('items', itemId);
@@ -155,21 +149,13 @@ type Details = Schema<'TransactionDetails'>;
  */
 function tradeOfSale(tx: Tx, sale: Readonly<Sale>, side: 'buyer' | 'seller'): Details['tradeOffer'] {
   const user = sale[side];
-  const entries = new Set(
-    tx
-      .all('assets')
-      .filter((a) => a.assetId === sale.assetId)
-      .map((a) => String(a.id)),
-  );
+  const entries = new Set(tx.find('assetsByAssetId', sale.assetId).map((a) => String(a.id)));
   const trade = tx
-    .all('trades')
+    .find('tradesByUser', user)
     .filter((t) =>
       side === 'seller'
-        ? t.kind === 'deposit' && t.user === user && t.assetIds.includes(sale.assetId) && t.created <= sale.timestamp
-        : t.kind === 'withdraw' &&
-          t.user === user &&
-          t.assetIds.some((id) => entries.has(id)) &&
-          t.created >= sale.timestamp,
+        ? t.kind === 'deposit' && t.assetIds.includes(sale.assetId) && t.created <= sale.timestamp
+        : t.kind === 'withdraw' && t.assetIds.some((id) => entries.has(id)) && t.created >= sale.timestamp,
     )
     .sort((a, b) => b.id - a.id)[0];
   if (!trade) return null;

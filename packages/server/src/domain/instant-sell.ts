@@ -5,12 +5,10 @@
 import type { components } from '@marketplace/types';
 import type { PlatformAsset } from '../adapters/platform.ts';
 import { depositable, depositKeys, type Offered, offeredAssets, openOfferedTrade, receiveAssets } from './deposits.ts';
-import { isActiveOrder } from './market.ts';
-import { bestOrder, fillOrder } from './matching.ts';
+import { bestOrder } from './matching.ts';
 import { DEPOSIT } from './messages.ts';
 import { TRADE_STATUS, type Trade } from './records.ts';
 import { sell } from './sale.ts';
-import type { BuyOrder } from './state.ts';
 import { closeTrade } from './trades.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
@@ -22,20 +20,19 @@ export const INSTANT_SELL_GAME = 440;
 /** The server-defined payout methods (the document: the reference server offers `balance`). */
 export const PAYOUT_METHODS = ['balance'] as const;
 
-/** Active buy orders of an item placed by anyone but `seller`, best first (highest price, then oldest). */
-export const ordersFor = (tx: Tx, itemId: number, seller: string): Readonly<BuyOrder>[] =>
-  tx
-    .all('buyOrders')
-    .filter((o) => o.itemid === itemId && o.platformid !== seller && isActiveOrder(o))
-    .sort(fillOrder);
-
-/** The price an asset of the item sells at now, and the quantity wanted at it (tier 0), if any. */
+/**
+ * The price an asset of the item sells at now, and the quantity wanted at it (tier 0), if any:
+ * the best price among active buy orders of anyone but `seller`, walked from the order book's head.
+ */
 export function instantPrice(tx: Tx, itemId: number, seller: string): { price: number; count: number } | undefined {
-  const orders = ordersFor(tx, itemId, seller);
-  const best = orders[0];
-  if (!best) return undefined;
-  const count = orders.filter((o) => o.price === best.price).reduce((n, o) => n + o.amount, 0);
-  return { price: best.price, count };
+  let best: { price: number; count: number } | undefined;
+  for (const o of tx.ordered('orderBook', String(itemId))) {
+    if (best && o.price < best.price) break;
+    if (o.platformid === seller) continue;
+    best ??= { price: o.price, count: 0 };
+    best.count += o.amount;
+  }
+  return best;
 }
 
 /**

@@ -20,6 +20,27 @@ export function parseIds(ids: string): string[] | undefined {
   return [...new Set(parts)];
 }
 
+/** The user's assets, in one state when `state` is given, in no particular order. */
+export const assetsOf = (tx: Tx, owner: string, state?: number): Readonly<Asset>[] => {
+  const mine = tx.find('assetsByOwner', owner);
+  return state === undefined ? mine : mine.filter((a) => a.state === state);
+};
+
+/**
+ * The user's asset with this platform asset ID. An ID can name several records (an asset
+ * withdrawn and deposited again); the latest (highest ID) of the user's wins.
+ */
+export const ownAsset = (
+  tx: Tx,
+  owner: string,
+  assetId: string,
+  where: (a: Readonly<Asset>) => boolean = () => true,
+): Readonly<Asset> | undefined =>
+  tx
+    .find('assetsByAssetId', assetId)
+    .filter((a) => a.user === owner && where(a))
+    .reduce<Readonly<Asset> | undefined>((best, a) => (!best || a.id > best.id ? a : best), undefined);
+
 /** Assets that are the same thing to a buyer: same item, price and attributes (one row). */
 const rowKey = (a: Readonly<Asset>): string =>
   JSON.stringify([a.item_id, a.state, a.price, a.wear, a.sheen, a.killstreaker, a.spell, a.parts, a.paint]);
@@ -27,13 +48,14 @@ const rowKey = (a: Readonly<Asset>): string =>
 /** The caller's assets in `state` (0 inventory, 1 on sale), grouped into rows, oldest first. */
 export function inventoryRows(tx: Tx, owner: string, state: 0 | 1): { items: InventoryRow[]; count: number } {
   const groups = new Map<string, Readonly<Asset>[]>();
-  const mine = tx
-    .all('assets')
-    .filter((a) => a.user === owner && a.state === state && (state === 0 || a.price !== null))
+  const mine = assetsOf(tx, owner, state)
+    .filter((a) => state === 0 || a.price !== null)
     .sort((a, b) => a.id - b.id);
   for (const a of mine) {
     const key = rowKey(a);
-    groups.set(key, [...(groups.get(key) ?? []), a]);
+    const group = groups.get(key);
+    if (group) group.push(a);
+    else groups.set(key, [a]);
   }
   const items: InventoryRow[] = [];
   for (const group of groups.values()) {
@@ -75,11 +97,9 @@ export interface PriceCommand {
 export function priceAssets(tx: Tx, c: PriceCommand): Result<{ message: 'ok'; sold: number }> {
   const ids = parseIds(c.ids);
   if (!ids) return fail(INVENTORY.invalidIds);
-  const byAssetId = new Map<string, Readonly<Asset>>();
-  for (const a of tx.all('assets')) if (a.user === c.owner) byAssetId.set(a.assetId, a);
   const assets: Readonly<Asset>[] = [];
   for (const id of ids) {
-    const asset = byAssetId.get(id);
+    const asset = ownAsset(tx, c.owner, id);
     if (!asset) return fail(INVENTORY.notOwned);
     const max = tx.get('items', asset.item_id)?.maxPrice;
     if (max !== undefined && max !== null && c.price > max) return fail(INVENTORY.priceLimit(max));

@@ -2,7 +2,7 @@
 // "Resources and their fields > Listing / backpack entry"): assets in state 1, cheapest first.
 // The seller's ID and IP are shown to administrators only.
 import type { components } from '@marketplace/types';
-import { isListed } from './market.ts';
+import { cheapestListing, isListed } from './indexes.ts';
 import type { Asset } from './state.ts';
 import type { Tx } from './tx.ts';
 
@@ -35,12 +35,17 @@ export function toListing(a: Asset, admin: boolean): Listing {
  * The active listings of an item, optionally of one seller, by price ascending. Equal prices
  * keep the order the entries were created in (ID ascending), which the seed leaves open.
  */
-export function activeListings(tx: Tx, itemId: number, seller?: string): Asset[] {
-  return tx
-    .all('assets')
-    .filter((a) => a.item_id === itemId && isListed(a) && (seller === undefined || a.user === seller))
-    .sort((a, b) => a.price! - b.price! || a.id - b.id);
+export function activeListings(tx: Tx, itemId: number, seller?: string): Readonly<Asset>[] {
+  if (seller === undefined) return [...tx.ordered('listingsByItem', String(itemId))];
+  return sellerListings(tx, itemId, seller);
 }
+
+/** One seller's listings of an item, read from the seller's own assets (their cost, not the item's). */
+const sellerListings = (tx: Tx, itemId: number, seller: string): Readonly<Asset>[] =>
+  tx
+    .find('assetsByOwner', seller)
+    .filter((a) => a.item_id === itemId && isListed(a))
+    .sort(cheapestListing);
 
 export interface PageQuery {
   itemId: number;
@@ -54,11 +59,21 @@ export interface PageQuery {
 /** One page of an item's listings. */
 export function listingPage(tx: Tx, q: PageQuery): Listing[] {
   const offset = q.page * q.count;
-  return activeListings(tx, q.itemId, q.seller)
-    .slice(offset, offset + q.count)
-    .map((a) => toListing(a, q.admin));
+  const page: Listing[] = [];
+  if (q.seller !== undefined)
+    return sellerListings(tx, q.itemId, q.seller)
+      .slice(offset, offset + q.count)
+      .map((a) => toListing(a, q.admin));
+  // Walks the item's listings in order up to the end of the page (an offset costs what it skips).
+  let i = 0;
+  for (const a of tx.ordered('listingsByItem', String(q.itemId))) {
+    if (i >= offset + q.count) break;
+    if (i >= offset) page.push(toListing(a, q.admin));
+    i += 1;
+  }
+  return page;
 }
 
 /** How many active listings an item has, optionally of one seller (seed: GET /item/listing/count). */
 export const listingCount = (tx: Tx, itemId: number, seller?: string): number =>
-  activeListings(tx, itemId, seller).length;
+  seller === undefined ? tx.count('listingsByItem', String(itemId)) : sellerListings(tx, itemId, seller).length;

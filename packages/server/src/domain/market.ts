@@ -4,7 +4,6 @@
 // the same thing everywhere: a listing is an asset in state 1 with a price, a buy order is active
 // while its remaining amount is above 0.
 import { DAY } from './dates.ts';
-import type { Asset, BuyOrder, Sale } from './state.ts';
 import type { Tx } from './tx.ts';
 
 export interface MarketSummary {
@@ -21,12 +20,8 @@ export interface MarketSummary {
   last24hVolume: number;
 }
 
-/** Whether an asset is an active listing (seed: States, state 1 "listed for sale"). */
-export const isListed = (a: Pick<Asset, 'state' | 'price'>): boolean =>
-  a.state === 1 && a.price !== null && a.price > 0;
-
-/** Whether a buy order still wants items (seed: `amount` is the remaining quantity). */
-export const isActiveOrder = (o: Pick<BuyOrder, 'amount'>): boolean => o.amount > 0;
+// Defined beside the indexes that group records by them, so "active" is one rule everywhere.
+export { isActiveOrder, isListed } from './indexes.ts';
 
 const empty = (itemId: number): MarketSummary => ({
   itemId,
@@ -39,57 +34,35 @@ const empty = (itemId: number): MarketSummary => ({
   last24hVolume: 0,
 });
 
-/** Summaries of every item that has a listing, a buy order or a sale, in one pass over each. */
-export function summarize(
-  assets: readonly Asset[],
-  orders: readonly BuyOrder[],
-  sales: readonly Sale[],
-  now: number,
-): Map<number, MarketSummary> {
-  const out = new Map<number, MarketSummary>();
-  const of = (itemId: number) => out.get(itemId) ?? out.set(itemId, empty(itemId)).get(itemId)!;
-  for (const a of assets) {
-    if (!isListed(a)) continue;
-    const s = of(a.item_id);
-    s.listingCount += 1;
-    if (s.lowestListing === 0 || a.price! < s.lowestListing) s.lowestListing = a.price!;
+/**
+ * The summary of one item (all zeros when it has no activity), read from the indexes: the head of
+ * its listings and of its order book, their counts, and its sales from `now` back over one day.
+ * Sales recorded after the clock's present (a test clock set back) are skipped.
+ */
+export function marketSummary(tx: Tx, itemId: number, now: number): MarketSummary {
+  const group = String(itemId);
+  const s = empty(itemId);
+  s.listingCount = tx.count('listingsByItem', group);
+  if (s.listingCount > 0) s.lowestListing = tx.ordered('listingsByItem', group).next().value!.price!;
+  s.buyOrderCount = tx.count('orderBook', group);
+  if (s.buyOrderCount > 0) s.highestBuyOrder = tx.ordered('orderBook', group).next().value!.price;
+  for (const sale of tx.ordered('salesByItem', group, { timestamp: now, id: Number.MAX_SAFE_INTEGER })) {
+    s.lastSale ??= { price: sale.price, date: sale.timestamp };
+    if (sale.timestamp <= now - DAY) break;
+    s.last24hSales += 1;
+    s.last24hVolume += sale.price;
   }
-  for (const o of orders) {
-    if (!isActiveOrder(o)) continue;
-    const s = of(o.itemid);
-    s.buyOrderCount += 1;
-    s.highestBuyOrder = Math.max(s.highestBuyOrder, o.price);
-  }
-  const lastSaleId = new Map<number, number>();
-  for (const sale of sales) {
-    if (sale.timestamp > now) continue; // recorded after the clock's present (a test clock set back)
-    const s = of(sale.item_id);
-    const last = s.lastSale;
-    // Latest first; among sales of the same second the later record wins.
-    if (!last || sale.timestamp > last.date || (sale.timestamp === last.date && sale.id > lastSaleId.get(s.itemId)!)) {
-      s.lastSale = { price: sale.price, date: sale.timestamp };
-      lastSaleId.set(s.itemId, sale.id);
-    }
-    if (sale.timestamp > now - DAY) {
-      s.last24hSales += 1;
-      s.last24hVolume += sale.price;
-    }
-  }
-  return out;
+  return s;
 }
 
-/** Summaries of every item, keyed by item ID (items without activity are absent). */
-export const marketSummaries = (tx: Tx, now: number): Map<number, MarketSummary> =>
-  summarize(tx.all('assets'), tx.all('buyOrders'), tx.all('sales'), now);
+const active = (s: MarketSummary) => s.listingCount > 0 || s.buyOrderCount > 0 || s.lastSale !== null;
 
-/** The summary of one item (all zeros when it has no activity). */
-export function marketSummary(tx: Tx, itemId: number, now: number): MarketSummary {
-  const mine = <T>(rows: readonly T[], key: (row: T) => number) => rows.filter((r) => key(r) === itemId);
-  const summaries = summarize(
-    mine(tx.all('assets'), (a) => a.item_id),
-    mine(tx.all('buyOrders'), (o) => o.itemid),
-    mine(tx.all('sales'), (s) => s.item_id),
-    now,
-  );
-  return summaries.get(itemId) ?? empty(itemId);
+/** Summaries of every item, keyed by item ID (items without activity are absent); one look-up per item. */
+export function marketSummaries(tx: Tx, now: number): Map<number, MarketSummary> {
+  const out = new Map<number, MarketSummary>();
+  for (const item of tx.all('items')) {
+    const s = marketSummary(tx, item.id, now);
+    if (active(s)) out.set(item.id, s);
+  }
+  return out;
 }

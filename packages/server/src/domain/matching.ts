@@ -2,22 +2,23 @@
 // document, POST /inventory/price "Matching"): an asset offered at a price sells at once into the
 // best buy order of its item that pays at least that price — highest price first, then oldest —
 // never into the seller's own order. The buyer pays the asset's price, not the order's.
-import { isActiveOrder } from './market.ts';
+import { fillOrder } from './indexes.ts';
 import { sell } from './sale.ts';
 import type { Asset, BuyOrder, Sale } from './state.ts';
 import type { Tx } from './tx.ts';
 
-/** The order of buy orders for filling: highest price, then oldest (creation time, then ID). */
-export const fillOrder = (a: Readonly<BuyOrder>, b: Readonly<BuyOrder>): number =>
-  b.price - a.price || Number(a.timestamp) - Number(b.timestamp) || a.id - b.id;
+export { fillOrder };
 
-/** The buy order an asset of `itemId` offered by `seller` at `price` sells into, if any. */
+/**
+ * The buy order an asset of `itemId` offered by `seller` at `price` sells into, if any: the item's
+ * order book is kept in filling order, so this walks its head until the prices fall below `price`.
+ */
 export function bestOrder(tx: Tx, itemId: number, seller: string, price: number): Readonly<BuyOrder> | undefined {
-  let best: Readonly<BuyOrder> | undefined;
-  for (const o of tx.all('buyOrders'))
-    if (o.itemid === itemId && o.platformid !== seller && isActiveOrder(o) && o.price >= price)
-      if (!best || fillOrder(o, best) < 0) best = o;
-  return best;
+  for (const o of tx.ordered('orderBook', String(itemId))) {
+    if (o.price < price) return undefined;
+    if (o.platformid !== seller) return o;
+  }
+  return undefined;
 }
 
 /**

@@ -28,8 +28,7 @@ const NO_ACTIVITY = { lowestListing: 0, listingCount: 0, highestBuyOrder: 0, buy
 export function itemPriceList(tx: Tx, game: number, outOfStock: boolean, now: number): ItemPriceListRow[] {
   const market = marketSummaries(tx, now);
   return tx
-    .all('items')
-    .filter((i) => i.game === game)
+    .find('itemsByGame', String(game))
     .sort(byId)
     .map((item) => ({ item, m: market.get(item.id) ?? NO_ACTIVITY }))
     .filter(({ m }) => outOfStock || m.listingCount > 0)
@@ -46,9 +45,7 @@ export function itemPriceList(tx: Tx, game: number, outOfStock: boolean, now: nu
 /** The public price list of every item of the four market games, by item ID; 0 means none. */
 export function publicPriceRows(tx: Tx, now: number): PublicPriceRow[] {
   const market = marketSummaries(tx, now);
-  return tx
-    .all('items')
-    .filter((i) => MARKET_GAMES.includes(i.game))
+  return MARKET_GAMES.flatMap((game) => tx.find('itemsByGame', String(game)))
     .sort(byId)
     .map((item) => {
       const m = market.get(item.id);

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '@marketplace/types';
 import { MARKET_GAMES } from './price-lists.ts';
+import type { Item, Sale } from './state.ts';
 import type { Tx } from './tx.ts';
 
 type PublicSale = components['schemas']['PublicSale'];
@@ -22,22 +23,22 @@ export interface SalesQuery {
 
 /** The feed `{sales, count, lastUpdate}`; `lastUpdate` is when it was produced (`now`). */
 export function publicSales(tx: Tx, q: SalesQuery): { sales: PublicSale[]; count: number; lastUpdate: number } {
-  const items = new Map(tx.all('items').map((i) => [i.id, i]));
-  const sales: PublicSale[] = tx
-    .all('sales')
-    .filter((s) => s.timestamp <= q.now && (q.since === undefined || s.timestamp > q.since))
-    .map((s) => ({ s, item: items.get(s.item_id) }))
-    .filter(({ item }) => item && MARKET_GAMES.includes(item.game) && (q.game === undefined || item.game === q.game))
-    .sort((a, b) => b.s.timestamp - a.s.timestamp || b.s.id - a.s.id)
-    .slice(0, q.limit)
-    .map(({ s, item }) => ({
-      itemId: s.item_id,
-      itemName: item!.name,
-      game: item!.game as PublicSale['game'],
-      price: s.price,
-      timestamp: s.timestamp,
-      seller: anonymize(s.seller),
-      buyer: anonymize(s.buyer),
-    }));
+  // Every sale latest first, from `now` back to `since`, until the page is full.
+  const chosen: { s: Readonly<Sale>; item: Readonly<Item> | undefined }[] = [];
+  for (const s of tx.ordered('salesByTime', '', { timestamp: q.now, id: Number.MAX_SAFE_INTEGER })) {
+    if (chosen.length >= q.limit || (q.since !== undefined && s.timestamp <= q.since)) break;
+    const item = tx.get('items', s.item_id);
+    if (item && MARKET_GAMES.includes(item.game) && (q.game === undefined || item.game === q.game))
+      chosen.push({ s, item });
+  }
+  const sales: PublicSale[] = chosen.map(({ s, item }) => ({
+    itemId: s.item_id,
+    itemName: item!.name,
+    game: item!.game as PublicSale['game'],
+    price: s.price,
+    timestamp: s.timestamp,
+    seller: anonymize(s.seller),
+    buyer: anonymize(s.buyer),
+  }));
   return { sales, count: sales.length, lastUpdate: q.now };
 }

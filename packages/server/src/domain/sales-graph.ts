@@ -66,6 +66,11 @@ export function periodStart(period: Period, now: number): number {
 /** The sales graph of an item over a period (an unknown item has no sales, so no rows). */
 export function salesGraph(tx: Tx, itemId: number, period: Period, now: number): DailyRow[] | WeeklyRow[] {
   const start = periodStart(period, now);
-  const sales = tx.all('sales').filter((s) => s.item_id === itemId && s.timestamp >= start && s.timestamp <= now);
+  // The item's sales latest first, from `now` back to the period's start.
+  const sales = [];
+  for (const s of tx.ordered('salesByItem', String(itemId), { timestamp: now, id: Number.MAX_SAFE_INTEGER })) {
+    if (s.timestamp < start) break;
+    sales.push(s);
+  }
   return isWeekly(period) ? weeklyRows(sales) : dailyRows(sales);
 }

@@ -61,8 +61,8 @@ export function disconnectSession(tx: Tx, user: string, id: number): Result<stri
 /** Revokes every session of the user except `keep` (the current one). */
 export function disconnectOthers(tx: Tx, user: string, keep: number): number {
   let n = 0;
-  for (const s of tx.all('sessions')) {
-    if (s.user === user && s.id !== keep && !s.revoked) {
+  for (const s of tx.find('sessionsByUser', user)) {
+    if (s.id !== keep && !s.revoked) {
       tx.put('sessions', s.id, { ...s, revoked: true });
       n += 1;
     }
@@ -87,8 +87,8 @@ export function listSessions(
   opts: { page: number; perPage: number; includeExpired: boolean; now: number },
 ): SessionPage {
   const mine = tx
-    .all('sessions')
-    .filter((s) => s.user === user && (opts.includeExpired || (!s.revoked && s.expire > opts.now)))
+    .find('sessionsByUser', user)
+    .filter((s) => opts.includeExpired || (!s.revoked && s.expire > opts.now))
     .sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
   const page = mine.slice(opts.page * opts.perPage, (opts.page + 1) * opts.perPage);
   return {

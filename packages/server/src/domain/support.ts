@@ -92,13 +92,10 @@ const attachmentRef = (encoded: string | undefined): string =>
 
 /** The user's ticket with this number, if any. */
 export const ticketOf = (tx: Tx, user: string, ticket: number): Ticket | undefined =>
-  tx.all('tickets').find((t) => t.user === user && t.ticket === ticket);
+  tx.find('ticketsByUser', user).find((t) => t.ticket === ticket);
 
 const messagesOf = (tx: Tx, ticket: Ticket): TicketMessage[] =>
-  tx
-    .all('ticketMessages')
-    .filter((m) => m.ticket === ticket.id)
-    .sort((a, b) => a.id - b.id);
+  tx.find('messagesByTicket', String(ticket.id)).sort((a, b) => a.id - b.id);
 
 const byActivity = (a: Ticket, b: Ticket) => b.last_message - a.last_message || b.id - a.id;
 
@@ -152,7 +149,7 @@ export function createTicket(tx: Tx, input: NewTicket): Result<Ticket> {
   if (!description.ok) return description;
   if ([input.subject, description.value, input.topic, input.concern].some((f) => f.trim() === ''))
     return fail(SUPPORT.missingCreateParameters);
-  const own = tx.all('tickets').filter((t) => t.user === input.user);
+  const own = tx.find('ticketsByUser', input.user);
   const id = tx.nextId('tickets');
   const ticket: Ticket = {
     id,
@@ -256,8 +253,7 @@ export function setSupportBlock(tx: Tx, user: string, status: number): Result<Us
 /** The caller's tickets as list rows, most recent activity first (seed: GET /support/list). */
 export const ticketList = (tx: Tx, user: string) =>
   tx
-    .all('tickets')
-    .filter((t) => t.user === user)
+    .find('ticketsByUser', user)
     .sort(byActivity)
     .map(({ ticket, subject, topic, concern, status, last_message, created }) => ({
       ticket,
@@ -285,8 +281,8 @@ const messageView = ({ id, user, content, admin, timestamp, attachments }: Ticke
 export function ticketMessages(tx: Tx, user: string, number: number) {
   const ticket = ticketOf(tx, user, number);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
-  for (const n of tx.all('notifications'))
-    if (n.user === user && n.kind === 'message' && !n.read && n.data.ticket === ticket.ticket)
+  for (const n of tx.find('notificationsByUser', user))
+    if (n.kind === 'message' && !n.read && n.data.ticket === ticket.ticket)
       tx.put('notifications', n.id, { ...n, read: true });
   return ok({ messages: messagesOf(tx, ticket).map(messageView), ticket: ticket.ticket });
 }
@@ -327,15 +323,14 @@ export function adminTicketMessages(tx: Tx, user: string, number: number) {
  * read receipts, and answering is what shows a message was read.
  */
 export function conversations(tx: Tx, caller: string) {
-  const byTicket = new Map<number, TicketMessage[]>();
-  for (const m of tx.all('ticketMessages').sort((a, b) => a.id - b.id))
-    byTicket.set(m.ticket, [...(byTicket.get(m.ticket) ?? []), m]);
+  // The caller's own tickets and those assigned to them (each once), and only their messages.
+  const tickets = new Set([...tx.find('ticketsByUser', caller), ...tx.find('ticketsByAssignee', caller)]);
   const out = [];
-  for (const t of tx.all('tickets').sort(byActivity)) {
+  for (const t of [...tickets].sort(byActivity)) {
     if (t.assigned === null || (t.user !== caller && t.assigned !== caller) || t.user === t.assigned) continue;
     const asOwner = t.user === caller;
     const other = tx.get('users', asOwner ? t.assigned : t.user);
-    const messages = byTicket.get(t.id) ?? [];
+    const messages = messagesOf(tx, t);
     const last = messages.at(-1);
     if (!other || !last) continue;
     const mine = (m: TicketMessage) => (m.admin === null) === asOwner;

@@ -4,6 +4,7 @@
 // reverts a failed one (-12). A withdrawal holds its assets in state 2 until the offer settles.
 import type { components } from '@marketplace/types';
 import type { OfferOutcome } from '../adapters/platform.ts';
+import { ownAsset } from './inventory.ts';
 import { ADMIN, INVENTORY, TRADES } from './messages.ts';
 import { addNotification, mailEvent } from './notify.ts';
 import { TRADE_STATUS, type Trade, type TradeAssetRecord, type TradeStatus } from './records.ts';
@@ -111,11 +112,8 @@ export function listTrades(
   count: number,
 ): { trades: TradeView[]; count: number } {
   const rows = tx
-    .all('trades')
-    .filter(
-      (t) =>
-        t.user === user && (which === 'active' ? t.status === TRADE_STATUS.pending : t.status !== TRADE_STATUS.hidden),
-    )
+    .find('tradesByUser', user)
+    .filter((t) => (which === 'active' ? t.status === TRADE_STATUS.pending : t.status !== TRADE_STATUS.hidden))
     .sort((a, b) => b.id - a.id);
   return { trades: rows.slice(page * count, (page + 1) * count).map((t) => tradeView(tx, t)), count: rows.length };
 }
@@ -162,13 +160,7 @@ export function withdraw(
     ),
   ];
   if (wanted.length === 0) return fail(INVENTORY.noValidIds);
-  const mine = new Map(
-    tx
-      .all('assets')
-      .filter((a) => a.user === user)
-      .map((a) => [a.assetId, a]),
-  );
-  const assets = wanted.map((id) => mine.get(id));
+  const assets = wanted.map((id) => ownAsset(tx, user, id));
   if (assets.some((a) => !a)) return fail(INVENTORY.itemsNotFound);
   const free = (assets as Readonly<Asset>[]).filter((a) => a.state === 0 || a.state === 1);
   if (free.length === 0) return fail(INVENTORY.notWithdrawable);
@@ -193,7 +185,7 @@ export function withdraw(
 
 /** The trade whose current platform offer has this ID. */
 export const tradeByOffer = (tx: Tx, tradeId: string): Readonly<Trade> | undefined =>
-  tx.all('trades').find((t) => t.tradeId === tradeId);
+  tx.findOne('tradesByOffer', tradeId);
 
 /** The withdrawal's assets still held by it (state 2, the trade's user). */
 const heldAssets = (tx: Tx, trade: Readonly<Trade>): Readonly<Asset>[] =>

@@ -3,6 +3,16 @@
 // dropped (nothing happened). This is what makes "no half-applied change" hold: a command that
 // fails half-way leaves the state as it was.
 import type { Effect } from './effects.ts';
+import {
+  builtIndexes,
+  defOf,
+  type HashName,
+  indexesOf,
+  keysOf,
+  type RowOf,
+  type SortedDef,
+  type SortedName,
+} from './indexes.ts';
 import type { CollectionName, Collections, State } from './state.ts';
 
 export interface Change {
@@ -23,6 +33,9 @@ export const fail = (error: string | Record<string, unknown>, status?: number): 
 export class Tx {
   readonly state: State;
   #writes = new Map<string, { c: CollectionName; id: string; row: unknown }>();
+  /** The same writes by collection, and the committed records they replace: what a query overlays. */
+  #written = new Map<CollectionName, Map<string, object | null>>();
+  #shadowed = new Map<CollectionName, Set<object>>();
   #counters: Record<string, number> = {};
   #fees = 0;
   #effects: Effect[] = [];
@@ -39,27 +52,119 @@ export class Tx {
     return this.state[c][String(id)] as Collections[C] | undefined;
   }
 
-  /** Every record of a collection as this unit of work sees it. */
+  /**
+   * Every record of a collection as this unit of work sees it. Its cost grows with the collection:
+   * routes read through the indexed queries below (`find`, `ordered`, `count`, `total`).
+   */
   all<C extends CollectionName>(c: C): Readonly<Collections[C]>[] {
-    const base = this.state[c] as Record<string, Collections[C]>;
-    // Reads (most requests) see the state as it is: no copy.
-    if (![...this.#writes.values()].some((w) => w.c === c)) return Object.values(base);
-    const out = new Map<string, Collections[C]>(Object.entries(base));
-    for (const w of this.#writes.values()) {
-      if (w.c !== c) continue;
-      if (w.row === null) out.delete(w.id);
-      else out.set(w.id, w.row as Collections[C]);
-    }
-    return [...out.values()];
+    const base = Object.values(this.state[c] as Record<string, Collections[C]>);
+    const written = this.#written.get(c);
+    if (!written) return base; // reads (most requests) see the state as it is
+    const shadowed = this.#shadowed.get(c)!;
+    const out = shadowed.size === 0 ? base : base.filter((r) => !shadowed.has(r));
+    for (const row of written.values()) if (row !== null) out.push(row as Collections[C]);
+    return out;
   }
 
   put<C extends CollectionName>(c: C, id: string | number, row: Collections[C]): Collections[C] {
-    this.#writes.set(`${c}\u0000${id}`, { c, id: String(id), row });
+    this.#write(c, String(id), row);
     return row;
   }
 
   delete(c: CollectionName, id: string | number): void {
-    this.#writes.set(`${c}\u0000${id}`, { c, id: String(id), row: null });
+    this.#write(c, String(id), null);
+  }
+
+  #write(c: CollectionName, id: string, row: object | null): void {
+    this.#writes.set(`${c}\u0000${id}`, { c, id, row });
+    let written = this.#written.get(c);
+    if (!written) {
+      written = new Map();
+      this.#written.set(c, written);
+      this.#shadowed.set(c, new Set());
+    }
+    if (!written.has(id)) {
+      const committed = (this.state[c] as Record<string, object>)[id];
+      if (committed) this.#shadowed.get(c)!.add(committed);
+    }
+    written.set(id, row);
+  }
+
+  /** The records under `key` of a hash index (indexes.ts), in no particular order. */
+  find<N extends HashName>(name: N, key: string): RowOf<N>[] {
+    const def = defOf(name);
+    const out: object[] = [];
+    const shadowed = this.#shadowed.get(def.c);
+    for (const row of indexesOf(this.state).bucket(name, key)) if (!shadowed?.has(row)) out.push(row);
+    for (const row of this.#pending(def.c)) if (def.kind === 'hash' && keysOf(def, row).includes(key)) out.push(row);
+    return out as RowOf<N>[];
+  }
+
+  /** The first record under `key` of a hash index (for keys that name one record). */
+  findOne<N extends HashName>(name: N, key: string): RowOf<N> | undefined {
+    return this.find(name, key)[0];
+  }
+
+  /** How many records a hash index holds under `key`, or a sorted index in `group`. */
+  count(name: HashName | SortedName, key: string): number {
+    const def = defOf(name);
+    if (def.kind === 'sorted') return this.#sum(name as SortedName, key, () => 1);
+    let n = indexesOf(this.state).bucketSize(name as HashName, key);
+    for (const row of this.#shadowed.get(def.c) ?? []) if (keysOf(def, row).includes(key)) n -= 1;
+    for (const row of this.#pending(def.c)) if (keysOf(def, row).includes(key)) n += 1;
+    return n;
+  }
+
+  /** The summed weight of a sorted index's group (the amounts of an item's active buy orders). */
+  total(name: SortedName, group: string): number {
+    const def = defOf(name) as SortedDef<CollectionName> & { weight?: (row: object) => number };
+    return this.#sum(name, group, def.weight ?? (() => 1), true);
+  }
+
+  #sum(name: SortedName, group: string, weight: (row: object) => number, weighted = false): number {
+    const def = defOf(name) as SortedDef<CollectionName> & { group: (row: object) => string | undefined };
+    const g = indexesOf(this.state).group(name, group);
+    let n = g ? (weighted ? g.weight : g.tree.size) : 0;
+    for (const row of this.#shadowed.get(def.c) ?? []) if (def.group(row) === group) n -= weight(row);
+    for (const row of this.#pending(def.c)) if (def.group(row) === group) n += weight(row);
+    return n;
+  }
+
+  /**
+   * The records of a sorted index's group in its order, starting at `from` (a record or a partial
+   * one holding the fields the order compares). Lazy: a reader that stops early pays for what it read.
+   */
+  *ordered<N extends SortedName>(name: N, group: string, from?: Partial<RowOf<N>>): Generator<RowOf<N>> {
+    const def = defOf(name) as SortedDef<CollectionName> & {
+      group: (row: object) => string | undefined;
+      order: (a: object, b: object) => number;
+    };
+    const shadowed = this.#shadowed.get(def.c);
+    const pending = [...this.#pending(def.c)]
+      .filter((r) => def.group(r) === group && (from === undefined || def.order(r, from) >= 0))
+      .sort(def.order);
+    let i = 0;
+    const tree = indexesOf(this.state).group(name, group)?.tree;
+    if (tree)
+      for (const row of tree.keys(from)) {
+        if (shadowed?.has(row)) continue;
+        while (i < pending.length && def.order(pending[i]!, row) < 0) yield pending[i++] as RowOf<N>;
+        yield row as RowOf<N>;
+      }
+    while (i < pending.length) yield pending[i++] as RowOf<N>;
+  }
+
+  /** The last record of a sorted index's group (the lowest-priced of an item's buy orders). */
+  last<N extends SortedName>(name: N, group: string): RowOf<N> | undefined {
+    if (!this.#written.has(defOf(name).c)) return indexesOf(this.state).group(name, group)?.tree.maxKey() as RowOf<N>;
+    let last: RowOf<N> | undefined;
+    for (const row of this.ordered(name, group)) last = row;
+    return last;
+  }
+
+  /** The records this unit of work wrote to a collection (not deleted). */
+  *#pending(c: CollectionName): Generator<object> {
+    for (const row of this.#written.get(c)?.values() ?? []) if (row !== null) yield row;
   }
 
   /** The next numeric ID of a collection (1, 2, ...). */
@@ -114,11 +219,13 @@ export class Tx {
   commitWithUndo(): { changes: Change[]; undo: Change[] } {
     const changes: Change[] = [];
     const undo: Change[] = [];
+    const indexes = builtIndexes(this.state);
     for (const { c, id, row } of this.#writes.values()) {
-      const collection = this.state[c] as Record<string, unknown>;
+      const collection = this.state[c] as Record<string, object>;
       undo.push({ c, id, row: Object.hasOwn(collection, id) ? collection[id] : null });
+      indexes?.update(c, collection[id], (row ?? undefined) as object | undefined);
       if (row === null) delete collection[id];
-      else collection[id] = row;
+      else collection[id] = row as object;
       changes.push({ c, id, row });
     }
     for (const [c, n] of Object.entries(this.#counters)) {
@@ -132,6 +239,8 @@ export class Tx {
       changes.push({ c: 'meta', id: 'feesCollected', row: this.state.feesCollected });
     }
     this.#writes.clear();
+    this.#written.clear();
+    this.#shadowed.clear();
     this.#counters = {};
     this.#fees = 0;
     return { changes, undo: undo.reverse() };
@@ -140,6 +249,9 @@ export class Tx {
 
 /** Applies journaled changes to a state (store recovery), or the undo list of a failed commit. */
 export function applyChanges(state: State, changes: Change[]): void {
+  // Built indexes follow each record (an undo after a failed journal write); replay at load runs
+  // before any index is built.
+  const indexes = builtIndexes(state);
   for (const { c, id, row } of changes) {
     if (c === 'meta') {
       if (id === 'feesCollected') state.feesCollected = row as number;
@@ -153,6 +265,11 @@ export function applyChanges(state: State, changes: Change[]): void {
     const collections = state as unknown as Record<string, Record<string, unknown>>;
     collections[c] ??= {}; // a journal may name a collection that an older snapshot lacks
     const collection = collections[c];
+    indexes?.update(
+      c as CollectionName,
+      collection[id] as object | undefined,
+      (row ?? undefined) as object | undefined,
+    );
     if (row === null) delete collection[id];
     else collection[id] = row;
   }

@@ -114,7 +114,7 @@ type StaffEntry = components['schemas']['StaffEntry'];
  */
 export function storeInfo(tx: Tx, identifier: string): Result<StoreInfo> {
   const wanted = identifier.toLowerCase();
-  const user = tx.all('users').find((u) => u.shorturl !== '' && u.shorturl.toLowerCase() === wanted);
+  const user = wanted === '' ? undefined : tx.findOne('usersByShortUrl', wanted);
   if (!user) return fail(ITEMS.storeNotFound);
   return ok({ platformId: user.platformId, image: user.image, name: user.name });
 }
@@ -125,8 +125,7 @@ export const ADMIN_ROLE = 'admin';
 /** The administrators, by name then platform ID. */
 export function staffList(tx: Tx): StaffEntry[] {
   return tx
-    .all('users')
-    .filter((u) => u.admin)
+    .find('admins', 'admin')
     .sort((a, b) => a.name.localeCompare(b.name) || a.platformId.localeCompare(b.platformId))
     .map((u) => ({ name: u.name, platformId: u.platformId, role: ADMIN_ROLE }));
 }

@@ -2,6 +2,7 @@
 // envelope A with HTTP 300 for a bad helper request, and outside test mode a 404 exactly like an
 // unknown route's.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditMoney } from '../domain/audit.ts';
 import { LOGIN } from '../domain/messages.ts';
 import { refusal, startTestServer, type TestServer } from './test-harness.ts';
 
@@ -89,6 +90,54 @@ describe('POST /test_helpers/items and /assets', () => {
   it('answers 300 for an asset of an unknown item', async () => {
     const { platformId } = await t.user();
     expect(await helper('POST', '/assets', { owner: platformId, itemId: 999 })).toEqual(bad('Unknown item'));
+  });
+});
+
+describe('POST /test_helpers/population', () => {
+  it('adds users who can log in, items and assets their public routes show, with the money invariant intact', async () => {
+    const body = { users: 4, items: 2, assets: 20, listedShare: 0.5, buyOrders: 3, balance: 2_000 };
+    const [status, res] = await helper('POST', '/population', body);
+    expect(status).toBe(200);
+    const { apiKeys, platformIds, itemIds } = res.content;
+    expect(res.content).toMatchObject({ users: 4, items: 2, assets: 20, buyOrders: 3 });
+    expect(apiKeys).toEqual(['pop-0', 'pop-1', 'pop-2', 'pop-3']);
+    expect(claimsOf(await t.login(apiKeys[2])).sub).toBe(platformIds[2]);
+    // Half of each user's five assets (rounded) are listed: 3 each, 12 in all, dealt over both items.
+    const jwt = await t.login(apiKeys[0]);
+    const counts = await Promise.all(
+      itemIds.map(
+        async (item: number) =>
+          (await t.api.GET('/item/listing/count/{item}', { params: { path: { item } }, ...t.auth(jwt) })).data?.content
+            ?.count,
+      ),
+    );
+    expect(counts.reduce((n: number, c: number) => n + c, 0)).toBe(12);
+    expect(auditMoney(t.deps.store.state).problems).toEqual([]);
+    // A second call numbers on.
+    expect((await helper('POST', '/population', { users: 1, items: 0, assets: 0 }))[1].content.apiKeys).toEqual([
+      'pop-4',
+    ]);
+  });
+
+  it.each([
+    [{ users: -1, items: 1, assets: 1 }, 'Invalid users parameter: an integer from 0 to 100000'],
+    [{ users: 100_001, items: 1, assets: 1 }, 'Invalid users parameter: an integer from 0 to 100000'],
+    [{ users: 1, items: 100_001, assets: 1 }, 'Invalid items parameter: an integer from 0 to 100000'],
+    [{ users: 1, items: 1, assets: 5_000_001 }, 'Invalid assets parameter: an integer from 0 to 5000000'],
+    [{ users: '10', items: 1, assets: 1 }, 'Invalid users parameter: an integer from 0 to 100000'],
+    [{ users: 1, items: 1.5, assets: 1 }, 'Invalid items parameter: an integer from 0 to 100000'],
+    [{ users: 1, items: 1 }, 'Invalid assets parameter: an integer from 0 to 5000000'],
+    [{ users: 1, items: 1, assets: 1, listedShare: 1.2 }, 'Invalid listedShare parameter: a number from 0 to 1'],
+    [{ users: 1, items: 1, assets: 1, listedShare: 'half' }, 'Invalid listedShare parameter: a number from 0 to 1'],
+    [{ users: 1, items: 1, assets: 1, buyOrders: -2 }, 'Invalid buyOrders parameter: an integer from 0'],
+    [{ users: 1, items: 1, assets: 1, buyOrders: 2 }, 'Invalid buyOrders parameter: at most one per user and item'],
+    [{ users: 1, items: 1, assets: 1, balance: -5 }, 'Invalid balance parameter: an integer from 0 to 10000000000'],
+    [{ users: 1, items: 1, assets: 1, balance: 1e11 }, 'Invalid balance parameter: an integer from 0 to 10000000000'],
+    [{ users: 2, items: 2, assets: 1, buyOrders: 4, balance: 100 }, 'Not enough balance'],
+    [{ users: 0, items: 3, assets: 5 }, 'Assets need at least one user and one item'],
+  ])('answers %j with a 300 and adds nothing', async (body, message) => {
+    expect(await helper('POST', '/population', body)).toEqual(bad(message));
+    expect(Object.keys(t.deps.store.state.users)).toHaveLength(0);
   });
 });
 

@@ -5,6 +5,7 @@ import express, { type Request, type Response } from 'express';
 import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
 import { NOT_FOUND } from '../domain/messages.ts';
+import { POPULATION_LIMITS, populate } from '../domain/population.ts';
 import { emptyState } from '../domain/state.ts';
 import { totpAt } from '../domain/two-factor.ts';
 import type { Result, Tx } from '../domain/tx.ts';
@@ -17,6 +18,8 @@ import { reportPayment, settleOffer } from './test-helpers-settle.ts';
 // biome-ignore lint/suspicious/noExplicitAny: helper bodies are checked field by field here
 type Body = any;
 const isInt = (v: unknown) => Number.isSafeInteger(v);
+/** A population's opening balance per user: 100,000 users of it stay within safe integer cents. */
+const POPULATION_BALANCE_MAX = 10_000_000_000;
 
 /** The test-helpers router; every path is under /test_helpers. */
 export function testHelpersRouter(deps: ServerDeps): express.Router {
@@ -94,6 +97,35 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
       });
     }),
   );
+
+  post('/population', async (b: Body) => {
+    for (const field of ['users', 'items', 'assets'] as const) {
+      const max = POPULATION_LIMITS[field];
+      if (!isInt(b[field]) || b[field] < 0 || b[field] > max)
+        return bad(`Invalid ${field} parameter: an integer from 0 to ${max}`);
+    }
+    const listedShare = b.listedShare ?? 0.5;
+    if (typeof listedShare !== 'number' || !(listedShare >= 0 && listedShare <= 1))
+      return bad('Invalid listedShare parameter: a number from 0 to 1');
+    const buyOrders = b.buyOrders ?? 0;
+    if (!isInt(buyOrders) || buyOrders < 0) return bad('Invalid buyOrders parameter: an integer from 0');
+    const balance = b.balance ?? 1_000_000;
+    if (!isInt(balance) || balance < 0 || balance > POPULATION_BALANCE_MAX)
+      return bad(`Invalid balance parameter: an integer from 0 to ${POPULATION_BALANCE_MAX}`);
+    const result = populate(deps.store.state, {
+      users: b.users,
+      items: b.items,
+      assets: b.assets,
+      listedShare,
+      buyOrders,
+      balance,
+      now: deps.clock.now(),
+    });
+    // One durable step: the whole state is written at once as a new snapshot file (a journal line
+    // would be too large, and a snapshot merges only what the journal holds: ADR 10).
+    if (result.ok) await deps.store.replace(deps.store.state);
+    return result;
+  });
 
   post('/clock', (b: Body) => {
     const clock = deps.testClock;
