@@ -21,6 +21,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { chromiumPath } from './ensure-chromium.ts';
 
 const run = promisify(execFile);
@@ -267,7 +268,10 @@ describe('the packed workspaces, installed into a project outside the repository
     expect(await (await fetch(`${server.url}/openapi.json`)).json()).toEqual(installed);
     const docs = await fetch(`${server.url}/docs`);
     expect(docs.status).toBe(200);
-    expect(await docs.text()).toBe(readFileSync(join(app, 'node_modules/@marketplace/openapi/docs.html'), 'utf8'));
+    // The page of the package, with the server's own origin in place of the placeholder (documents.ts).
+    const page = readFileSync(join(app, 'node_modules/@marketplace/openapi/docs.html'), 'utf8');
+    expect(page).toContain(SERVER_PLACEHOLDER);
+    expect(await docs.text()).toBe(page.replaceAll(SERVER_PLACEHOLDER, new URL(server.url).origin));
   });
 
   it('bundle the client for a browser (no Node-only import) and call the server from a page', async () => {
