@@ -1,4 +1,4 @@
-// The reference server on its lowdb store, with the document and the docs. Demo data only with
+// The reference server on its file store (journal and lowdb JSON snapshot), with the document and the docs. Demo data only with
 // MARKETPLACE_DEMO=1 (`npm start` and `npm run sandbox` set it): a plain start creates no account.
 import pino from 'pino';
 import { parseConfig } from './config.ts';
