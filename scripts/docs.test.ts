@@ -261,9 +261,17 @@ describe('the docs page in a browser', () => {
     expect(nav).toContain('Workflows (Arazzo)');
     for (const workflow of workflows) {
       const section = await openOperation(page, `workflow-${workflow.workflowId.toLowerCase()}`);
-      const text = await section.innerText();
-      expect(text).toContain(workflow.summary);
-      for (const step of workflow.steps) expect(text).toContain(step.stepId);
+      // Redoc renders a section's body after its anchor: wait for the text rather than read it once.
+      const wanted: string[] = [workflow.summary, ...workflow.steps.map((step: { stepId: string }) => step.stepId)];
+      await expect
+        .poll(
+          async () => {
+            const text = await section.innerText();
+            return wanted.filter((w) => !text.includes(w));
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual([]);
     }
     await context.close();
   }, 240_000);
