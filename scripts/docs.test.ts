@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import express from 'express';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANONYMOUS_BODY_LIMIT } from '../packages/server/src/http/app.ts';
+import { bodyLimitOf } from '../packages/server/src/http/body-limit.ts';
 import { documentsRouter, SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { buildDocs, decorate } from './docs.ts';
 import { errorExamples } from './docs-examples.ts';
@@ -71,6 +73,25 @@ describe('decorate', () => {
         expect(out.description).toContain(`**Rate limit:** ${limit.limit} per ${limit.window} s`);
       expect(Boolean(out['x-badges'])).toBe(Boolean(op['x-extension']));
     }
+  });
+
+  it("states each body's limit, the one the server reads it with (a caller without a JWT: at most 16,384 bytes)", () => {
+    const limit = (method: string, path: string) =>
+      /\*\*Body limit:\*\* ([\d,]+) bytes \(([\d,]+) bytes without a JWT/.exec(find(method, path).description);
+    for (const { path, method, op } of operations) {
+      const expected = bodyLimitOf(bundle, op);
+      const shown = limit(method, path);
+      if (expected === undefined) expect(shown, `${method} ${path}`).toBeNull();
+      else {
+        expect(Number(shown?.[1]?.replaceAll(',', '')), `${method} ${path}`).toBe(expected);
+        expect(Number(shown?.[2]?.replaceAll(',', '')), `${method} ${path}`).toBe(
+          Math.min(expected, ANONYMOUS_BODY_LIMIT),
+        );
+      }
+    }
+    // Megabytes only where the document admits attachments.
+    expect(bodyLimitOf(bundle, bundle.paths['/support/post'].post)).toBeGreaterThan(1_000_000);
+    expect(bodyLimitOf(bundle, bundle.paths['/user/login'].post)).toBeLessThan(10_000);
   });
 
   it('leaves the bundle it was given untouched', () => {

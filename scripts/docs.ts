@@ -10,6 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ANONYMOUS_BODY_LIMIT } from '../packages/server/src/http/app.ts';
+import { bodyLimitOf } from '../packages/server/src/http/body-limit.ts';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { clientSample, curlSample, pythonSample } from './code-samples.ts';
 import { errorExamples, exampleFor, type MockExample, preferHeader } from './docs-examples.ts';
@@ -20,6 +22,7 @@ type Json = any;
 const root = resolve(import.meta.dirname, '..');
 
 const cell = (text: string) => text.replaceAll('|', '\\|');
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
 
 /** The error table: each documented message, when it happens, and the mock's header for it. */
 function errorLines(doc: Json, op: Json): string[] {
@@ -67,6 +70,11 @@ export function decorate(doc: Json): Json {
       for (const limit of [op['x-rate-limit'] ?? []].flat())
         lines.push(
           `**Rate limit:** ${limit.limit} per ${limit.window} s per ${limit.scope}${limit.counts ? ` (${limit.counts})` : ''}`,
+        );
+      const bodyLimit = bodyLimitOf(doc, op);
+      if (bodyLimit !== undefined && Number.isFinite(bodyLimit))
+        lines.push(
+          `**Body limit:** ${bytes(bodyLimit)} (${bytes(Math.min(bodyLimit, ANONYMOUS_BODY_LIMIT))} without a JWT; see Request bodies)`,
         );
       lines.push(...errorLines(doc, op));
       const gaps: string[] = op['x-gaps'] ?? [];
