@@ -33,8 +33,12 @@ export const GENERAL_LIMIT = { limit: 600, window: 60 };
 export { FORM_DEPTH, FORM_PARAMETERS, INVALID_BODY } from './request-rules.ts';
 /** Bytes of body a caller without a valid JWT may send, whatever the route admits (login needs bytes). */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
-/** Requests with a body a caller without a valid JWT may have in progress per IP. */
-export const ANONYMOUS_UPLOADS = 8;
+/**
+ * Bodies a caller without a valid JWT may have arriving at once per IP: a body counts until it has
+ * arrived in full (or the request ends), so concurrent logins of a busy client do not collide;
+ * stalled uploads do.
+ */
+export const ANONYMOUS_UPLOADS = 32;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -177,11 +181,17 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
     return false;
   }
   uploads.set(ip, held + 1);
-  res.once('close', () => {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
     const left = (uploads.get(ip) ?? 1) - 1;
     if (left > 0) uploads.set(ip, left);
     else uploads.delete(ip);
-  });
+  };
+  // The slot is held while the body is arriving: released once it has arrived, or the request ends.
+  req.once('end', release);
+  res.once('close', release);
   return true;
 }
 
