@@ -114,6 +114,14 @@ function stall(port: number, path: string, length: number, ip: string): Promise<
 }
 
 describe('callers without a JWT', () => {
+  it(`frees a slot once its body has arrived: ${ANONYMOUS_UPLOADS + 8} complete logins at once from one IP all succeed`, async () => {
+    const users = await Promise.all(Array.from({ length: ANONYMOUS_UPLOADS + 8 }, () => t.user()));
+    const answers = await Promise.all(
+      users.map((u) => post('/user/login', JSON.stringify({ apiKey: u.apiKey }), { 'x-forwarded-for': '203.0.113.9' })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(users.map(() => 200));
+  });
+
   it(`may have ${ANONYMOUS_UPLOADS} uploads in progress per IP; the next gets 429 until one ends`, async () => {
     const port = Number(new URL(t.baseUrl).port);
     const held = await Promise.all(
