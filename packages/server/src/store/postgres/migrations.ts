@@ -1,0 +1,84 @@
+// The database schema, created and migrated by the server on start (ADR 0019). Migrations are
+// numbered and applied in order, each in its own transaction, under a session advisory lock: two
+// instances that start at once take turns, and the second finds nothing left to do. A migration
+// is never edited once released: a change is a new entry at the end.
+import type { Pool } from './connection.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** An arbitrary fixed key of `pg_advisory_lock`: the migrations of this schema. */
+const MIGRATION_LOCK = 0x6d6b7431; // "mkt1"
+
+/**
+ * Versions 1-9: the engine's store (store/postgres/postgres-store.ts). 10-19: the shared outside world
+ * (simulators, test clock, rate-limit windows). 20-: whatever comes next.
+ */
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'engine change log, current records and settings',
+    sql: `
+      -- Every committed unit of work, in the one global order of the service: seq is assigned by the
+      -- committing instance as its last seen seq + 1, so two instances committing on the same state
+      -- collide on the primary key and one of them retries on the newer state.
+      CREATE TABLE marketplace_changes (
+        seq bigint PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('changes', 'replace')),
+        changes jsonb NOT NULL,
+        committed_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- The state as of the newest change: what an instance loads at start.
+      CREATE TABLE marketplace_records (
+        collection text NOT NULL,
+        id text NOT NULL,
+        row jsonb NOT NULL,
+        PRIMARY KEY (collection, id)
+      );
+      -- Secrets shared by every instance (JWT, deposit keys, code HMAC) unless the environment gives them.
+      CREATE TABLE marketplace_secrets (
+        name text PRIMARY KEY,
+        value text NOT NULL
+      );
+    `,
+  },
+];
+
+/** Applies every migration not applied yet; safe to run from several instances at once. */
+export async function migrate(pool: Pool, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(`CREATE TABLE IF NOT EXISTS marketplace_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await client.query<{ version: number }>('SELECT version FROM marketplace_migrations')).rows.map(
+        (r) => r.version,
+      ),
+    );
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(m.version)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO marketplace_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+      applied.push(m.version);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+  return applied;
+}
