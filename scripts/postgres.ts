@@ -5,7 +5,7 @@
 // PostgreSQL refuses to run as root, so when we are root (CI, this machine) the directory belongs to
 // the `postgres` user and every binary runs through `runuser -u postgres --`.
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { accessSync, chownSync, constants, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, chownSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -15,6 +15,7 @@ import pg from 'pg';
 const run = promisify(execFile);
 
 const BINARIES = ['initdb', 'pg_ctl', 'postgres'] as const;
+const DEBIAN_ROOT = '/usr/lib/postgresql';
 const asRoot = process.getuid?.() === 0;
 /** The superuser every cluster is created with, whoever starts it: the URLs don't depend on $USER. */
 const SUPERUSER = 'postgres';
@@ -36,33 +37,57 @@ export interface Postgres {
   stop(): Promise<void>;
 }
 
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
+/**
+ * Where the binaries are: PATH, else Debian's versioned directory (`apt-get install postgresql`
+ * puts initdb and pg_ctl in /usr/lib/postgresql/<major>/bin, not on PATH), newest major first.
+ */
+function binDirs(): string[] {
+  const debian = (() => {
     try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
+      return readdirSync(DEBIAN_ROOT)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+        .map((v) => join(DEBIAN_ROOT, v, 'bin'));
+    } catch {
+      return [];
+    }
+  })();
+  return [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...debian];
+}
+const executable = (path: string) => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
-  return undefined;
+};
+
+/** The first directory holding all of initdb, pg_ctl and postgres (never a mix of two installs). */
+function binDir(): string | undefined {
+  return binDirs().find((dir) => BINARIES.every((b) => executable(join(dir, b))));
 }
 
-/** Why no cluster can be started here (PostgreSQL binaries not on PATH), or undefined when one can. */
+function onPath(name: (typeof BINARIES)[number]): string | undefined {
+  const dir = binDir();
+  return dir && join(dir, name);
+}
+
+/** Why no cluster can be started here (PostgreSQL binaries not found), or undefined when one can. */
 export function postgresMissing(): string | undefined {
-  const missing = BINARIES.filter((b) => !onPath(b));
-  if (missing.length === 0) return undefined;
-  return `PostgreSQL binaries not on PATH (${missing.join(', ')}): install PostgreSQL 15 (apt-get install postgresql) and put its bin directory on PATH`;
+  if (binDir()) return undefined;
+  const missing = BINARIES.filter((b) => !binDirs().some((dir) => executable(join(dir, b))));
+  return `PostgreSQL binaries not found (${missing.join(', ') || 'no directory holds all of initdb, pg_ctl and postgres'}) on PATH or in ${DEBIAN_ROOT}/*/bin: install PostgreSQL 15 (apt-get install postgresql)`;
 }
 
 /** argv for running `binary` as the cluster's owner: ourselves, or `postgres` when we are root. */
-function asOwner(binary: string, args: string[]): [string, string[]] {
+function asOwner(binary: (typeof BINARIES)[number], args: string[]): [string, string[]] {
   const path = onPath(binary);
   if (!path) throw new Error(postgresMissing());
   return asRoot ? ['runuser', ['-u', SUPERUSER, '--', path, ...args]] : [path, args];
 }
 
-async function owner(binary: string, args: string[], cwd: string): Promise<string> {
+async function owner(binary: (typeof BINARIES)[number], args: string[], cwd: string): Promise<string> {
   const [file, argv] = asOwner(binary, args);
   try {
     const { stdout } = await run(file, argv, { cwd, env: { ...process.env, LC_ALL: 'C' } });
