@@ -60,7 +60,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
 export const MIN_SECRET_BYTES = 32;
 
 /** `secret`, unless it is too short to be a key (`where` names its source in the refusal). */
-function longEnough(secret: string, where: string, hint: string): string {
+export function longEnough(secret: string, where: string, hint: string): string {
   const bytes = Buffer.byteLength(secret);
   if (bytes >= MIN_SECRET_BYTES) return secret;
   throw new StartRefusal(

@@ -22,7 +22,10 @@ import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
-import { openStore, type StoreOptions } from './store/store.ts';
+import { isPostgresUrl } from './store/postgres/connection.ts';
+import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
+import { sharedSecret } from './store/postgres/secrets.ts';
+import { openStore, type Store, type StoreOptions } from './store/store.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -44,8 +47,15 @@ export interface ServerOptions {
 
 /** Composes the server: the deps and the Express app, not yet listening. */
 export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
-  const store = await openStore(config.db, storeOptions);
+  const postgres = isPostgresUrl(config.db);
+  const store: Store = postgres ? await openPostgresStore(config.db) : await openStore(config.db, storeOptions);
   indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
+  // Every instance on one database signs and verifies with the same secrets (ADR 19).
+  const secret = postgres
+    ? (given: string | undefined, name: string, variable?: string) =>
+        sharedSecret((store as PostgresStore).pool, given, name, variable)
+    : async (given: string | undefined, name: string, variable?: string) =>
+        loadSecret(given, config.db, name, variable);
   const testClock = config.testMode ? createTestClock() : undefined;
   const outbox = new Outbox();
   const deps: ServerDeps = {
@@ -63,14 +73,14 @@ export async function composeServer({ config, demoData = false, logger, store: s
     limiter: new RateLimiter(testClock ?? systemClock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
-    jwtSecret: new TextEncoder().encode(
-      loadSecret(config.jwtSecret, config.db, 'jwt-secret', 'MARKETPLACE_JWT_SECRET'),
-    ),
-    depositSecret: loadSecret(config.depositSecret, config.db, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
-    codeKey: loadSecret(undefined, config.db, 'code-key'),
+    jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
+    depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
+    codeKey: await secret(undefined, 'code-key'),
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
     caches: new Map(),
   };
+  // A reset or a population on another instance replaced the state: caches of the old one go.
+  if (postgres) (store as PostgresStore).onReload = () => deps.caches.clear();
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [documentsRouter(deps.document)];

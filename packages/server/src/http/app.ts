@@ -73,6 +73,12 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
       next();
     });
   }
+  // What other instances on the same database committed since the last request (ADR 19): before
+  // anything reads the state, the test helpers included.
+  app.use(async (_req: Request, _res: Response, next: NextFunction) => {
+    await deps.store.sync();
+    next();
+  });
   for (const router of before) app.use(router);
   const readBody = bodyReaders();
   const uploads = new Map<string, number>();

@@ -4,14 +4,30 @@
 // change that was not made durable first.
 import type { Effect } from '../domain/effects.ts';
 import { type Result, Tx } from '../domain/tx.ts';
+import { StoreConflict } from '../store/store.ts';
 import type { ServerDeps } from './deps.ts';
 
+/**
+ * How often a command runs again after another instance committed first (ADR 0019). Each retry
+ * follows a commit that succeeded elsewhere, so the service as a whole always progresses; the bound
+ * only keeps one request from waiting forever behind a storm of writes.
+ */
+export const MAX_CONFLICT_RETRIES = 50;
+
 export async function execute<T>(deps: ServerDeps, command: (tx: Tx) => Result<T>): Promise<Result<T>> {
-  const tx = new Tx(deps.store.state);
-  const result = command(tx);
-  if (result.ok || tx.keepsWritesOnFailure) await deps.store.commit(tx);
-  if (result.ok) await perform(deps, tx.effects);
-  return result;
+  for (let attempt = 0; ; attempt++) {
+    const tx = new Tx(deps.store.state);
+    const result = command(tx);
+    try {
+      if (result.ok || tx.keepsWritesOnFailure) await deps.store.commit(tx);
+    } catch (error) {
+      if (!(error instanceof StoreConflict) || attempt >= MAX_CONFLICT_RETRIES) throw error;
+      await deps.store.sync(); // the newer state, then the same command on it
+      continue;
+    }
+    if (result.ok) await perform(deps, tx.effects);
+    return result;
+  }
 }
 
 /**

@@ -21,6 +21,14 @@ export class StoreWriteError extends Error {
   override name = 'StoreWriteError';
 }
 
+/**
+ * A commit made on a state another instance has changed since (PostgreSQL store, ADR 0019): it was
+ * undone, and the command runs again once the instance has caught up (`execute`).
+ */
+export class StoreConflict extends StoreWriteError {
+  override name = 'StoreConflict';
+}
+
 export interface Store {
   state: State;
   /** True when nothing was ever committed (the caller seeds demo data). */
@@ -31,6 +39,11 @@ export interface Store {
    * `state` and their promises reject with `StoreWriteError`.
    */
   commit(tx: Tx): Promise<void>;
+  /**
+   * Brings `state` up to what other instances on the same database committed (ADR 0019); called
+   * before each request. A no-op for a store only this process writes.
+   */
+  sync(): Promise<void>;
   /** Writes a snapshot (in a worker thread) and starts a new journal. */
   snapshot(): Promise<void>;
   /** Replaces the whole state (test helpers' reset) durably. */
@@ -71,6 +84,7 @@ function memoryStore(): Store {
     commit: async (tx) => {
       tx.commit();
     },
+    sync: async () => {},
     snapshot: async () => {},
     replace: async (state) => {
       store.state = state;
@@ -268,6 +282,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
       }
       return durable;
     },
+    sync: async () => {},
     snapshot() {
       return serialized(writeSnapshot);
     },

@@ -1,0 +1,372 @@
+// The engine's store on PostgreSQL (ADR 0019): several server instances on one database answer as
+// one service. Each instance keeps the whole state in memory as its working copy (the indexed
+// engine of ADR 0009); the database holds the one durable truth:
+//   marketplace_changes  every committed unit of work, in one global order (`seq`);
+//   marketplace_records  the state as of the newest change, written in the same transaction.
+// A unit of work is applied at once to the working copy and committed as change `seq + 1`; an
+// instance that committed that seq first makes this commit fail on the primary key. The commit
+// is then undone (with every later one of this instance not yet durable: they were built on it)
+// and its promise rejects with `StoreConflict`: `execute` catches up and runs the command again.
+// Before every request, `sync` applies what other instances committed since (one query).
+
+import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
+import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
+import { StartRefusal } from '../../start-refusal.ts';
+import { isCollection, recordProblem } from '../record-schemas.ts';
+import { type Store, StoreConflict, StoreWriteError } from '../store.ts';
+import { createPool, type Pool, type PoolClient, redactedUrl } from './connection.ts';
+import { migrate } from './migrations.ts';
+
+/** A record of the database that the engine cannot take: named by table, record and field. */
+export class TableDamaged extends StartRefusal {
+  override name = 'TableDamaged';
+  constructor(table: string, record: string, reason: string) {
+    super(
+      `Refusing to start: the database table ${table} is damaged at record ${record}: ${reason}. Nothing was changed; restore the database from a backup or repair that row.`,
+    );
+  }
+}
+
+export interface PostgresStore extends Store {
+  readonly pool: Pool;
+  /** Called after the working copy was replaced by the database's state (a reset on another instance). */
+  onReload: (() => void) | undefined;
+}
+
+export interface PostgresStoreOptions {
+  /** Connections of this instance. */
+  poolSize?: number;
+  /** Change rows kept for instances that catch up; older ones are pruned (a lagging instance reloads). */
+  keepChanges?: number;
+}
+
+interface Pending {
+  seq: number;
+  changes: Change[];
+  undo: Change[];
+  done: () => void;
+  failed: (e: unknown) => void;
+}
+
+interface ChangeRow {
+  seq: number;
+  kind: 'changes' | 'replace';
+  changes: Change[];
+}
+
+const UNIQUE_VIOLATION = '23505';
+/** Records per INSERT when a whole state is written (a reset, a population). */
+const RECORDS_PER_STATEMENT = 5_000;
+/** Change rows fetched per catch-up query. */
+const CATCH_UP_PAGE = 2_000;
+
+const isUniqueViolation = (error: unknown): boolean => (error as { code?: string })?.code === UNIQUE_VIOLATION;
+const reasonOf = (error: unknown): string =>
+  (error as { code?: string })?.code ?? (error as Error)?.message ?? String(error);
+
+/** Checks one record of a row against its collection's schema; meta rows are integers. */
+function rowProblem(collection: string, row: unknown): string | undefined {
+  if (collection === 'meta') return Number.isSafeInteger(row) ? undefined : 'a meta value is not an integer';
+  if (!isCollection(collection)) return `"${collection}" is not a collection of the engine`;
+  return recordProblem(collection, row);
+}
+
+/** Reads the whole state (and the seq it is at) in one consistent snapshot of the database. */
+export async function readState(pool: Pool): Promise<State> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const { rows: seqRows } = await client.query<{ seq: number }>(
+      'SELECT coalesce(max(seq), 0)::bigint AS seq FROM marketplace_changes',
+    );
+    const state = emptyState();
+    state.seq = seqRows[0]!.seq;
+    // A cursor-free read in pages keeps one result set from holding every row twice in memory.
+    let after: [string, string] = ['', ''];
+    for (;;) {
+      const { rows } = await client.query<{ collection: string; id: string; row: unknown }>(
+        `SELECT collection, id, row FROM marketplace_records
+          WHERE (collection, id) > ($1, $2) ORDER BY collection, id LIMIT 20000`,
+        after,
+      );
+      for (const { collection, id, row } of rows) {
+        const problem = rowProblem(collection, row);
+        if (problem) throw new TableDamaged('marketplace_records', `${collection}/${id}`, problem);
+        applyChanges(state, [{ c: collection as Change['c'], id, row }]);
+      }
+      if (rows.length < 20000) break;
+      const last = rows.at(-1)!;
+      after = [last.collection, last.id];
+    }
+    await client.query('COMMIT');
+    return upgradeState(state);
+  } finally {
+    client.release();
+  }
+}
+
+/** The state of the database at `url` (tests check the money invariant on it). */
+export async function loadPostgresState(url: string): Promise<State> {
+  const pool = createPool(url, { max: 1 });
+  try {
+    return await readState(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Every record of a state as (collection, id, row) triples, meta included. */
+function recordsOf(state: State): { collection: string; id: string; row: unknown }[] {
+  const out: { collection: string; id: string; row: unknown }[] = [];
+  for (const c of COLLECTIONS)
+    for (const [id, row] of Object.entries(state[c] as Record<string, unknown>)) out.push({ collection: c, id, row });
+  for (const [c, n] of Object.entries(state.counters)) out.push({ collection: 'meta', id: `counter:${c}`, row: n });
+  out.push({ collection: 'meta', id: 'feesCollected', row: state.feesCollected });
+  return out;
+}
+
+/** The last value of each record a batch of changes writes (a batch may write one record twice). */
+function finalRows(batch: Pending[]): {
+  upserts: { collection: string; id: string; row: unknown }[];
+  deletes: [string[], string[]];
+} {
+  const last = new Map<string, { collection: string; id: string; row: unknown }>();
+  for (const p of batch)
+    for (const { c, id, row } of p.changes) last.set(`${c}\u0000${id}`, { collection: c, id, row });
+  const upserts: { collection: string; id: string; row: unknown }[] = [];
+  const deletes: [string[], string[]] = [[], []];
+  for (const r of last.values()) {
+    if (r.row === null) {
+      deletes[0].push(r.collection);
+      deletes[1].push(r.id);
+    } else upserts.push(r);
+  }
+  return { upserts, deletes };
+}
+
+async function upsertRecords(client: PoolClient, records: { collection: string; id: string; row: unknown }[]) {
+  for (let i = 0; i < records.length; i += RECORDS_PER_STATEMENT) {
+    await client.query(
+      `INSERT INTO marketplace_records (collection, id, row)
+         SELECT collection, id, row FROM jsonb_to_recordset($1::jsonb) AS r(collection text, id text, row jsonb)
+       ON CONFLICT (collection, id) DO UPDATE SET row = excluded.row`,
+      [JSON.stringify(records.slice(i, i + RECORDS_PER_STATEMENT))],
+    );
+  }
+}
+
+/** Opens (creating or migrating) the store on the PostgreSQL database at `url`. */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+  const { poolSize = 10, keepChanges = 10_000 } = options;
+  const pool = createPool(url, { max: poolSize });
+  let applied: number[];
+  let loaded: State;
+  try {
+    applied = await migrate(pool);
+    loaded = await readState(pool);
+  } catch (error) {
+    await pool.end();
+    if (error instanceof StartRefusal) throw error;
+    throw new StartRefusal(
+      `Refusing to start: the PostgreSQL database ${redactedUrl(url)} could not be opened (${reasonOf(error)}).`,
+    );
+  }
+
+  /** The newest seq this instance knows to be committed in the database, and applied here. */
+  let durableSeq = loaded.seq;
+  let queue: Pending[] = [];
+  // Flushes, catch-ups and replacements run one at a time, in order, on this chain.
+  let chain: Promise<void> = Promise.resolve();
+  let flushScheduled = false;
+  let sincePrune = 0;
+  let refusal: string | undefined;
+
+  const onChain = <T>(step: () => Promise<T>): Promise<T> => {
+    const run = chain.then(step);
+    chain = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  };
+
+  /** Undoes every change not yet durable, newest first; their promises reject with `failure`. */
+  const rollBack = (failedBatch: Pending[], failure: Error): void => {
+    const pending = [...failedBatch, ...queue];
+    queue = [];
+    for (const p of pending.toReversed()) applyChanges(store.state, p.undo);
+    store.state.seq = durableSeq;
+    for (const p of pending) p.failed(failure);
+  };
+
+  /** Replaces the working copy by the database's state (a replace by another instance, a pruned gap). */
+  const reload = async (): Promise<void> => {
+    const fresh = await readState(pool);
+    store.state = fresh;
+    durableSeq = fresh.seq;
+    store.onReload?.();
+  };
+
+  /** Applies the changes other instances committed after `durableSeq`. Runs on the chain. */
+  const catchUp = async (): Promise<void> => {
+    for (;;) {
+      const { rows } = await pool.query<ChangeRow>(
+        'SELECT seq, kind, changes FROM marketplace_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+        [durableSeq, CATCH_UP_PAGE],
+      );
+      if (rows.length === 0) return;
+      // Commits of this instance not yet flushed were built on a state that is not the newest.
+      if (queue.length > 0) rollBack([], new StoreConflict('another instance committed first'));
+      if (rows[0]!.seq !== durableSeq + 1 || rows.some((r) => r.kind === 'replace')) {
+        await reload(); // the log was pruned past us, or the service was reset: take the whole state
+        return;
+      }
+      for (const row of rows) {
+        for (const change of row.changes) {
+          const problem = change.c === 'meta' ? undefined : rowProblem(change.c, change.row ?? undefined);
+          if (change.row !== null && problem) {
+            refusal = `change ${row.seq} of marketplace_changes is damaged: ${problem}; restart the server`;
+            throw new StoreWriteError(refusal);
+          }
+        }
+        applyChanges(store.state, row.changes);
+        durableSeq = row.seq;
+        store.state.seq = durableSeq;
+      }
+      if (rows.length < CATCH_UP_PAGE) return;
+    }
+  };
+
+  const prune = (): void => {
+    sincePrune = 0;
+    pool
+      .query("DELETE FROM marketplace_changes WHERE seq < $1 AND committed_at < now() - interval '1 minute'", [
+        durableSeq - keepChanges,
+      ])
+      .catch(() => {}); // pruning is housekeeping: the next one retries
+  };
+
+  const flush = async (): Promise<void> => {
+    flushScheduled = false;
+    const batch = queue;
+    queue = [];
+    if (batch.length === 0) return;
+    if (refusal) return rollBack(batch, new StoreWriteError(`the store refuses writes: ${refusal}`));
+    const { upserts, deletes } = finalRows(batch);
+    let client: PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      await client.query('BEGIN');
+      await client.query(
+        `INSERT INTO marketplace_changes (seq, kind, changes)
+           SELECT seq, 'changes', changes FROM jsonb_to_recordset($1::jsonb) AS c(seq bigint, changes jsonb)`,
+        [JSON.stringify(batch.map((p) => ({ seq: p.seq, changes: p.changes })))],
+      );
+      if (upserts.length > 0) await upsertRecords(client, upserts);
+      if (deletes[0].length > 0)
+        await client.query(
+          `DELETE FROM marketplace_records
+            WHERE (collection, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          deletes,
+        );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client?.query('ROLLBACK').catch(() => {});
+      client?.release();
+      client = undefined;
+      if (isUniqueViolation(error)) {
+        rollBack(batch, new StoreConflict('another instance committed first'));
+        return;
+      }
+      rollBack(batch, new StoreWriteError(`the database write failed (${reasonOf(error)}); nothing of it was kept`));
+      // The COMMIT may have reached the database before the connection broke: take the database's
+      // word for what happened rather than this instance's.
+      await reload().catch(() => {});
+      return;
+    } finally {
+      client?.release();
+    }
+    durableSeq = batch.at(-1)!.seq;
+    for (const p of batch) p.done();
+    sincePrune += batch.length;
+    if (sincePrune >= 1_000) prune();
+  };
+
+  /** Resolves once no flush, catch-up or replacement is pending or running. */
+  const drain = async (): Promise<void> => {
+    for (let seen: Promise<void> | undefined; seen !== chain; ) {
+      seen = chain;
+      await chain;
+    }
+  };
+
+  const store: PostgresStore = {
+    state: loaded,
+    pool,
+    created: applied.includes(1),
+    onReload: undefined,
+    get refusal() {
+      return refusal;
+    },
+    commit(tx: Tx) {
+      if (refusal) return Promise.reject(new StoreWriteError(`the store refuses writes: ${refusal}`));
+      const { changes, undo } = tx.commitWithUndo();
+      if (changes.length === 0) return Promise.resolve();
+      store.state.seq += 1;
+      const seq = store.state.seq;
+      const durable = new Promise<void>((done, failed) => queue.push({ seq, changes, undo, done, failed }));
+      if (!flushScheduled) {
+        flushScheduled = true;
+        onChain(() => new Promise<void>((r) => setImmediate(r)).then(flush));
+      }
+      return durable;
+    },
+    sync() {
+      return onChain(catchUp);
+    },
+    snapshot: async () => {
+      // The database is the snapshot; what can be dropped is the change log other instances no longer need.
+      prune();
+    },
+    replace(next: State) {
+      return onChain(async () => {
+        if (queue.length > 0) rollBack([], new StoreConflict('the state was replaced'));
+        const records = recordsOf(next);
+        for (;;) {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            // Commits of other instances wait at their first statement until this one is done (and
+            // then find their seq taken): no interleaving with the DELETE below, hence no deadlock.
+            await client.query('LOCK TABLE marketplace_changes IN SHARE ROW EXCLUSIVE MODE');
+            const { rows } = await client.query<{ seq: number }>(
+              'SELECT coalesce(max(seq), 0)::bigint + 1 AS seq FROM marketplace_changes',
+            );
+            const seq = rows[0]!.seq;
+            await client.query('DELETE FROM marketplace_records');
+            await upsertRecords(client, records);
+            await client.query(`INSERT INTO marketplace_changes (seq, kind, changes) VALUES ($1, 'replace', '[]')`, [
+              seq,
+            ]);
+            await client.query('COMMIT');
+            next.seq = seq;
+            store.state = next;
+            durableSeq = seq;
+            return;
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => {});
+            // Another instance committed that seq first: a replacement does not build on the state, so take the next one.
+            if (!isUniqueViolation(error)) throw error;
+          } finally {
+            client.release();
+          }
+        }
+      });
+    },
+    async close() {
+      await drain();
+      await pool.end();
+    },
+  };
+  return store;
+}
