@@ -5,19 +5,23 @@ import { parseConfig } from './config.ts';
 import { DEMO_KEYS, type DemoAdmin } from './demo-data.ts';
 import { startServer } from './server.ts';
 import { refuseStartInOneLine } from './start-refusal.ts';
+import { isPostgresUrl, redactedUrl } from './store/postgres/connection.ts';
 
 refuseStartInOneLine(); // a damaged store or a short secret: one line, exit code 1
 const config = parseConfig(process.env);
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const { close, url, demoAdmins } = await startServer({ config, demoData: config.demo, logger });
+const shownDb = isPostgresUrl(config.db)
+  ? `${redactedUrl(config.db)} (PostgreSQL: instances on it answer as one service)`
+  : config.db;
 logger.info(
-  { db: config.db, testMode: config.testMode, demo: config.demo },
+  { db: shownDb, testMode: config.testMode, demo: config.demo },
   `Item Marketplace reference server on ${url}`,
 );
 console.log(`
   Item Marketplace API reference server: ${url}
   Document: ${url}/openapi.json   Docs: ${url}/docs${config.testMode ? '\n  Test mode: /test_helpers/... routes are on' : ''}
-  State: ${config.db === ':memory:' ? 'in memory (a sandbox: every change is lost when it stops)' : config.db}
+  State: ${config.db === ':memory:' ? 'in memory (a sandbox: every change is lost when it stops)' : shownDb}
 ${config.demo ? demoLines(url, demoAdmins) : noDemoLines(url)}`);
 
 /** What to try on the demo data; the admins' random keys are shown only when they are created. */
