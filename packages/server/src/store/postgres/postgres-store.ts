@@ -179,6 +179,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   let chain: Promise<void> = Promise.resolve();
   let flushScheduled = false;
   let sincePrune = 0;
+  /** A catch-up queued on the chain and not started yet, which a new request can join. */
+  let waitingSync: Promise<void> | undefined;
   let refusal: string | undefined;
 
   const onChain = <T>(step: () => Promise<T>): Promise<T> => {
@@ -322,7 +324,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       return durable;
     },
     sync() {
-      return onChain(catchUp);
+      // Requests arriving together share one catch-up query, as long as it has not started yet: a
+      // query that starts after a request arrived sees every change acknowledged before it.
+      if (waitingSync) return waitingSync;
+      const run = onChain(async () => {
+        waitingSync = undefined;
+        await catchUp();
+      });
+      waitingSync = run;
+      return run;
     },
     snapshot: async () => {
       // The database is the snapshot; what can be dropped is the change log other instances no longer need.
