@@ -9,7 +9,9 @@
 // index build) of the store. Latencies are timed here per request with a
 // high-resolution clock (autocannon's percentiles are whole milliseconds, too coarse for a route
 // that answers in one). Reads run 4 requests at a time, writes one at a time (each is a chain of
-// requests that must not interleave). Before each route the test clock moves a minute on, so the
+// requests that must not interleave). The scales run side by side, in separate processes, and
+// take turns in slices on each route, so the machine's load changes the figures of every scale
+// alike and the ratios hold on a busy machine too. Before each route the test clock moves a minute on, so the
 // per-user rate limits of the previous route do not count. BENCH_SCALES (e.g. `1000,10000`)
 // measures other sizes; the ratio column is always the last size over the first.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -119,43 +121,64 @@ interface Latency {
   firstError?: string;
 }
 
+type Step = (n: number) => Promise<Record<string, number> | null>;
+
+/** One route's measurement at one scale: its request chains and its samples across slices. */
+interface Measurement {
+  concurrency: number;
+  step: Step;
+  /** The next chain number: a step's chains go on where its previous slice stopped. */
+  n: number;
+  done: boolean;
+  samples: Record<string, number[]>;
+  errors: number;
+  firstError?: string;
+}
+
 /**
- * Runs `step` for `seconds` with `concurrency` workers; `step(n)` sends request chains and returns
- * the timed latencies (ms) by name, or null when it has nothing left to do.
+ * Runs a measurement's `step` for `seconds` with its `concurrency` workers, adding the timed
+ * latencies (ms) to its samples; `warmup` leaves the first fifth of the time out (JIT, caches,
+ * connections). A step returns null when it has nothing left to do.
  */
-async function run(
-  seconds: number,
-  concurrency: number,
-  step: (n: number) => Promise<Record<string, number> | null>,
-): Promise<Record<string, Latency>> {
-  const samples: Record<string, number[]> = {};
-  let errors = 0;
-  let firstError: string | undefined;
-  let n = 0;
-  // The first fifth of the time warms the route up (JIT, caches, connections) and is not counted.
-  const warm = performance.now() + seconds * 200;
+async function runSlice(m: Measurement, seconds: number, warmup: boolean): Promise<void> {
+  const warm = performance.now() + (warmup ? seconds * 200 : 0);
   const end = performance.now() + seconds * 1000;
   const worker = async () => {
-    while (performance.now() < end) {
+    while (!m.done && performance.now() < end) {
       try {
-        const timed = await step(n++);
-        if (!timed) return;
+        const timed = await m.step(m.n++);
+        if (!timed) {
+          m.done = true;
+          return;
+        }
         if (performance.now() < warm) continue;
         for (const [name, ms] of Object.entries(timed)) {
-          samples[name] ??= [];
-          samples[name].push(ms);
+          m.samples[name] ??= [];
+          m.samples[name].push(ms);
         }
       } catch (error) {
-        errors += 1;
-        firstError ??= String(error);
+        m.errors += 1;
+        m.firstError ??= String(error);
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await Promise.all(Array.from({ length: m.concurrency }, worker));
+}
+
+function latencies(m: Measurement): Record<string, Latency> {
   return Object.fromEntries(
-    Object.entries(samples).map(([name, xs]) => {
+    Object.entries(m.samples).map(([name, xs]) => {
       xs.sort((a, b) => a - b);
-      return [name, { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99), n: xs.length, errors, firstError }];
+      return [
+        name,
+        {
+          p50: percentile(xs, 0.5),
+          p99: percentile(xs, 0.99),
+          n: xs.length,
+          errors: m.errors,
+          firstError: m.firstError,
+        },
+      ];
     }),
   );
 }
@@ -177,8 +200,28 @@ export interface ScaleFigures {
   routes: Record<string, Latency>;
 }
 
-/** Seeds one scale and measures it. */
-async function measureScale(assets: number, db: string, seconds: number): Promise<ScaleFigures> {
+/** A seeded scale: its target, its logged-in users and the measurements of its routes, in order. */
+interface Seeded {
+  assets: number;
+  target: Target;
+  seedSeconds: number;
+  heap: number;
+  /** Runs before each route's measurement (the test clock moves on). */
+  beforeRoute: (route: number) => Promise<void>;
+  measurements: Measurement[];
+}
+
+const measurement = (concurrency: number, step: Step): Measurement => ({
+  concurrency,
+  step,
+  n: 0,
+  done: false,
+  samples: {},
+  errors: 0,
+});
+
+/** Starts a target, seeds one scale and logs its users in; measures nothing yet. */
+async function seedScale(assets: number, db: string): Promise<Seeded> {
   const users = assets / PER_USER;
   const items = assets / PER_USER;
   const target = await startTarget(db);
@@ -202,117 +245,146 @@ async function measureScale(assets: number, db: string, seconds: number): Promis
     // (item i mod items + 1), and the first half of each user's assets (i < 50 x users) are listed.
     const assetId = (i: number) => String(10_000_000_001 + i);
     const itemOf = (n: number) => pop.itemIds[n % pop.itemIds.length]!;
-    const routes: Record<string, Latency> = {};
-    const measure = async (concurrency: number, step: (n: number) => Promise<Record<string, number> | null>) => {
-      await post(target.url, '/test_helpers/clock', { advance: 61 });
-      Object.assign(routes, await run(seconds, concurrency, step));
-    };
     const read = (name: string, call: (n: number) => Omit<Call, 'as'>) =>
-      measure(4, async (n) => ({ [name]: await timed(s, { ...call(n), as: n % tokens }) }));
+      measurement(4, async (n) => ({ [name]: await timed(s, { ...call(n), as: n % tokens }) }));
+    const measurements: Measurement[] = [
+      read('GET /item/listing/{item} (page 3 of 20)', (n) => ({
+        method: 'GET',
+        path: `/item/listing/${itemOf(n)}?page=2&count=20`,
+      })),
+      read('GET /item/listing/count/{item}', (n) => ({ method: 'GET', path: `/item/listing/count/${itemOf(n)}` })),
+      read('GET /item/buyorderList/{item}', (n) => ({ method: 'GET', path: `/item/buyorderList/${itemOf(n)}` })),
+      read('GET /inventory/onSale', () => ({ method: 'GET', path: '/inventory/onSale' })),
+      read('GET /inventory/onInventory', () => ({ method: 'GET', path: '/inventory/onInventory' })),
+      read('GET /user/getBuyorder', () => ({ method: 'GET', path: '/user/getBuyorder' })),
+      read('GET /user/getBalanceHistory', () => ({ method: 'GET', path: '/user/getBalanceHistory' })),
+      read('GET /user/getTransactionHistory', () => ({ method: 'GET', path: '/user/getTransactionHistory' })),
 
-    await read('GET /item/listing/{item} (page 3 of 20)', (n) => ({
-      method: 'GET',
-      path: `/item/listing/${itemOf(n)}?page=2&count=20`,
-    }));
-    await read('GET /item/listing/count/{item}', (n) => ({ method: 'GET', path: `/item/listing/count/${itemOf(n)}` }));
-    await read('GET /item/buyorderList/{item}', (n) => ({ method: 'GET', path: `/item/buyorderList/${itemOf(n)}` }));
-    await read('GET /inventory/onSale', () => ({ method: 'GET', path: '/inventory/onSale' }));
-    await read('GET /inventory/onInventory', () => ({ method: 'GET', path: '/inventory/onInventory' }));
-    await read('GET /user/getBuyorder', () => ({ method: 'GET', path: '/user/getBuyorder' }));
-    await read('GET /user/getBalanceHistory', () => ({ method: 'GET', path: '/user/getBalanceHistory' }));
-    await read('GET /user/getTransactionHistory', () => ({ method: 'GET', path: '/user/getTransactionHistory' }));
+      // Pricing: a user lists one of its listed assets again at a price above every buy order.
+      measurement(1, async (n) => {
+        const user = n % tokens;
+        const i = user + (n % 50) * users;
+        const price = 5_000 + (n % 1_000);
+        return {
+          'POST /inventory/price (relist)': await timed(s, {
+            method: 'POST',
+            path: '/inventory/price',
+            body: { ids: assetId(i), price },
+            as: user,
+          }),
+        };
+      }),
 
-    // Pricing: a user lists one of its listed assets again at a price above every buy order.
-    await measure(1, async (n) => {
-      const user = n % tokens;
-      const i = user + (n % 50) * users;
-      const price = 5_000 + (n % 1_000);
-      return {
-        'POST /inventory/price (relist)': await timed(s, {
+      // A buy order placed, then an inventory asset of its item priced into it (sold), then removed.
+      // The seller is logged-in user `seller`; its inventory assets are i = 50 x users + q x users + seller,
+      // of item `seller` (items = users), on which the buyer (the next user) has no order.
+      measurement(1, async (n) => {
+        const seller = n % tokens;
+        const q = Math.floor(n / tokens);
+        if (q >= 50) return null;
+        const buyer = (seller + 1) % tokens;
+        const item = pop.itemIds[seller]!;
+        const i = 50 * users + q * users + seller;
+        const body = { itemid: item, value: 9_000, amount: 1 };
+        const place = await timed(s, { method: 'POST', path: '/item/buyorder', body, as: buyer });
+        const match = await timed(s, {
           method: 'POST',
           path: '/inventory/price',
-          body: { ids: assetId(i), price },
+          body: { ids: assetId(i), price: 9_000 },
+          as: seller,
+        });
+        await s.send({ method: 'POST', path: '/item/buyorder/remove', body: { itemid: item }, as: buyer });
+        return { 'POST /item/buyorder (place)': place, 'POST /inventory/price (sold into the order)': match };
+      }),
+
+      // A cart add and a checkout: the buyer takes the next listed asset of another user.
+      measurement(1, async (n) => {
+        const i = n;
+        if (i >= 50 * users) return null; // every listed asset bought
+        const owner = i % users; // logged-in user k is population user k
+        const buyer = owner === n % tokens ? (n + 1) % tokens : n % tokens;
+        const add = await timed(s, { method: 'POST', path: '/cart/add', body: { assetId: assetId(i) }, as: buyer });
+        const checkout = await timed(s, { method: 'POST', path: '/cart/checkout', as: buyer });
+        return { 'POST /cart/add': add, 'POST /cart/checkout': checkout };
+      }),
+
+      // A cashout request (then cancelled, untimed): each user may hold one open request and ask once
+      // a day, so the test clock moves a day on after every round of the logged-in users.
+      measurement(1, async (n) => {
+        const user = n % tokens;
+        if (n >= tokens * 20) return null; // the tokens live 31 days of the test clock
+        if (user === 0 && n > 0) await post(target.url, '/test_helpers/clock', { advance: 86_401 });
+        const started = performance.now();
+        const answer = (await s.send({
+          method: 'POST',
+          path: '/cashout/process',
+          body: { amount: 5_000, method: 'provider_a' },
           as: user,
-        }),
-      };
-    });
-
-    // A buy order placed, then an inventory asset of its item priced into it (sold), then removed.
-    // The seller is logged-in user `seller`; its inventory assets are i = 50 x users + q x users + seller,
-    // of item `seller` (items = users), on which the buyer (the next user) has no order.
-    await measure(1, async (n) => {
-      const seller = n % tokens;
-      const q = Math.floor(n / tokens);
-      if (q >= 50) return null;
-      const buyer = (seller + 1) % tokens;
-      const item = pop.itemIds[seller]!;
-      const i = 50 * users + q * users + seller;
-      const body = { itemid: item, value: 9_000, amount: 1 };
-      const place = await timed(s, { method: 'POST', path: '/item/buyorder', body, as: buyer });
-      const match = await timed(s, {
-        method: 'POST',
-        path: '/inventory/price',
-        body: { ids: assetId(i), price: 9_000 },
-        as: seller,
-      });
-      await s.send({ method: 'POST', path: '/item/buyorder/remove', body: { itemid: item }, as: buyer });
-      return { 'POST /item/buyorder (place)': place, 'POST /inventory/price (sold into the order)': match };
-    });
-
-    // A cart add and a checkout: the buyer takes the next listed asset of another user.
-    await measure(1, async (n) => {
-      const i = n;
-      if (i >= 50 * users) return null; // every listed asset bought
-      const owner = i % users; // logged-in user k is population user k
-      const buyer = owner === n % tokens ? (n + 1) % tokens : n % tokens;
-      const add = await timed(s, { method: 'POST', path: '/cart/add', body: { assetId: assetId(i) }, as: buyer });
-      const checkout = await timed(s, { method: 'POST', path: '/cart/checkout', as: buyer });
-      return { 'POST /cart/add': add, 'POST /cart/checkout': checkout };
-    });
-
-    // A cashout request (then cancelled, untimed): each user may hold one open request and ask once
-    // a day, so the test clock moves a day on after every round of the logged-in users.
-    for (let k = 0; k < tokens; k += 1)
-      await s.send({
-        method: 'POST',
-        path: '/cashout/link',
-        body: { method: 'provider_a', email: `pop${k}@example.com` },
-        as: k,
-      });
-    await measure(1, async (n) => {
-      const user = n % tokens;
-      if (n >= tokens * 20) return null; // the tokens live 31 days of the test clock
-      if (user === 0 && n > 0) await post(target.url, '/test_helpers/clock', { advance: 86_401 });
-      const started = performance.now();
-      const answer = (await s.send({
-        method: 'POST',
-        path: '/cashout/process',
-        body: { amount: 5_000, method: 'provider_a' },
-        as: user,
-      })) as { content: { cashoutId: number } };
-      const ms = performance.now() - started;
-      await s.send({
-        method: 'POST',
-        path: '/cashout/cancel',
-        body: { cashoutId: answer.content.cashoutId },
-        as: user,
-      });
-      return { 'POST /cashout/process (request)': ms };
-    });
-
-    const snapshot = await target.ask<{ pauseMs: number; tookMs: number }>('snapshot');
-    const { startupMs } = await target.ask<{ startupMs: number }>('startup');
-    return {
-      assets,
-      seedSeconds,
-      heapBytes: heap,
-      snapshotPauseMs: snapshot.pauseMs,
-      snapshotMs: snapshot.tookMs,
-      startupMs,
-      routes,
+        })) as { content: { cashoutId: number } };
+        const ms = performance.now() - started;
+        await s.send({
+          method: 'POST',
+          path: '/cashout/cancel',
+          body: { cashoutId: answer.content.cashoutId },
+          as: user,
+        });
+        return { 'POST /cashout/process (request)': ms };
+      }),
+    ];
+    const cashoutRoute = measurements.length - 1;
+    const beforeRoute = async (route: number) => {
+      await post(target.url, '/test_helpers/clock', { advance: 61 });
+      if (route === cashoutRoute)
+        for (let k = 0; k < tokens; k += 1)
+          await s.send({
+            method: 'POST',
+            path: '/cashout/link',
+            body: { method: 'provider_a', email: `pop${k}@example.com` },
+            as: k,
+          });
     };
-  } finally {
+    return { assets, target, seedSeconds, heap, beforeRoute, measurements };
+  } catch (error) {
     await target.stop();
+    throw error;
+  }
+}
+
+/**
+ * Slices per route: the scales take turns, a slice each, so a change of the machine's load (other
+ * processes on a busy machine) falls on every scale alike and the ratios stay comparable.
+ */
+const SLICES = 4;
+
+/** Seeds every scale, then measures each route on all of them in turns, then the store of each. */
+async function measureScales(scratch: string, seconds: number): Promise<ScaleFigures[]> {
+  const seeded: Seeded[] = [];
+  try {
+    for (const assets of SCALES) seeded.push(await seedScale(assets, join(scratch, `scale-${assets}.json`)));
+    const routes = seeded[0]!.measurements.length;
+    for (let route = 0; route < routes; route += 1) {
+      for (const scale of seeded) await scale.beforeRoute(route);
+      for (let slice = 0; slice < SLICES; slice += 1)
+        for (const scale of seeded) await runSlice(scale.measurements[route]!, seconds / SLICES, slice === 0);
+    }
+    const figures: ScaleFigures[] = [];
+    for (const scale of seeded) {
+      // One target at a time: a snapshot's pause is measured with the others idle.
+      const snapshot = await scale.target.ask<{ pauseMs: number; tookMs: number }>('snapshot');
+      const { startupMs } = await scale.target.ask<{ startupMs: number }>('startup');
+      figures.push({
+        assets: scale.assets,
+        seedSeconds: scale.seedSeconds,
+        heapBytes: scale.heap,
+        snapshotPauseMs: snapshot.pauseMs,
+        snapshotMs: snapshot.tookMs,
+        startupMs,
+        routes: Object.assign({}, ...scale.measurements.map(latencies)),
+      });
+    }
+    return figures;
+  } finally {
+    for (const scale of seeded) await scale.target.stop();
   }
 }
 
@@ -320,8 +392,7 @@ const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 /** Measures every scale and returns the table's rows (the header first). */
 export async function scaleTable(scratch: string, seconds: number): Promise<string[][]> {
-  const figures: ScaleFigures[] = [];
-  for (const assets of SCALES) figures.push(await measureScale(assets, join(scratch, `scale-${assets}.json`), seconds));
+  const figures = await measureScales(scratch, seconds);
   const small = figures[0]!;
   const large = figures.at(-1)!;
   const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1_000}k`);
