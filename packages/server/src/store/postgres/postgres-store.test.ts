@@ -73,6 +73,19 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
     }
   }, 60_000);
 
+  it('creates the schema once when instances start at the same moment on a new database', async () => {
+    const url = await freshDatabase();
+    const stores = await Promise.all([openPostgresStore(url), openPostgresStore(url), openPostgresStore(url)]);
+    try {
+      expect(stores.filter((s) => s.created)).toHaveLength(1);
+      const versions = await query(url, 'SELECT version FROM marketplace_migrations ORDER BY version');
+      expect(versions.map((v) => v.version)).toEqual([...new Set(versions.map((v) => v.version))]);
+      expect(versions[0]).toEqual({ version: 1 });
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  }, 60_000);
+
   it('refuses a commit made on a state another instance changed since, and undoes it', async () => {
     const url = await freshDatabase();
     const a = await openPostgresStore(url);
