@@ -255,38 +255,38 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (batch.length === 0) return;
     if (refusal) return rollBack(batch, new StoreWriteError(`the store refuses writes: ${refusal}`));
     const { upserts, deletes } = finalRows(batch);
-    let client: PoolClient | undefined;
     try {
-      client = await pool.connect();
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO marketplace_changes (seq, kind, changes)
-           SELECT seq, 'changes', changes FROM jsonb_to_recordset($1::jsonb) AS c(seq bigint, changes jsonb)`,
-        [JSON.stringify(batch.map((p) => ({ seq: p.seq, changes: p.changes })))],
+      // One statement is one transaction and one round trip: the change rows and the records they
+      // leave, or nothing (a seq taken by another instance fails the whole statement).
+      await pool.query(
+        `WITH changes AS (
+           INSERT INTO marketplace_changes (seq, kind, changes)
+             SELECT seq, 'changes', changes FROM jsonb_to_recordset($1::jsonb) AS c(seq bigint, changes jsonb)
+         ), upserts AS (
+           INSERT INTO marketplace_records (collection, id, row)
+             SELECT collection, id, row FROM jsonb_to_recordset($2::jsonb) AS r(collection text, id text, row jsonb)
+           ON CONFLICT (collection, id) DO UPDATE SET row = excluded.row
+         ), deletes AS (
+           DELETE FROM marketplace_records WHERE (collection, id) IN (SELECT * FROM unnest($3::text[], $4::text[]))
+         )
+         SELECT 1`,
+        [
+          JSON.stringify(batch.map((p) => ({ seq: p.seq, changes: p.changes }))),
+          JSON.stringify(upserts),
+          deletes[0],
+          deletes[1],
+        ],
       );
-      if (upserts.length > 0) await upsertRecords(client, upserts);
-      if (deletes[0].length > 0)
-        await client.query(
-          `DELETE FROM marketplace_records
-            WHERE (collection, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-          deletes,
-        );
-      await client.query('COMMIT');
     } catch (error) {
-      await client?.query('ROLLBACK').catch(() => {});
-      client?.release();
-      client = undefined;
       if (isUniqueViolation(error)) {
         rollBack(batch, new StoreConflict('another instance committed first'));
         return;
       }
       rollBack(batch, new StoreWriteError(`the database write failed (${reasonOf(error)}); nothing of it was kept`));
-      // The COMMIT may have reached the database before the connection broke: take the database's
+      // The commit may have reached the database before the connection broke: take the database's
       // word for what happened rather than this instance's.
       await reload().catch(() => {});
       return;
-    } finally {
-      client?.release();
     }
     durableSeq = batch.at(-1)!.seq;
     for (const p of batch) p.done();
