@@ -74,9 +74,10 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     });
   }
   // What other instances on the same database committed since the last request (ADR 19): before
-  // anything reads the state, the test helpers included.
+  // anything reads the state, the test helpers included; the shared world (simulators, outbox,
+  // test clock) alike.
   app.use(async (_req: Request, _res: Response, next: NextFunction) => {
-    await deps.store.sync();
+    await Promise.all([deps.store.sync(), deps.world.sync()]);
     next();
   });
   for (const router of before) app.use(router);
