@@ -9,7 +9,7 @@ import type { PaymentsSimulator } from '../adapters/payments.ts';
 import type { PlatformSimulator } from '../adapters/platform.ts';
 import type { Clock, TestClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { RateLimiter } from '../rate-limit.ts';
+import type { Limiter } from '../rate-limit.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedWorld } from '../world.ts';
 
@@ -35,7 +35,7 @@ export interface ServerDeps {
   mail: Mailer;
   moderation: Moderation;
   affiliates: Affiliates;
-  limiter: RateLimiter;
+  limiter: Limiter;
   random: Random;
   logger: Logger;
   jwtSecret: Uint8Array;

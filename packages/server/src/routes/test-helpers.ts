@@ -41,7 +41,7 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
 
   post('/reset', async () => {
     await deps.store.replace(emptyState());
-    deps.limiter.clear();
+    await deps.limiter.clear();
     // The outbox, geo-IP table, simulators and test clock of every instance.
     await deps.world.clear();
     deps.caches.clear();
