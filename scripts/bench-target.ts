@@ -59,7 +59,13 @@ if (kind === 'bare') {
       (globalThis as { gc?: () => void }).gc?.();
       return { heap: process.memoryUsage().heapUsed };
     },
-    snapshot: () => longestPause(() => deps.store.snapshot()),
+    snapshot: async () => {
+      const during = await longestPause(() => deps.store.snapshot());
+      // The same length of time with no snapshot: what the machine itself pauses this process
+      // (scheduling on a busy machine, garbage collection), to read the figure above against.
+      const idle = await longestPause(() => new Promise((r) => setTimeout(r, during.tookMs)));
+      return { ...during, idlePauseMs: idle.pauseMs };
+    },
     startup: async () => {
       const copy = `${db}.startup-copy.json`;
       copyFileSync(db, copy);
