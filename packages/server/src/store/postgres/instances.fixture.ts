@@ -169,3 +169,68 @@ export async function startRoundRobin(targets: string[]): Promise<{ url: string;
       }),
   };
 }
+
+export interface Answer {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are free-form JSON; tests read what they assert
+  body: any;
+}
+/** A logged-in user: the JWT is bound to the login IP, sent as X-Forwarded-For on every call. */
+export interface Session {
+  platformId: string;
+  apiKey: string;
+  token: string;
+  ip: string;
+}
+
+/** `content` (envelope A) or `data` (envelope B) of an answer. */
+// biome-ignore lint/suspicious/noExplicitAny: see Answer
+export const contentOf = (a: Answer): any => a.body?.content ?? a.body?.data;
+/** The message of a refusal (envelope B `message`, envelope A `content`). */
+export const messageOf = (a: Answer): unknown => a.body?.message ?? a.body?.content;
+
+/** Calls to one base URL (an instance or the proxy): the test helpers, logins, calls as a user. */
+export function clientOf(base: string) {
+  const call = async (
+    method: 'GET' | 'POST',
+    path: string,
+    { json, token, ip }: { json?: unknown; token?: string; ip?: string } = {},
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = {};
+    if (json !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (ip) headers['x-forwarded-for'] = ip;
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await res.text();
+    try {
+      return { status: res.status, body: JSON.parse(text) };
+    } catch {
+      return { status: res.status, body: text };
+    }
+  };
+  const helper = async <T>(path: string, body: Record<string, unknown> = {}): Promise<T> => {
+    const a = await call('POST', `/test_helpers${path}`, { json: body });
+    if (a.status !== 200) throw new Error(`${base} test helper ${path}: ${a.status} ${JSON.stringify(a.body)}`);
+    return contentOf(a) as T;
+  };
+  return {
+    base,
+    call,
+    helper,
+    /** A new user (test helper) logged in from `ip`. */
+    async session(body: Record<string, unknown> = {}, ip = '198.51.100.10'): Promise<Session> {
+      const user = await helper<{ platformId: string; apiKey: string }>('/users', body);
+      const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
+      if (login.status !== 200) throw new Error(`${base} login: ${login.status} ${JSON.stringify(login.body)}`);
+      return { ...user, ip, token: contentOf(login).jwt };
+    },
+    get: (me: Session, path: string) => call('GET', path, { token: me.token, ip: me.ip }),
+    post: (me: Session, path: string, json: unknown = {}) => call('POST', path, { json, token: me.token, ip: me.ip }),
+    balanceOf: async (me: Session): Promise<number> => contentOf(await call('GET', '/user/balance', me)).balance,
+  };
+}
+export type Client = ReturnType<typeof clientOf>;
