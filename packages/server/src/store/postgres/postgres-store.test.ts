@@ -2,11 +2,14 @@
 // would be: what one commits the other sees after `sync`, a commit on a stale state collides and
 // is undone, `execute` runs the command again so no update is lost, a replacement reaches every
 // instance, a restart serves the same state, and a damaged row is refused in one line.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { emptyState } from '../../domain/state.ts';
 import { ok, Tx } from '../../domain/tx.ts';
+import { createUser } from '../../domain/users.ts';
 import type { ServerDeps } from '../../http/deps.ts';
 import { execute } from '../../http/execute.ts';
 import { type Store, StoreConflict } from '../store.ts';
@@ -174,6 +177,38 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
     );
     await query(url, `UPDATE marketplace_records SET collection = 'nothing' WHERE id = '7'`);
     await expect(openPostgresStore(url)).rejects.toThrow(/record nothing\/7: "nothing" is not a collection/);
+  }, 60_000);
+
+  it('stops the server with that one line and exit code 1, printing nothing else', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore(url);
+    const tx = new Tx(store.state);
+    createUser(tx, {}, 'k'.repeat(48), '76561198000000001', 1_800_000_000);
+    await store.commit(tx);
+    await store.close();
+    await query(
+      url,
+      `UPDATE marketplace_records SET row = jsonb_set(row, '{balance}', '"a lot"') WHERE collection = 'users'`,
+    );
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'main.ts')], {
+      env: { ...process.env, MARKETPLACE_DB: url, PORT: '0', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    expect(await new Promise((r) => child.once('exit', r))).toBe(1);
+    expect(out).toBe('');
+    expect(err.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Refusing to start: the database table marketplace_records is damaged at record users\/76561198000000001: a users record \/balance must be integer\. /,
+      ),
+    ]);
   }, 60_000);
 
   it('refuses to start in one line, password hidden, when the database cannot be reached', async () => {
