@@ -114,6 +114,33 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
     }
   }, 60_000);
 
+  it('deletes a record on every instance and in the database, in the same batch as other writes', async () => {
+    const url = await freshDatabase();
+    const a = await openPostgresStore(url);
+    const b = await openPostgresStore(url);
+    try {
+      await Promise.all([put(a, 'x', 1), put(a, 'y', 2)]);
+      const tx = new Tx(a.state);
+      tx.delete('records', 'x');
+      tx.put('records', 'y', { id: 'y', kind: 'test', n: 3 });
+      await Promise.all([a.commit(tx), put(a, 'z', 4)]); // one batch: a deletion, an update and an insert
+      await b.sync();
+      expect(Object.keys(b.state.records).sort()).toEqual(['y', 'z']);
+      expect([n(b, 'y'), n(b, 'z')]).toEqual([3, 4]);
+      const rows = await query(
+        url,
+        `SELECT id, row->>'n' AS n FROM marketplace_records WHERE collection = 'records' ORDER BY id`,
+      );
+      expect(rows).toEqual([
+        { id: 'y', n: '3' },
+        { id: 'z', n: '4' },
+      ]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+
   it('loses no update when two instances increment one counter at once through execute', async () => {
     const url = await freshDatabase();
     const stores = [await openPostgresStore(url), await openPostgresStore(url)];
@@ -131,6 +158,31 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
       for (const s of stores) await s.sync();
       expect(stores.map((s) => n(s, 'counter'))).toEqual([40, 40]);
       expect((await loadPostgresState(url)).records.counter).toMatchObject({ n: 40 });
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  }, 120_000);
+
+  it('commits concurrent commands of two instances that write the same records in different orders, none failing', async () => {
+    // Two batches that lock record rows in different orders would deadlock; PostgreSQL aborts one
+    // after a second. The commit lock prevents it (one commit at a time); a conflict of any kind
+    // runs the command again. Before both, some of these requests answered 500.
+    const url = await freshDatabase();
+    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    const write = (store: PostgresStore, i: number) =>
+      execute(depsOf(store), (tx) => {
+        const ids = i % 2 === 0 ? ['p', 'q', `own${i}`] : [`own${i}`, 'q', 'p'];
+        for (const id of ids) {
+          const now = (tx.get('records', id) as { n?: number } | undefined)?.n ?? 0;
+          tx.put('records', id, { id, kind: 'test', n: now + 1 });
+        }
+        return ok(i);
+      });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 120 }, (_, i) => write(stores[i % 2]!, i)));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      const state = await loadPostgresState(url);
+      expect([state.records.p, state.records.q]).toMatchObject([{ n: 120 }, { n: 120 }]);
     } finally {
       for (const s of stores) await s.close();
     }
