@@ -26,6 +26,7 @@ import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
 import { sharedSecret } from './store/postgres/secrets.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
+import { MemoryWorld } from './world.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -56,17 +57,19 @@ export async function composeServer({ config, demoData = false, logger, store: s
         sharedSecret((store as PostgresStore).pool, given, name, variable)
     : async (given: string | undefined, name: string, variable?: string) =>
         loadSecret(given, config.db, name, variable);
-  const testClock = config.testMode ? createTestClock() : undefined;
-  const outbox = new Outbox();
+  const world = new MemoryWorld();
+  const testClock = config.testMode ? createTestClock(systemClock, world) : undefined;
+  const outbox = new Outbox(world);
   const deps: ServerDeps = {
     config,
     store,
     clock: testClock ?? systemClock,
     testClock,
+    world,
     outbox,
-    geoip: new GeoIpTable(),
-    platform: new PlatformSimulator(),
-    payments: new PaymentsSimulator(),
+    geoip: new GeoIpTable(world),
+    platform: new PlatformSimulator(world),
+    payments: new PaymentsSimulator(world),
     mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
     moderation: outboxModeration(outbox),
     affiliates: outboxAffiliates(outbox),
