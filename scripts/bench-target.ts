@@ -1,10 +1,13 @@
 // A benchmark target in its own process (so the load generator does not share its event loop):
 // `bare` is an Express 5 app answering a JSON object with res.json, `reference` the reference
-// server with `assets` listed assets and `users` buyers holding one order each, `scale` the
+// server with `assets` listed assets and `users` buyers holding one order each (on a file store, or
+// on PostgreSQL when its database is a postgres:// URL), `scale` the
 // reference server in test mode on an empty file store (the scale table seeds it through
 // POST /test_helpers/population) that answers the bench's questions over IPC: its heap, the
 // longest event-loop pause while its store writes a snapshot, and the startup time (load + index
-// build) of a copy of its store. Prints one JSON line {url, ...} once it listens.
+// build) of a copy of its store; `instance` another reference server on the PostgreSQL database a
+// `reference` target seeded (issue 14: two instances, one service). Prints one JSON line
+// {url, ...} once it listens.
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -23,6 +26,15 @@ const [kind, arg1, arg2, arg3] = process.argv.slice(2);
 function announce(server: import('node:http').Server, extra: object) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.stdout.write(`${JSON.stringify({ url, ...extra })}\n`);
+}
+
+/** On SIGTERM (the bench's stop): close the listener and the store, then exit. */
+function stopOnSigterm(server: import('node:http').Server, store: { close(): Promise<void> }) {
+  process.on('SIGTERM', async () => {
+    server.close();
+    await store.close();
+    process.exit(0);
+  });
 }
 
 if (kind === 'bare') {
@@ -59,7 +71,13 @@ if (kind === 'bare') {
       (globalThis as { gc?: () => void }).gc?.();
       return { heap: process.memoryUsage().heapUsed };
     },
-    snapshot: () => longestPause(() => deps.store.snapshot()),
+    snapshot: async () => {
+      const during = await longestPause(() => deps.store.snapshot());
+      // The same length of time with no snapshot: what the machine itself pauses this process
+      // (scheduling on a busy machine, garbage collection), to read the figure above against.
+      const idle = await longestPause(() => new Promise((r) => setTimeout(r, during.tookMs)));
+      return { ...during, idlePauseMs: idle.pauseMs };
+    },
     startup: async () => {
       const copy = `${db}.startup-copy.json`;
       copyFileSync(db, copy);
@@ -73,11 +91,15 @@ if (kind === 'bare') {
     },
   };
   process.on('message', async (m: { ask: string }) => process.send!(await answers[m.ask]!()));
-  process.on('SIGTERM', async () => {
-    server.close();
-    await deps.store.close();
-    process.exit(0);
+  stopOnSigterm(server, deps.store);
+} else if (kind === 'instance') {
+  // Seeds nothing: the tokens of the `reference` target are valid here (shared secrets and sessions).
+  const { app, deps } = await composeServer({
+    config: parseConfig({ MARKETPLACE_DB: arg1! }),
+    logger: pino({ level: 'silent' }),
   });
+  const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+  stopOnSigterm(server, deps.store);
 } else {
   const [db, assets, users] = [arg1!, Number(arg2), Number(arg3)];
   const { app, deps } = await composeServer({
@@ -113,9 +135,5 @@ if (kind === 'bare') {
     }
     announce(server, { item: item.id, tokens });
   });
-  process.on('SIGTERM', async () => {
-    server.close();
-    await deps.store.close();
-    process.exit(0);
-  });
+  stopOnSigterm(server, deps.store);
 }

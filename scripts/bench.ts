@@ -9,6 +9,12 @@
 //           an fsync) on a file store holding 1k and then 100k assets: target mean latency at
 //           100k <= 2x the latency at 1k. (POST /item/buyorder itself allows one order per user
 //           and item, so it cannot be repeated for 5 s; the update runs the same reservation code.)
+//   postgres the read and the write (at 1k assets) on PostgreSQL (ADR 0019, fsync on as the file
+//           store's journal): one instance, then two instances on one database with the load split
+//           between them; ratio = req/s / the file store's req/s of this run. No target: writes
+//           of all instances are serialized by one sequence, so two instances are not expected to
+//           write faster; reads may scale with free cores. Skipped with its reason when no
+//           PostgreSQL binaries are found (scripts/postgres.ts starts a throwaway cluster).
 //   scale   the main routes at 1k, 100k and 1M assets and the store at that size (bench-scale.ts).
 // Each target runs in its own process (scripts/bench-target.ts); autocannon runs here.
 // Production semantics: NODE_ENV=production, not test mode (no response validation), logs silent.
@@ -20,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { scaleTable } from './bench-scale.ts';
+import { postgresMissing, startPostgres } from './postgres.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -77,6 +84,21 @@ async function measure(options: autocannon.Options): Promise<Figures> {
   };
 }
 
+/** One load split over several targets at once (half the connections each): the service's figures. */
+async function measureSplit(targets: autocannon.Options[]): Promise<Figures> {
+  const parts = await Promise.all(
+    targets.map((t) => measure({ ...t, connections: Math.max(1, Math.round(CONNECTIONS / targets.length)) })),
+  );
+  const rps = parts.reduce((n, p) => n + p.rps, 0);
+  return {
+    rps,
+    mean: parts.reduce((n, p) => n + p.mean * p.rps, 0) / (rps || 1),
+    p50: Math.max(...parts.map((p) => p.p50)),
+    p99: Math.max(...parts.map((p) => p.p99)),
+    errors: parts.reduce((n, p) => n + p.errors, 0),
+  };
+}
+
 /** Requests that swap buy-order reservations, spread over many users (the general limit is per user). */
 function writeRequests(url: string, item: number, tokens: string[]): autocannon.Options {
   let n = 0;
@@ -99,9 +121,61 @@ function writeRequests(url: string, item: number, tokens: string[]): autocannon.
   };
 }
 
+const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+const figures = (f: Figures) => [fmt(f.rps), fmt(f.mean), fmt(f.p50), fmt(f.p99)];
+
+/** Prints rows under a header, each column as wide as its widest cell. */
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(line(header));
+  for (const r of rows) console.log(line(r));
+}
+
+/**
+ * The read (`route` on 20 listed assets) and the write (1k assets, 200 buyers) of the file store's
+ * rows on PostgreSQL, one instance and then two on one database, each as a ratio to `file`.
+ */
+async function postgresRows(route: string, file: { read: Figures; write: Figures }): Promise<string[][]> {
+  const cluster = await startPostgres({ fsync: true });
+  try {
+    const rows: string[][] = [];
+    const row = (what: string, f: Figures, of: Figures) => {
+      rows.push([what, ...figures(f), (f.rps / of.rps).toFixed(2), f.errors ? `${f.errors} failed` : '']);
+      return f;
+    };
+    const readDb = await cluster.createDatabase('bench_read');
+    const r1 = await start(['reference', readDb, '20', '1']);
+    const path = route.replace('{item}', String(r1.item));
+    row(`GET ${route}, 1 instance`, await measure({ url: `${r1.url}${path}` }), file.read);
+    const r2 = await start(['instance', readDb]);
+    row(`GET ${route}, 2 instances`, await measureSplit([r1, r2].map((t) => ({ url: `${t.url}${path}` }))), file.read);
+    await Promise.all([r1.stop(), r2.stop()]);
+
+    const writeDb = await cluster.createDatabase('bench_write');
+    const w1 = await start(['reference', writeDb, '1000', '200']);
+    row(
+      'POST /item/buyorder/update at 1k assets, 1 instance',
+      await measure(writeRequests(w1.url, w1.item, w1.tokens)),
+      file.write,
+    );
+    const w2 = await start(['instance', writeDb]);
+    // Each instance re-prices the orders of its own half of the buyers (no user on both at once).
+    const halves = [0, 1].map((h) => w1.tokens.filter((_, i) => i % 2 === h));
+    row(
+      'POST /item/buyorder/update at 1k assets, 2 instances',
+      await measureSplit([w1, w2].map((t, h) => writeRequests(t.url, w1.item, halves[h]!))),
+      file.write,
+    );
+    await Promise.all([w1.stop(), w2.stop()]);
+    return rows;
+  } finally {
+    await cluster.stop();
+  }
+}
+
 const scratch = mkdtempSync(join(tmpdir(), 'bench-'));
 const rows: string[][] = [];
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 try {
   // Read: the listing route against a bare Express app serving the same object.
   const ref = await start(['reference', join(scratch, 'read.json'), '20', '1']);
@@ -176,13 +250,20 @@ try {
     writeRatio <= 2 ? 'met' : 'NOT MET',
   ]);
   const errors = [base, read, small, large].reduce((n, f) => n + f.errors, 0);
-  const header = ['measurement', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'ratio', 'target', ''];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(`\n${DURATION} s per measurement, ${CONNECTIONS} connections, Node ${process.version}\n`);
-  console.log(line(header));
-  for (const r of rows) console.log(line(r));
+  printTable(['measurement', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'ratio', 'target', ''], rows);
   if (errors) console.log(`\n${errors} requests failed or answered non-2xx: the figures are not comparable`);
+
+  // PostgreSQL: the same read and write, one and two instances on one database (ADR 0019).
+  const missing = postgresMissing();
+  if (missing) console.log(`\nPostgreSQL rows skipped: ${missing}`);
+  else {
+    const pg = await postgresRows(route, { read, write: small });
+    console.log(
+      '\nPostgreSQL (fsync on; two instances: the load split between them; ratio: req/s / the file store above)\n',
+    );
+    printTable(['measurement', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'ratio', ''], pg);
+  }
 
   // Scale: the same routes at 1k, 100k and 1M assets (scripts/bench-scale.ts).
   const perRoute = Math.max(1, DURATION * 0.4);

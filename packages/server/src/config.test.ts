@@ -62,6 +62,8 @@ describe('parseConfig', () => {
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: 'x.json' }).db).toBe('/srv/app/x.json');
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: '/var/db.json' }).db).toBe('/var/db.json');
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: ':memory:' }).db).toBe(':memory:');
+    const url = 'postgres://postgres@127.0.0.1:5432/marketplace';
+    expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: url }).db).toBe(url);
   });
   it('refuses a bad port', () => {
     expect(() => parseConfig({ PORT: 'http' })).toThrow();

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { StartRefusal } from './start-refusal.ts';
+import { isPostgresUrl } from './store/postgres/connection.ts';
 
 export interface Config {
   port: number;
@@ -29,7 +30,8 @@ export interface Config {
  */
 function databasePath(env: Record<string, string | undefined>): string {
   const db = env.MARKETPLACE_DB ?? join('data', 'marketplace.json');
-  if (db === ':memory:' || isAbsolute(db) || !env.INIT_CWD) return db;
+  // A postgres:// URL is no path: joined to INIT_CWD, `npm start` would open a file store named after it.
+  if (db === ':memory:' || isPostgresUrl(db) || isAbsolute(db) || !env.INIT_CWD) return db;
   return join(env.INIT_CWD, db);
 }
 

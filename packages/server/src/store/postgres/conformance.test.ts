@@ -1,0 +1,70 @@
+// The whole conformance suite (every level, through its CLI as a user runs it) against the
+// reference server on PostgreSQL: one instance, then two instances on one database behind a proxy
+// that sends each request to the next instance, so consecutive requests of one test land on
+// different processes (issue 14: "behave as one server, whichever instance each request reaches").
+// The money invariant holds on the database after each run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../../../conformance/src/cli-process.ts';
+import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
+import { auditMoney } from '../../domain/audit.ts';
+import { startInstances, startRoundRobin } from './instances.fixture.ts';
+import { loadPostgresState } from './postgres-store.ts';
+
+const missing = postgresMissing();
+const scratch = mkdtempSync(join(tmpdir(), 'conformance-postgres-'));
+let cluster: Postgres;
+
+/** Runs every level against `target` and expects no failure and no unexplained skip. */
+async function passesTheSuite(target: string, output: () => string) {
+  const { code, result, stdout, stderr } = await runCli(
+    ['--target', target, '--level', 'all', '--blocked-country', 'KP'],
+    { scratch, env: { NO_COLOR: '1' } },
+  );
+  const why = `${stdout.slice(-4000)}${stderr}\n--- instances:\n${output().slice(-4000)}`;
+  expect(
+    result?.failed.map((f) => `${f.name}: ${f.reason}`),
+    why,
+  ).toEqual([]);
+  expect(code, why).toBe(0);
+  expect(result!.levels.behavior.passed).toBeGreaterThan(100);
+  expect(result!.skipped.filter((s) => !s.reason || s.reason.includes('without a recorded reason'))).toEqual([]);
+}
+
+describe.skipIf(missing)(`the conformance suite on PostgreSQL${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('passes every level against one instance', { timeout: 900_000 }, async () => {
+    const db = await cluster.createDatabase('suite_one');
+    const instances = await startInstances(db, 1, { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' });
+    try {
+      await passesTheSuite(instances.urls[0]!, () => instances.output(0));
+    } finally {
+      await instances.stopAll();
+    }
+    expect(auditMoney(await loadPostgresState(db)).problems).toEqual([]);
+  });
+
+  it('passes every level when its requests alternate between two instances on one database', {
+    timeout: 900_000,
+  }, async () => {
+    const db = await cluster.createDatabase('suite_two');
+    const instances = await startInstances(db, 2, { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' });
+    const proxy = await startRoundRobin(instances.urls);
+    try {
+      await passesTheSuite(proxy.url, () => `${instances.output(0)}\n---\n${instances.output(1)}`);
+    } finally {
+      await proxy.close();
+      await instances.stopAll();
+    }
+    expect(auditMoney(await loadPostgresState(db)).problems).toEqual([]);
+  });
+});
