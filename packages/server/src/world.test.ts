@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Documents, deleteKinds, MemoryWorld } from './world.ts';
+import { Documents, deleteKinds, MemoryWorld, sharedCache } from './world.ts';
 
 describe('the memory world', () => {
   it('reads back what was written, by kind and key', () => {
@@ -66,5 +66,17 @@ describe('the documents of an instance', () => {
       ['late', 'L'],
       ['early', 'E2'],
     ]);
+  });
+});
+
+describe('the shared cache', () => {
+  it('reads and writes computed answers as world documents, and forgets them on clear', () => {
+    const world = new MemoryWorld();
+    const cache = sharedCache(world);
+    cache.set('pricing:7', { at: 100, value: { price: 5 } });
+    expect(cache.get('pricing:7')).toEqual({ at: 100, value: { price: 5 } });
+    expect(world.get('cache', 'pricing:7')).toEqual({ at: 100, value: { price: 5 } });
+    cache.clear();
+    expect(cache.get('pricing:7')).toBeUndefined();
   });
 });

@@ -3,8 +3,19 @@
 // The cache is a plain map handed in by the caller and the time is an argument, so the rule is
 // testable without a clock; cached answers are not state and are never journaled.
 
-/** Computed answers by key; `at` is the Unix time the answer was computed. */
-export type Cache = Map<string, { at: number; value: unknown }>;
+export interface CacheEntry {
+  at: number;
+  value: unknown;
+}
+
+/**
+ * Computed answers by key; `at` is the Unix time the answer was computed. A Map, or anything that
+ * reads and writes like one (instances on one database share theirs: they are seen in answers).
+ */
+export interface Cache {
+  get(key: string): CacheEntry | undefined;
+  set(key: string, entry: CacheEntry): unknown;
+}
 
 export interface Cached<T> {
   value: T;

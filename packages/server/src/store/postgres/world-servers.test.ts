@@ -1,6 +1,6 @@
 // Two test-mode servers on one PostgreSQL database answer as one service for what lives outside the
 // engine (ADR 19 "What else is shared"): the test clock, the geo-IP table, the platform
-// simulator, the outbox, the rate-limit windows, and a reset on one of them.
+// simulator, the outbox, the rate-limit windows, the computed prices, and a reset on one of them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { LOGIN } from '../../domain/messages.ts';
@@ -98,6 +98,16 @@ describe.skipIf(missing)(
       await a.reset();
       await get(b, '/test_helpers/clock');
       expect([b.deps.platform.inventory(platformId, 440), b.deps.outbox.list()]).toEqual([[], []]);
+    }, 60_000);
+
+    it('reuses on one server the prices the other computed (GET /item/pricing/bulk)', async () => {
+      await a.reset();
+      const item = await a.item({ name: 'Priced Hat' });
+      const jwt = await a.login((await a.user()).apiKey);
+      const first = await get(a, `/item/pricing/bulk?items=${item.id}`, jwt);
+      const second = await get(b, `/item/pricing/bulk?items=${item.id}`, jwt);
+      expect([first.body.content.cached_items, second.body.content.cached_items]).toEqual([0, 1]);
+      expect(second.body.content.items[0].last_updated).toBe(first.body.content.items[0].last_updated);
     }, 60_000);
   },
 );

@@ -57,6 +57,8 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
   #flushScheduled = false;
   #waitingSync: Promise<void> | undefined;
   #sincePrune = 0;
+  /** The batch being sent, if any. */
+  #sending: Promise<void> | undefined;
 
   constructor(pool: Pool) {
     super();
@@ -76,6 +78,8 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
   }
 
   flush(): Promise<void> {
+    // With nothing pending, only a batch already on its way can hold this caller's writes.
+    if (this.#pending.size === 0) return this.#sending ?? Promise.resolve();
     return this.#onChain(() => this.#send());
   }
 
@@ -139,8 +143,16 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
     });
   }
 
-  async #send(): Promise<void> {
-    if (this.#pending.size === 0) return;
+  #send(): Promise<void> {
+    if (this.#pending.size === 0) return Promise.resolve();
+    const sending = this.#sendBatch();
+    this.#sending = sending;
+    return sending.finally(() => {
+      if (this.#sending === sending) this.#sending = undefined;
+    });
+  }
+
+  async #sendBatch(): Promise<void> {
     const batch = [...this.#pending.values()];
     this.#pending = new Map();
     let rows: { kind: string; key: string; created: number }[];
