@@ -23,15 +23,17 @@ export class PostgresRateLimiter implements Limiter {
     const now = this.#clock.now();
     // A window that is over, or starts after `now` (a test clock moved back), starts again at
     // `now`. The count stops one past the limit: a refused request changes nothing but says so.
-    const { rows } = await this.#pool.query<{ start: number; window_seconds: number; count: number }>(
-      `INSERT INTO marketplace_rate_windows AS w (key, start, window_seconds, count) VALUES ($1, $2, $3, 1)
+    // Named: prepared once per connection, as it runs for most requests.
+    const { rows } = await this.#pool.query<{ start: number; window_seconds: number; count: number }>({
+      name: 'marketplace-rate-hit',
+      text: `INSERT INTO marketplace_rate_windows AS w (key, start, window_seconds, count) VALUES ($1, $2, $3, 1)
        ON CONFLICT (key) DO UPDATE SET
          start = CASE WHEN $2 >= w.start + w.window_seconds OR $2 < w.start THEN $2 ELSE w.start END,
          window_seconds = CASE WHEN $2 >= w.start + w.window_seconds OR $2 < w.start THEN $3 ELSE w.window_seconds END,
          count = CASE WHEN $2 >= w.start + w.window_seconds OR $2 < w.start THEN 1 ELSE least(w.count + 1, $4 + 1) END
        RETURNING start, window_seconds, count`,
-      [key, now, windowSeconds, limit],
-    );
+      values: [key, now, windowSeconds, limit],
+    });
     if (++this.#sinceSweep >= SWEEP_EVERY) this.#sweep(now);
     const { start, window_seconds, count } = rows[0]!;
     const reset = start + window_seconds;

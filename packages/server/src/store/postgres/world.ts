@@ -187,13 +187,15 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
 
   /** Applies the rows written since `#seen`; everything when a clear or a prune passed it. */
   async #pull(): Promise<void> {
-    const { rows } = await this.#pool.query<Row>(
-      `SELECT m.version AS newest, m.horizon, w.kind, w.key, w.doc, w.created
+    // Named: prepared once per connection, as this runs before every request.
+    const { rows } = await this.#pool.query<Row>({
+      name: 'marketplace-world-sync',
+      text: `SELECT m.version AS newest, m.horizon, w.kind, w.key, w.doc, w.created
          FROM marketplace_world_meta m
          LEFT JOIN marketplace_world w ON w.version > CASE WHEN m.horizon > $1::bigint THEN 0 ELSE $1::bigint END
         ORDER BY w.version`,
-      [this.#seen],
-    );
+      values: [this.#seen],
+    });
     const { newest, horizon } = rows[0]!;
     const reload = horizon > this.#seen;
     if (reload) {
