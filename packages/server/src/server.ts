@@ -26,7 +26,7 @@ import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
 import { sharedSecret } from './store/postgres/secrets.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
-import { MemoryWorld } from './world.ts';
+import { MemoryWorld, worldCache } from './world.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -80,10 +80,8 @@ export async function composeServer({ config, demoData = false, logger, store: s
     depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
     codeKey: await secret(undefined, 'code-key'),
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
-    caches: new Map(),
+    caches: worldCache(world),
   };
-  // A reset or a population on another instance replaced the state: caches of the old one go.
-  if (postgres) (store as PostgresStore).onReload = () => deps.caches.clear();
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [documentsRouter(deps.document)];

@@ -6,6 +6,8 @@
 // `flush`, and `sync` takes what other instances wrote. With one process (a file store or
 // :memory:) the world is `MemoryWorld`, where flush and sync cost nothing.
 
+import type { Cache, CacheEntry } from './domain/cache.ts';
+
 /** A document of a kind with its order: the service-wide order of its first write. */
 export interface Listed<T> {
   key: string;
@@ -157,4 +159,16 @@ export class MemoryWorld implements SharedWorld {
 /** Deletes every document of `kinds` (a simulator's own `clear`; a service reset uses `clear()`). */
 export function deleteKinds(world: SharedWorld, ...kinds: string[]): void {
   for (const kind of kinds) for (const { key } of world.list(kind)) world.delete(kind, key);
+}
+
+/**
+ * The server's cache of computed answers (pricing, price lists) as documents of the world: every
+ * instance reuses the answer one of them computed, as one server would (ADR 19).
+ */
+export function worldCache(world: SharedWorld): Cache & { clear(): void } {
+  return {
+    get: (key) => world.get<CacheEntry>('cache', key),
+    set: (key, entry) => world.put('cache', key, entry),
+    clear: () => deleteKinds(world, 'cache'),
+  };
 }

@@ -9,6 +9,7 @@ import type { PaymentsSimulator } from '../adapters/payments.ts';
 import type { PlatformSimulator } from '../adapters/platform.ts';
 import type { Clock, TestClock } from '../clock.ts';
 import type { Config } from '../config.ts';
+import type { Cache } from '../domain/cache.ts';
 import type { Limiter } from '../rate-limit.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedWorld } from '../world.ts';
@@ -44,6 +45,6 @@ export interface ServerDeps {
   codeKey: string;
   // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document
   document: any;
-  /** Per-request caches that are not state (pricing, price lists). */
-  caches: Map<string, { at: number; value: unknown }>;
+  /** Computed answers reused for a while (pricing, price lists): not state, shared through the world. */
+  caches: Cache & { clear(): void };
 }
