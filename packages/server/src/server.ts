@@ -24,9 +24,11 @@ import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
+import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
 import { sharedSecret } from './store/postgres/secrets.ts';
+import { openPostgresWorld } from './store/postgres/world.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
-import { MemoryWorld, worldCache } from './world.ts';
+import { MemoryWorld, type SharedWorld, worldCache } from './world.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -57,13 +59,16 @@ export async function composeServer({ config, demoData = false, logger, store: s
         sharedSecret((store as PostgresStore).pool, given, name, variable)
     : async (given: string | undefined, name: string, variable?: string) =>
         loadSecret(given, config.db, name, variable);
-  const world = new MemoryWorld();
+  // Instances on one database share the outside world and the rate-limit windows through it (ADR 19).
+  const pool = postgres ? (store as PostgresStore).pool : undefined;
+  const world: SharedWorld = pool ? await openPostgresWorld(pool) : new MemoryWorld();
   const testClock = config.testMode ? createTestClock(systemClock, world) : undefined;
+  const clock = testClock ?? systemClock;
   const outbox = new Outbox(world);
   const deps: ServerDeps = {
     config,
     store,
-    clock: testClock ?? systemClock,
+    clock,
     testClock,
     world,
     outbox,
@@ -73,7 +78,7 @@ export async function composeServer({ config, demoData = false, logger, store: s
     mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
     moderation: outboxModeration(outbox),
     affiliates: outboxAffiliates(outbox),
-    limiter: new RateLimiter(testClock ?? systemClock),
+    limiter: pool ? new PostgresRateLimiter(clock, pool) : new RateLimiter(clock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
     jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
@@ -140,6 +145,7 @@ export async function startServer(options: ServerOptions) {
   const server = await listen(app, { port: options.config.port, host: options.config.host });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
+    await deps.world.close();
     await deps.store.close();
   };
   return { server, url: serverUrl(server), deps, demoAdmins, close };

@@ -32,6 +32,8 @@ export interface SharedWorld {
   sync(): Promise<void>;
   /** Forgets every document of every kind, service-wide (POST /test_helpers/reset). */
   clear(): Promise<void>;
+  /** Resolves once nothing is being written (before the connection closes). */
+  close(): Promise<void>;
 }
 
 interface Entry {
@@ -111,35 +113,39 @@ export class Documents {
   }
 }
 
-/** The world of one process: documents in memory, orders counted per kind (never reset, as ids were). */
-export class MemoryWorld implements SharedWorld {
-  #documents = new Documents();
-  #counters = new Map<string, number>();
+/** What every world reads from: the documents this instance holds. */
+export abstract class HeldWorld {
+  protected readonly documents = new Documents();
 
   get<T>(kind: string, key: string): T | undefined {
-    return this.#documents.get<T>(kind, key);
+    return this.documents.get<T>(kind, key);
   }
 
   list<T>(kind: string): Listed<T>[] {
-    return this.#documents.list<T>(kind);
+    return this.documents.list<T>(kind);
   }
 
   size(kind: string): number {
-    return this.#documents.size(kind);
+    return this.documents.size(kind);
   }
+}
+
+/** The world of one process: documents in memory, orders counted per kind (never reset, as ids were). */
+export class MemoryWorld extends HeldWorld implements SharedWorld {
+  #counters = new Map<string, number>();
 
   put(kind: string, key: string, doc: unknown): number {
-    let order = this.#documents.order(kind, key);
+    let order = this.documents.order(kind, key);
     if (order === undefined) {
       order = (this.#counters.get(kind) ?? 0) + 1;
       this.#counters.set(kind, order);
     }
-    this.#documents.set(kind, key, doc, order);
+    this.documents.set(kind, key, doc, order);
     return order;
   }
 
   delete(kind: string, key: string): void {
-    this.#documents.remove(kind, key);
+    this.documents.remove(kind, key);
   }
 
   flush(): Promise<void> {
@@ -151,7 +157,11 @@ export class MemoryWorld implements SharedWorld {
   }
 
   clear(): Promise<void> {
-    this.#documents.clear();
+    this.documents.clear();
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
     return Promise.resolve();
   }
 }
