@@ -72,7 +72,7 @@ export async function composeServer({ config, demoData = false, logger, store: s
     affiliates: outboxAffiliates(outbox),
     limiter: new RateLimiter(testClock ?? systemClock),
     random: cryptoRandom,
-    logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+    logger: logger ?? pino({ level: config.logLevel }),
     jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
     depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
     codeKey: await secret(undefined, 'code-key'),
