@@ -20,7 +20,7 @@ function mayRefresh(ctx: Ctx): boolean {
 export const marketDataRoutes: Routes = {
   // Its limit of 1 request per 5 minutes per API key is the pipeline's (x-rate-limit, reject).
   getItemPrices: (ctx) =>
-    ok(ctx.read((tx) => itemPriceList(tx, Number(ctx.query.game), Number(ctx.query.outofstock ?? 0) === 1, ctx.now))),
+    ok(ctx.read((tx) => itemPriceList(tx, Number(ctx.query.game), Number(ctx.query.outofstock ?? 0) === 1))),
 
   getPublicPrice(ctx) {
     const force = mayRefresh(ctx);
