@@ -1,5 +1,8 @@
 // Every time-based rule reads this clock (JWT expiry, cooldowns, rate-limit windows, caches, code
 // lifetimes, trade holds, giveaway ends), so tests can move time through POST /test_helpers/clock.
+// The test clock's offset is a document of the shared world: every instance on one database reads
+// the same time.
+import { MemoryWorld, type SharedWorld } from './world.ts';
 
 export interface Clock {
   /** Unix seconds. */
@@ -20,21 +23,24 @@ export interface TestClock extends Clock {
   reset(): void;
 }
 
+const KIND = 'clock';
+const KEY = 'offset';
+
 /** A clock that follows real time shifted by an offset the test helpers control. */
-export function createTestClock(base: Clock = systemClock): TestClock {
-  let offsetMs = 0;
-  const nowMs = () => base.nowMs() + offsetMs;
+export function createTestClock(base: Clock = systemClock, world: SharedWorld = new MemoryWorld()): TestClock {
+  const offsetMs = () => world.get<number>(KIND, KEY) ?? 0;
+  const nowMs = () => base.nowMs() + offsetMs();
   return {
     nowMs,
     now: () => Math.floor(nowMs() / 1000),
     set: (unix) => {
-      offsetMs = unix * 1000 - base.nowMs();
+      world.put(KIND, KEY, unix * 1000 - base.nowMs());
     },
     advance: (seconds) => {
-      offsetMs += seconds * 1000;
+      world.put(KIND, KEY, offsetMs() + seconds * 1000);
     },
     reset: () => {
-      offsetMs = 0;
+      world.delete(KIND, KEY);
     },
   };
 }

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type LogLevel, MIN_SECRET_BYTES, readEnvironment } from './environment.ts';
 import { StartRefusal } from './start-refusal.ts';
+import { isPostgresUrl } from './store/postgres/connection.ts';
 
 export { MIN_SECRET_BYTES };
 
@@ -34,7 +35,8 @@ export interface Config {
  * workspace folder npm switches to, so `npm start` at the root keeps its data in ./data.
  */
 function databasePath(db: string, initCwd: string | undefined): string {
-  if (db === ':memory:' || /^postgres(ql)?:\/\//i.test(db) || isAbsolute(db) || !initCwd) return db;
+  // A postgres:// URL is no path: joined to INIT_CWD, `npm start` would open a file store named after it.
+  if (db === ':memory:' || isPostgresUrl(db) || isAbsolute(db) || !initCwd) return db;
   return join(initCwd, db);
 }
 

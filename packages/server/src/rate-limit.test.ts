@@ -5,50 +5,62 @@ import { RateLimiter } from './rate-limit.ts';
 const base = { now: () => 1000, nowMs: () => 1_000_000 };
 
 describe('RateLimiter', () => {
-  it('allows up to the limit in a window, then tells when to retry', () => {
+  it('allows up to the limit in a window, then tells when to retry', async () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock);
-    expect(limiter.hit('k', 2, 60)).toEqual({ allowed: true, limit: 2, remaining: 1, reset: 1060, retryAfter: 0 });
-    expect(limiter.hit('k', 2, 60).remaining).toBe(0);
+    expect(await limiter.hit('k', 2, 60)).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 1,
+      reset: 1060,
+      retryAfter: 0,
+    });
+    expect((await limiter.hit('k', 2, 60)).remaining).toBe(0);
     clock.advance(15);
-    expect(limiter.hit('k', 2, 60)).toEqual({ allowed: false, limit: 2, remaining: 0, reset: 1060, retryAfter: 45 });
-    expect(limiter.hit('other', 2, 60).allowed).toBe(true);
+    expect(await limiter.hit('k', 2, 60)).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      reset: 1060,
+      retryAfter: 45,
+    });
+    expect((await limiter.hit('other', 2, 60)).allowed).toBe(true);
   });
 
-  it('opens a new window when the clock passes the reset', () => {
+  it('opens a new window when the clock passes the reset', async () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock);
-    limiter.hit('k', 1, 300);
+    await limiter.hit('k', 1, 300);
     clock.advance(300);
-    expect(limiter.hit('k', 1, 300).allowed).toBe(true);
+    expect((await limiter.hit('k', 1, 300)).allowed).toBe(true);
   });
 
-  it('forgets everything on clear', () => {
+  it('forgets everything on clear', async () => {
     const limiter = new RateLimiter(createTestClock(base));
-    limiter.hit('k', 1, 60);
-    limiter.clear();
-    expect(limiter.hit('k', 1, 60).allowed).toBe(true);
+    await limiter.hit('k', 1, 60);
+    await limiter.clear();
+    expect((await limiter.hit('k', 1, 60)).allowed).toBe(true);
   });
 
-  it('starts afresh when the clock is moved back before the window', () => {
+  it('starts afresh when the clock is moved back before the window', async () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock);
     clock.advance(3600);
-    limiter.hit('k', 1, 300);
+    await limiter.hit('k', 1, 300);
     clock.reset();
-    expect(limiter.hit('k', 1, 300)).toMatchObject({ allowed: true, reset: 1300 });
+    expect(await limiter.hit('k', 1, 300)).toMatchObject({ allowed: true, reset: 1300 });
   });
 
-  it('drops expired windows once it holds more than its maximum', () => {
+  it('drops expired windows once it holds more than its maximum', async () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock, { maxWindows: 3 });
-    for (const key of ['a', 'b', 'c']) limiter.hit(key, 1, 60);
+    for (const key of ['a', 'b', 'c']) await limiter.hit(key, 1, 60);
     clock.advance(30);
-    limiter.hit('d', 1, 60); // 4 windows, none expired yet
+    await limiter.hit('d', 1, 60); // 4 windows, none expired yet
     expect(limiter.size).toBe(4);
     clock.advance(31);
-    limiter.hit('e', 1, 60); // a, b and c have expired
+    await limiter.hit('e', 1, 60); // a, b and c have expired
     expect(limiter.size).toBe(2);
-    expect(limiter.hit('d', 1, 60).allowed).toBe(false);
+    expect((await limiter.hit('d', 1, 60)).allowed).toBe(false);
   });
 });

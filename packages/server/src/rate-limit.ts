@@ -1,6 +1,8 @@
 // Fixed-window rate limiting (seed: Limits): about 600 requests per 60 s per user, route and
 // method for API JWTs, and route-specific limits from the document's `x-rate-limit`. Windows read
-// the injectable clock; counters live in memory only (they are not state worth persisting).
+// the injectable clock. With one process the counters live in memory (they are not state worth
+// persisting); instances on one database count in it (store/postgres/rate-windows.ts), so a limit
+// is per user, route and key across the service, not per instance.
 import type { Clock } from './clock.ts';
 
 export interface Verdict {
@@ -13,10 +15,54 @@ export interface Verdict {
   retryAfter: number;
 }
 
-export class RateLimiter {
+export interface Limiter {
+  /** Counts one request against `key`: at most `limit` per `windowSeconds`. */
+  hit(key: string, limit: number, windowSeconds: number): Promise<Verdict>;
+  /**
+   * The verdict of one more request against `key`, without counting it: for rules that count only
+   * some outcomes (failed logins), checked before the attempt and counted after it failed.
+   */
+  peek(key: string, limit: number, windowSeconds: number): Promise<Verdict>;
+  /** Forgets every window (test helpers' reset). */
+  clear(): Promise<void>;
+}
+
+/** A refusal: the window that ends at `reset` is full. */
+export const refused = (limit: number, reset: number, now: number): Verdict => ({
+  allowed: false,
+  limit,
+  remaining: 0,
+  reset,
+  retryAfter: Math.max(1, reset - now),
+});
+
+export const allowed = (limit: number, remaining: number, reset: number): Verdict => ({
+  allowed: true,
+  limit,
+  remaining,
+  reset,
+  retryAfter: 0,
+});
+
+export interface Window {
+  start: number;
+  count: number;
+  window: number;
+}
+
+/** What `peek` answers for a key's window (none, or one that is over: a fresh window). */
+export function peekVerdict(w: Window | undefined, limit: number, windowSeconds: number, now: number): Verdict {
+  const live = w && now < w.start + w.window && now >= w.start;
+  const reset = live ? w.start + w.window : now + windowSeconds;
+  const count = live ? w.count : 0;
+  return count >= limit ? refused(limit, reset, now) : allowed(limit, limit - count, reset);
+}
+
+/** The windows of one process, in memory. */
+export class RateLimiter implements Limiter {
   readonly #clock: Clock;
   readonly #maxWindows: number;
-  #windows = new Map<string, { start: number; count: number; window: number }>();
+  #windows = new Map<string, Window>();
 
   /** `maxWindows`: past this many keys, expired windows are dropped (memory stays bounded). */
   constructor(clock: Clock, { maxWindows = 50_000 } = {}) {
@@ -29,8 +75,7 @@ export class RateLimiter {
     return this.#windows.size;
   }
 
-  /** Counts one request against `key`: at most `limit` per `windowSeconds`. */
-  hit(key: string, limit: number, windowSeconds: number): Verdict {
+  async hit(key: string, limit: number, windowSeconds: number): Promise<Verdict> {
     const now = this.#clock.now();
     let w = this.#windows.get(key);
     // A window that starts after `now` belongs to a clock the test helpers have moved back.
@@ -40,27 +85,16 @@ export class RateLimiter {
       if (this.#windows.size > this.#maxWindows) this.#sweep(now);
     }
     const reset = w.start + w.window;
-    if (w.count >= limit) return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, reset - now) };
+    if (w.count >= limit) return refused(limit, reset, now);
     w.count += 1;
-    return { allowed: true, limit, remaining: limit - w.count, reset, retryAfter: 0 };
+    return allowed(limit, limit - w.count, reset);
   }
 
-  /**
-   * The verdict of one more request against `key`, without counting it: for rules that count only
-   * some outcomes (failed logins), checked before the attempt and counted after it failed.
-   */
-  peek(key: string, limit: number, windowSeconds: number): Verdict {
-    const now = this.#clock.now();
-    const w = this.#windows.get(key);
-    const live = w && now < w.start + w.window && now >= w.start;
-    const reset = live ? w.start + w.window : now + windowSeconds;
-    const count = live ? w.count : 0;
-    if (count >= limit) return { allowed: false, limit, remaining: 0, reset, retryAfter: Math.max(1, reset - now) };
-    return { allowed: true, limit, remaining: limit - count, reset, retryAfter: 0 };
+  async peek(key: string, limit: number, windowSeconds: number): Promise<Verdict> {
+    return peekVerdict(this.#windows.get(key), limit, windowSeconds, this.#clock.now());
   }
 
-  /** Forgets every window (test helpers' reset). */
-  clear(): void {
+  async clear(): Promise<void> {
     this.#windows.clear();
   }
 

@@ -24,8 +24,11 @@ import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
+import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
 import { sharedSecret } from './store/postgres/secrets.ts';
+import { openPostgresWorld } from './store/postgres/world.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
+import { MemoryWorld, type SharedWorld, worldCache } from './world.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -48,7 +51,9 @@ export interface ServerOptions {
 /** Composes the server: the deps and the Express app, not yet listening. */
 export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
   const postgres = isPostgresUrl(config.db);
-  const store: Store = postgres ? await openPostgresStore(config.db) : await openStore(config.db, storeOptions);
+  const store: Store = postgres
+    ? await openPostgresStore(config.db, { poolSize: config.pgPool })
+    : await openStore(config.db, storeOptions);
   indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
   // Every instance on one database signs and verifies with the same secrets (ADR 19).
   const secret = postgres
@@ -56,31 +61,34 @@ export async function composeServer({ config, demoData = false, logger, store: s
         sharedSecret((store as PostgresStore).pool, given, name, variable)
     : async (given: string | undefined, name: string, variable?: string) =>
         loadSecret(given, config.db, name, variable);
-  const testClock = config.testMode ? createTestClock() : undefined;
-  const outbox = new Outbox();
+  // Instances on one database share the outside world and the rate-limit windows through it (ADR 19).
+  const pool = postgres ? (store as PostgresStore).pool : undefined;
+  const world: SharedWorld = pool ? await openPostgresWorld(pool) : new MemoryWorld();
+  const testClock = config.testMode ? createTestClock(systemClock, world) : undefined;
+  const clock = testClock ?? systemClock;
+  const outbox = new Outbox(world);
   const deps: ServerDeps = {
     config,
     store,
-    clock: testClock ?? systemClock,
+    clock,
     testClock,
+    world,
     outbox,
-    geoip: new GeoIpTable(),
-    platform: new PlatformSimulator(),
-    payments: new PaymentsSimulator(),
+    geoip: new GeoIpTable(world),
+    platform: new PlatformSimulator(world),
+    payments: new PaymentsSimulator(world),
     mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
     moderation: outboxModeration(outbox),
     affiliates: outboxAffiliates(outbox),
-    limiter: new RateLimiter(testClock ?? systemClock),
+    limiter: pool ? new PostgresRateLimiter(clock, pool) : new RateLimiter(clock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: config.logLevel }),
     jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
     depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
     codeKey: await secret(undefined, 'code-key'),
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
-    caches: new Map(),
+    caches: worldCache(world),
   };
-  // A reset or a population on another instance replaced the state: caches of the old one go.
-  if (postgres) (store as PostgresStore).onReload = () => deps.caches.clear();
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [documentsRouter(deps.document)];
@@ -139,6 +147,7 @@ export async function startServer(options: ServerOptions) {
   const server = await listen(app, { port: options.config.port, host: options.config.host });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
+    await deps.world.close();
     await deps.store.close();
   };
   return { server, url: serverUrl(server), deps, demoAdmins, close };

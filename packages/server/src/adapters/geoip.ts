@@ -1,22 +1,30 @@
 // Resolves a client IP to an ISO country code (blocked countries are refused at login). The
-// simulator answers from a table the test helpers fill; unknown IPs resolve to US.
+// simulator answers from a table the test helpers fill (documents of the shared world, kind
+// `geoip`, so every instance answers alike); unknown IPs resolve to US.
+import { deleteKinds, MemoryWorld, type SharedWorld } from '../world.ts';
 
 export interface GeoIp {
   country(ip: string): string;
 }
 
+const KIND = 'geoip';
+
 export class GeoIpTable implements GeoIp {
-  #table = new Map<string, string>();
+  readonly #world: SharedWorld;
+
+  constructor(world: SharedWorld = new MemoryWorld()) {
+    this.#world = world;
+  }
 
   country(ip: string): string {
-    return this.#table.get(ip) ?? 'US';
+    return this.#world.get<string>(KIND, ip) ?? 'US';
   }
 
   set(ip: string, country: string): void {
-    this.#table.set(ip, country.toUpperCase());
+    this.#world.put(KIND, ip, country.toUpperCase());
   }
 
   clear(): void {
-    this.#table.clear();
+    deleteKinds(this.#world, KIND);
   }
 }

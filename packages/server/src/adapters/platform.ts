@@ -1,7 +1,9 @@
 // The external game platform: users' own inventories (what a deposit can offer) and the trade
-// offers the service's bots send. The simulator holds both in memory; the test helpers set
-// inventories and settle offers (accept, decline, fail). An offer stays pending (status 0) until
-// it is settled: accepted is 3, declined or failed -1 (seed: Trade statuses).
+// offers the service's bots send. The simulator holds both as documents of the shared world (kind
+// `inventory` keyed `platformId:game`, kind `offer` keyed by trade ID), so every instance sees them;
+// the test helpers set inventories and settle offers (accept, decline, fail). An offer stays
+// pending (status 0) until it is settled: accepted is 3, declined or failed -1 (seed: Trade statuses).
+import { deleteKinds, MemoryWorld, type SharedWorld } from '../world.ts';
 
 export interface PlatformAsset {
   assetId: string;
@@ -28,33 +30,46 @@ export interface Platform {
   offer(tradeId: string): Offer | undefined;
 }
 
+const INVENTORY = 'inventory';
+const OFFER = 'offer';
+
 export class PlatformSimulator implements Platform {
-  #inventories = new Map<string, PlatformAsset[]>();
-  #offers: Offer[] = [];
+  readonly #world: SharedWorld;
   #next = 7000;
 
+  constructor(world: SharedWorld = new MemoryWorld()) {
+    this.#world = world;
+  }
+
   inventory(platformId: string, game: number): PlatformAsset[] {
-    return this.#inventories.get(`${platformId}:${game}`) ?? [];
+    return this.#world.get<PlatformAsset[]>(INVENTORY, `${platformId}:${game}`) ?? [];
   }
 
   setInventory(platformId: string, game: number, assets: PlatformAsset[]): void {
-    this.#inventories.set(`${platformId}:${game}`, assets);
+    this.#world.put(INVENTORY, `${platformId}:${game}`, assets);
   }
 
   sendOffer(offer: Omit<Offer, 'tradeId' | 'status'> & { tradeId?: string }): Offer {
-    this.#next += 1;
-    const sent = { ...offer, assetIds: [...offer.assetIds], tradeId: offer.tradeId ?? String(this.#next), status: 0 };
-    this.#offers.push(sent);
+    // The engine always names the trade; a numbered ID of our own is for callers that do not.
+    let tradeId = offer.tradeId;
+    if (tradeId === undefined)
+      do tradeId = String(++this.#next);
+      while (this.#world.get(OFFER, tradeId));
+    const sent: Offer = { ...offer, assetIds: [...offer.assetIds], tradeId, status: 0 };
+    this.#world.put(OFFER, tradeId, sent);
     return { ...sent };
   }
 
   /** Offers, oldest first, optionally of one user (copies: settle is the only way to change one). */
   offers(platformId?: string): Offer[] {
-    return this.#offers.filter((o) => !platformId || o.platformId === platformId).map((o) => ({ ...o }));
+    return this.#world
+      .list<Offer>(OFFER)
+      .filter(({ doc: o }) => !platformId || o.platformId === platformId)
+      .map(({ doc }) => ({ ...doc }));
   }
 
   offer(tradeId: string): Offer | undefined {
-    const found = this.#offers.find((o) => o.tradeId === tradeId);
+    const found = this.#world.get<Offer>(OFFER, tradeId);
     return found && { ...found };
   }
 
@@ -63,14 +78,16 @@ export class PlatformSimulator implements Platform {
    * user gives away (deposit, instant sell) leave their platform inventory when accepted.
    */
   settle(tradeId: string, outcome: OfferOutcome): Offer | undefined {
-    const offer = this.#offers.find((o) => o.tradeId === tradeId);
-    if (offer?.status !== 0) return undefined;
-    offer.status = outcome === 'accept' ? 3 : -1;
+    const found = this.#world.get<Offer>(OFFER, tradeId);
+    if (found?.status !== 0) return undefined;
+    const offer = { ...found, status: outcome === 'accept' ? 3 : -1 };
+    this.#world.put(OFFER, tradeId, offer);
     if (offer.status === 3 && offer.kind !== 'withdraw') {
       const given = new Set(offer.assetIds);
-      for (const [key, assets] of this.#inventories)
-        if (key.startsWith(`${offer.platformId}:`))
-          this.#inventories.set(
+      for (const { key, doc: assets } of this.#world.list<PlatformAsset[]>(INVENTORY))
+        if (key.startsWith(`${offer.platformId}:`) && assets.some((a) => given.has(a.assetId)))
+          this.#world.put(
+            INVENTORY,
             key,
             assets.filter((a) => !given.has(a.assetId)),
           );
@@ -79,7 +96,6 @@ export class PlatformSimulator implements Platform {
   }
 
   clear(): void {
-    this.#inventories.clear();
-    this.#offers = [];
+    deleteKinds(this.#world, INVENTORY, OFFER);
   }
 }

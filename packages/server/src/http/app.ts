@@ -74,9 +74,10 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     });
   }
   // What other instances on the same database committed since the last request (ADR 19): before
-  // anything reads the state, the test helpers included.
+  // anything reads the state, the test helpers included; the shared world (simulators, outbox,
+  // test clock) alike.
   app.use(async (_req: Request, _res: Response, next: NextFunction) => {
-    await deps.store.sync();
+    await Promise.all([deps.store.sync(), deps.world.sync()]);
     next();
   });
   for (const router of before) app.use(router);
@@ -91,7 +92,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     const caller = await identify(deps, req.get('authorization'), req.ip ?? '', now);
     if (!permits(op.permission, caller)) return refuseUnread(req, res, FORBIDDEN, 403);
     req.caller = caller;
-    if (!countRequest(deps, op, caller, res)) return;
+    if (!(await countRequest(deps, op, caller, res))) return;
     if (!caller && hasBody(req) && !holdUpload(uploads, req, res, now)) return;
     next();
   });
@@ -133,6 +134,9 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
         const ctx = context(deps, req, op);
         await doDueWork(ctx);
         const reply = await handler(ctx);
+        // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
+        // there for the next request on any instance before this one is answered.
+        await deps.world.flush();
         if ('raw' in reply) {
           res.status(200).type(reply.raw.contentType).send(reply.raw.body);
         } else if (reply.ok) {
@@ -227,7 +231,12 @@ function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
  * Counts the request against the general and the route's own limits; answers 429 when over. Rules
  * that count only some requests (`counts`) are counted by their route, which knows the outcome.
  */
-function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | undefined, res: Response): boolean {
+async function countRequest(
+  deps: ServerDeps,
+  op: OperationInfo,
+  caller: Caller | undefined,
+  res: Response,
+): Promise<boolean> {
   const checks: [string, number, number][] = [];
   for (const own of op.rateLimits) {
     if (own.exceeded !== 'reject' || own.counts) continue;
@@ -241,7 +250,7 @@ function countRequest(deps: ServerDeps, op: OperationInfo, caller: Caller | unde
       GENERAL_LIMIT.window,
     ]);
   for (const [key, limit, window] of checks) {
-    const verdict = deps.limiter.hit(key, limit, window);
+    const verdict = await deps.limiter.hit(key, limit, window);
     if (!verdict.allowed) {
       sendRateLimited(res, verdict);
       return false;

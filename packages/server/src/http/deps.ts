@@ -9,8 +9,10 @@ import type { PaymentsSimulator } from '../adapters/payments.ts';
 import type { PlatformSimulator } from '../adapters/platform.ts';
 import type { Clock, TestClock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { RateLimiter } from '../rate-limit.ts';
+import type { Cache } from '../domain/cache.ts';
+import type { Limiter } from '../rate-limit.ts';
 import type { Store } from '../store/store.ts';
+import type { SharedWorld } from '../world.ts';
 
 export interface Random {
   /** `bytes` random bytes as hex. */
@@ -25,6 +27,8 @@ export interface ServerDeps {
   clock: Clock;
   /** Present in test mode only: the clock the test helpers move. */
   testClock: TestClock | undefined;
+  /** What the simulators, the outbox and the test clock hold, shared by every instance (ADR 19). */
+  world: SharedWorld;
   outbox: Outbox;
   geoip: GeoIpTable;
   platform: PlatformSimulator;
@@ -32,7 +36,7 @@ export interface ServerDeps {
   mail: Mailer;
   moderation: Moderation;
   affiliates: Affiliates;
-  limiter: RateLimiter;
+  limiter: Limiter;
   random: Random;
   logger: Logger;
   jwtSecret: Uint8Array;
@@ -41,6 +45,6 @@ export interface ServerDeps {
   codeKey: string;
   // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document
   document: any;
-  /** Per-request caches that are not state (pricing, price lists). */
-  caches: Map<string, { at: number; value: unknown }>;
+  /** Computed answers reused for a while (pricing, price lists): not state, shared through the world. */
+  caches: Cache & { clear(): void };
 }

@@ -64,4 +64,10 @@ export async function perform(deps: ServerDeps, effects: readonly Effect[]): Pro
       deps.logger.error({ err: error, effect: effect.kind }, 'an outside effect failed after its change was stored');
     }
   }
+  // Offers, payments and outbox messages are shared with other instances before the client hears
+  // of them. A database that refuses them now is logged, as a failing adapter is: they stay queued.
+  if (effects.length > 0)
+    await deps.world
+      .flush()
+      .catch((error) => deps.logger.error({ err: error }, 'the shared world could not be written'));
 }

@@ -15,17 +15,17 @@ import type { Verdict } from '../rate-limit.ts';
  * checked before the attempt and counted when the key is refused, and every attempt per API key
  * (by its hash: the limiter keeps no key). Over either, the seed's 429 with its headers.
  */
-function loginLimited(ctx: Ctx): Verdict | undefined {
+async function loginLimited(ctx: Ctx): Promise<Verdict | undefined> {
   const rules = ctx.op.rateLimits;
   const perIp = rules.find((r) => r.scope === 'ip');
   if (perIp) {
-    const verdict = ctx.deps.limiter.peek(`login:ip:${ctx.ip}`, perIp.limit, perIp.window);
+    const verdict = await ctx.deps.limiter.peek(`login:ip:${ctx.ip}`, perIp.limit, perIp.window);
     if (!verdict.allowed) return verdict;
   }
   const perKey = rules.find((r) => r.scope === 'apiKey');
   if (perKey && typeof ctx.body.apiKey === 'string') {
     const key = createHash('sha256').update(ctx.body.apiKey).digest('hex');
-    const verdict = ctx.deps.limiter.hit(`login:key:${key}`, perKey.limit, perKey.window);
+    const verdict = await ctx.deps.limiter.hit(`login:key:${key}`, perKey.limit, perKey.window);
     if (!verdict.allowed) return verdict;
   }
   return undefined;
@@ -33,7 +33,7 @@ function loginLimited(ctx: Ctx): Verdict | undefined {
 
 export const authRoutes: Routes = {
   async postUserLogin(ctx) {
-    const limited = loginLimited(ctx);
+    const limited = await loginLimited(ctx);
     if (limited) return rateLimitedReply(ctx.req.res!, limited);
     const jti = ctx.deps.random.hex(16);
     const country = ctx.deps.geoip.country(ctx.ip);
@@ -51,7 +51,7 @@ export const authRoutes: Routes = {
     if (!result.ok) {
       const perIp = ctx.op.rateLimits.find((r) => r.scope === 'ip');
       if (perIp && result.error === LOGIN.invalidApiKey)
-        ctx.deps.limiter.hit(`login:ip:${ctx.ip}`, perIp.limit, perIp.window);
+        await ctx.deps.limiter.hit(`login:ip:${ctx.ip}`, perIp.limit, perIp.window);
       return result;
     }
     const { user } = result.value;

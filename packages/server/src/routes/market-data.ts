@@ -11,10 +11,12 @@ import type { Ctx, Routes } from '../http/context.ts';
  * window per IP and, beyond that, serves the cached list (`exceeded: serve-cached`), so the
  * pipeline cannot enforce it with a 429: the handler counts it, and only requests with update=1.
  */
-function mayRefresh(ctx: Ctx): boolean {
+async function mayRefresh(ctx: Ctx): Promise<boolean> {
   if (ctx.query.update !== '1') return false;
   const rule = ctx.op.rateLimit;
-  return !rule || ctx.deps.limiter.hit(`${ctx.op.operationId}:update:${ctx.ip}`, rule.limit, rule.window).allowed;
+  return (
+    !rule || (await ctx.deps.limiter.hit(`${ctx.op.operationId}:update:${ctx.ip}`, rule.limit, rule.window)).allowed
+  );
 }
 
 export const marketDataRoutes: Routes = {
@@ -22,8 +24,8 @@ export const marketDataRoutes: Routes = {
   getItemPrices: (ctx) =>
     ok(ctx.read((tx) => itemPriceList(tx, Number(ctx.query.game), Number(ctx.query.outofstock ?? 0) === 1))),
 
-  getPublicPrice(ctx) {
-    const force = mayRefresh(ctx);
+  async getPublicPrice(ctx) {
+    const force = await mayRefresh(ctx);
     const list = ctx.read((tx) => publicPriceList(tx, ctx.deps.caches, { now: ctx.now, force }));
     const game = ctx.query.game === undefined ? undefined : Number(ctx.query.game);
     const prices = game === undefined ? list.value : list.value.filter((r) => r.game === game);
@@ -43,8 +45,8 @@ export const marketDataRoutes: Routes = {
       ),
     ),
 
-  getInfosPricesBuyorderAndLowestSales(ctx) {
-    const force = mayRefresh(ctx);
+  async getInfosPricesBuyorderAndLowestSales(ctx) {
+    const force = await mayRefresh(ctx);
     return ok({ prices: ctx.read((tx) => compactPriceList(tx, ctx.deps.caches, { now: ctx.now, force })).value });
   },
 

@@ -30,18 +30,21 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
     result.ok ? sendOk(res, 'A', result.value) : sendError(res, 'A', result.error, 300);
   const bad = (error: string): Result<never> => ({ ok: false, error });
   const run = <T>(command: (tx: Tx) => Result<T>): Promise<Result<T>> => execute(deps, command);
+  // What a helper wrote to the shared world (clock, geo-IP, inventories, settlements) is visible
+  // to every instance before it answers.
   const post = (path: string, handler: (body: Body, req: Request) => Promise<Result<unknown>> | Result<unknown>) =>
-    router.post(`/test_helpers${path}`, async (req, res) => reply(res, await handler(req.body ?? {}, req)));
+    router.post(`/test_helpers${path}`, async (req, res) => {
+      const result = await handler(req.body ?? {}, req);
+      await deps.world.flush();
+      reply(res, result);
+    });
 
   post('/reset', async () => {
     await deps.store.replace(emptyState());
-    deps.limiter.clear();
-    deps.outbox.clear();
-    deps.geoip.clear();
-    deps.platform.clear();
-    deps.payments.clear();
+    await deps.limiter.clear();
+    // The outbox, geo-IP table, simulators and test clock of every instance.
+    await deps.world.clear();
     deps.caches.clear();
-    deps.testClock?.reset();
     return { ok: true, value: { ok: true } };
   });
 

@@ -45,6 +45,47 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'shared world: the simulators, outbox and test clock of every instance',
+    sql: `
+      -- Keyed documents by kind (store/postgres/world.ts). version: of the last write; created: of
+      -- the first (the service-wide order, outbox ids). A deleted document is a tombstone (doc NULL).
+      CREATE TABLE marketplace_world (
+        kind text NOT NULL,
+        key text NOT NULL,
+        doc jsonb,
+        version bigint NOT NULL,
+        created bigint NOT NULL,
+        written_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (kind, key)
+      );
+      CREATE INDEX marketplace_world_version ON marketplace_world (version);
+      -- One row: every write updates it first, so versions are taken and committed in one order;
+      -- rows at or below the horizon were cleared or pruned (an instance that saw less reloads).
+      CREATE TABLE marketplace_world_meta (
+        id integer PRIMARY KEY CHECK (id = 1),
+        version bigint NOT NULL,
+        horizon bigint NOT NULL
+      );
+      INSERT INTO marketplace_world_meta VALUES (1, 0, 0);
+    `,
+  },
+  {
+    version: 11,
+    name: 'rate-limit windows of every instance',
+    sql: `
+      -- One fixed window per key (rate-limit.ts), counted by one atomic upsert per request.
+      -- UNLOGGED: no WAL per counted request; a crash of the database empties the table, which
+      -- only reopens the windows (they are not state worth keeping).
+      CREATE UNLOGGED TABLE marketplace_rate_windows (
+        key text PRIMARY KEY,
+        start bigint NOT NULL,
+        window_seconds integer NOT NULL,
+        count integer NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies every migration not applied yet; safe to run from several instances at once. */

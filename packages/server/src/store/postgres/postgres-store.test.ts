@@ -2,11 +2,14 @@
 // would be: what one commits the other sees after `sync`, a commit on a stale state collides and
 // is undone, `execute` runs the command again so no update is lost, a replacement reaches every
 // instance, a restart serves the same state, and a damaged row is refused in one line.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { emptyState } from '../../domain/state.ts';
 import { ok, Tx } from '../../domain/tx.ts';
+import { createUser } from '../../domain/users.ts';
 import type { ServerDeps } from '../../http/deps.ts';
 import { execute } from '../../http/execute.ts';
 import { type Store, StoreConflict } from '../store.ts';
@@ -111,6 +114,33 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
     }
   }, 60_000);
 
+  it('deletes a record on every instance and in the database, in the same batch as other writes', async () => {
+    const url = await freshDatabase();
+    const a = await openPostgresStore(url);
+    const b = await openPostgresStore(url);
+    try {
+      await Promise.all([put(a, 'x', 1), put(a, 'y', 2)]);
+      const tx = new Tx(a.state);
+      tx.delete('records', 'x');
+      tx.put('records', 'y', { id: 'y', kind: 'test', n: 3 });
+      await Promise.all([a.commit(tx), put(a, 'z', 4)]); // one batch: a deletion, an update and an insert
+      await b.sync();
+      expect(Object.keys(b.state.records).sort()).toEqual(['y', 'z']);
+      expect([n(b, 'y'), n(b, 'z')]).toEqual([3, 4]);
+      const rows = await query(
+        url,
+        `SELECT id, row->>'n' AS n FROM marketplace_records WHERE collection = 'records' ORDER BY id`,
+      );
+      expect(rows).toEqual([
+        { id: 'y', n: '3' },
+        { id: 'z', n: '4' },
+      ]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+
   it('loses no update when two instances increment one counter at once through execute', async () => {
     const url = await freshDatabase();
     const stores = [await openPostgresStore(url), await openPostgresStore(url)];
@@ -128,6 +158,31 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
       for (const s of stores) await s.sync();
       expect(stores.map((s) => n(s, 'counter'))).toEqual([40, 40]);
       expect((await loadPostgresState(url)).records.counter).toMatchObject({ n: 40 });
+    } finally {
+      for (const s of stores) await s.close();
+    }
+  }, 120_000);
+
+  it('commits concurrent commands of two instances that write the same records in different orders, none failing', async () => {
+    // Two batches that lock record rows in different orders would deadlock; PostgreSQL aborts one
+    // after a second. The commit lock prevents it (one commit at a time); a conflict of any kind
+    // runs the command again. Before both, some of these requests answered 500.
+    const url = await freshDatabase();
+    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    const write = (store: PostgresStore, i: number) =>
+      execute(depsOf(store), (tx) => {
+        const ids = i % 2 === 0 ? ['p', 'q', `own${i}`] : [`own${i}`, 'q', 'p'];
+        for (const id of ids) {
+          const now = (tx.get('records', id) as { n?: number } | undefined)?.n ?? 0;
+          tx.put('records', id, { id, kind: 'test', n: now + 1 });
+        }
+        return ok(i);
+      });
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 120 }, (_, i) => write(stores[i % 2]!, i)));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      const state = await loadPostgresState(url);
+      expect([state.records.p, state.records.q]).toMatchObject([{ n: 120 }, { n: 120 }]);
     } finally {
       for (const s of stores) await s.close();
     }
@@ -174,6 +229,38 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
     );
     await query(url, `UPDATE marketplace_records SET collection = 'nothing' WHERE id = '7'`);
     await expect(openPostgresStore(url)).rejects.toThrow(/record nothing\/7: "nothing" is not a collection/);
+  }, 60_000);
+
+  it('stops the server with that one line and exit code 1, printing nothing else', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore(url);
+    const tx = new Tx(store.state);
+    createUser(tx, {}, 'k'.repeat(48), '76561198000000001', 1_800_000_000);
+    await store.commit(tx);
+    await store.close();
+    await query(
+      url,
+      `UPDATE marketplace_records SET row = jsonb_set(row, '{balance}', '"a lot"') WHERE collection = 'users'`,
+    );
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'main.ts')], {
+      env: { ...process.env, MARKETPLACE_DB: url, PORT: '0', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    expect(await new Promise((r) => child.once('exit', r))).toBe(1);
+    expect(out).toBe('');
+    expect(err.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Refusing to start: the database table marketplace_records is damaged at record users\/76561198000000001: a users record \/balance must be integer\. /,
+      ),
+    ]);
   }, 60_000);
 
   it('refuses to start in one line, password hidden, when the database cannot be reached', async () => {

@@ -9,6 +9,7 @@
 // and its promise rejects with `StoreConflict`: `execute` catches up and runs the command again.
 // Before every request, `sync` applies what other instances committed since (one query).
 
+import { escapeLiteral } from 'pg';
 import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
 import { StartRefusal } from '../../start-refusal.ts';
@@ -54,13 +55,20 @@ interface ChangeRow {
   changes: Change[];
 }
 
-const UNIQUE_VIOLATION = '23505';
+/**
+ * Errors that mean "another transaction got there first": a seq already taken (unique violation),
+ * and, should they ever happen, a deadlock or a serialization failure. The command runs again.
+ */
+const CONFLICTS = new Set(['23505', '40P01', '40001']);
+/** The `pg_advisory_xact_lock` key every commit and replacement takes: one commit at a time, service-wide. */
+const COMMIT_LOCK = 0x6d6b7432; // "mkt2"
+
 /** Records per INSERT when a whole state is written (a reset, a population). */
 const RECORDS_PER_STATEMENT = 5_000;
 /** Change rows fetched per catch-up query. */
 const CATCH_UP_PAGE = 2_000;
 
-const isUniqueViolation = (error: unknown): boolean => (error as { code?: string })?.code === UNIQUE_VIOLATION;
+const isConflict = (error: unknown): boolean => CONFLICTS.has((error as { code?: string })?.code ?? '');
 const reasonOf = (error: unknown): string =>
   (error as { code?: string })?.code ?? (error as Error)?.message ?? String(error);
 
@@ -128,18 +136,16 @@ function recordsOf(state: State): { collection: string; id: string; row: unknown
 /** The last value of each record a batch of changes writes (a batch may write one record twice). */
 function finalRows(batch: Pending[]): {
   upserts: { collection: string; id: string; row: unknown }[];
-  deletes: [string[], string[]];
+  deletes: { collection: string; id: string }[];
 } {
   const last = new Map<string, { collection: string; id: string; row: unknown }>();
   for (const p of batch)
     for (const { c, id, row } of p.changes) last.set(`${c}\u0000${id}`, { collection: c, id, row });
   const upserts: { collection: string; id: string; row: unknown }[] = [];
-  const deletes: [string[], string[]] = [[], []];
+  const deletes: { collection: string; id: string }[] = [];
   for (const r of last.values()) {
-    if (r.row === null) {
-      deletes[0].push(r.collection);
-      deletes[1].push(r.id);
-    } else upserts.push(r);
+    if (r.row === null) deletes.push({ collection: r.collection, id: r.id });
+    else upserts.push(r);
   }
   return { upserts, deletes };
 }
@@ -255,30 +261,35 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (batch.length === 0) return;
     if (refusal) return rollBack(batch, new StoreWriteError(`the store refuses writes: ${refusal}`));
     const { upserts, deletes } = finalRows(batch);
+    let client: PoolClient | undefined;
     try {
-      // One statement is one transaction and one round trip: the change rows and the records they
-      // leave, or nothing (a seq taken by another instance fails the whole statement).
-      await pool.query(
-        `WITH changes AS (
-           INSERT INTO marketplace_changes (seq, kind, changes)
-             SELECT seq, 'changes', changes FROM jsonb_to_recordset($1::jsonb) AS c(seq bigint, changes jsonb)
-         ), upserts AS (
-           INSERT INTO marketplace_records (collection, id, row)
-             SELECT collection, id, row FROM jsonb_to_recordset($2::jsonb) AS r(collection text, id text, row jsonb)
-           ON CONFLICT (collection, id) DO UPDATE SET row = excluded.row
-         ), deletes AS (
-           DELETE FROM marketplace_records WHERE (collection, id) IN (SELECT * FROM unnest($3::text[], $4::text[]))
-         )
-         SELECT 1`,
-        [
-          JSON.stringify(batch.map((p) => ({ seq: p.seq, changes: p.changes }))),
-          JSON.stringify(upserts),
-          deletes[0],
-          deletes[1],
-        ],
-      );
+      client = await pool.connect();
+      // One round trip: a transaction that first takes the commit lock, so commits of all instances
+      // run one after the other (without it, two statements locking record rows in different
+      // orders deadlock, and PostgreSQL breaks the tie only after a second), then writes the change
+      // rows and the records they leave. A seq another instance took fails it on the primary key.
+      // The simple query protocol takes no parameters: the JSON goes in as escaped literals.
+      const literal = (value: unknown) => `${escapeLiteral(JSON.stringify(value))}::jsonb`;
+      await client.query(`BEGIN;
+        SELECT pg_advisory_xact_lock(${COMMIT_LOCK});
+        WITH changes AS (
+          INSERT INTO marketplace_changes (seq, kind, changes)
+            SELECT seq, 'changes', changes
+              FROM jsonb_to_recordset(${literal(batch.map((p) => ({ seq: p.seq, changes: p.changes })))}) AS c(seq bigint, changes jsonb)
+        ), upserts AS (
+          INSERT INTO marketplace_records (collection, id, row)
+            SELECT collection, id, row FROM jsonb_to_recordset(${literal(upserts)}) AS r(collection text, id text, row jsonb)
+          ON CONFLICT (collection, id) DO UPDATE SET row = excluded.row
+        ), deletes AS (
+          DELETE FROM marketplace_records
+           WHERE (collection, id) IN (
+             SELECT collection, id FROM jsonb_to_recordset(${literal(deletes)}) AS d(collection text, id text))
+        )
+        SELECT 1;
+        COMMIT;`);
     } catch (error) {
-      if (isUniqueViolation(error)) {
+      await client?.query('ROLLBACK').catch(() => {});
+      if (isConflict(error)) {
         rollBack(batch, new StoreConflict('another instance committed first'));
         return;
       }
@@ -287,6 +298,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       // word for what happened rather than this instance's.
       await reload().catch(() => {});
       return;
+    } finally {
+      client?.release();
     }
     durableSeq = batch.at(-1)!.seq;
     for (const p of batch) p.done();
@@ -346,6 +359,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           const client = await pool.connect();
           try {
             await client.query('BEGIN');
+            await client.query(`SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`);
             // Commits of other instances wait at their first statement until this one is done (and
             // then find their seq taken): no interleaving with the DELETE below, hence no deadlock.
             await client.query('LOCK TABLE marketplace_changes IN SHARE ROW EXCLUSIVE MODE');
@@ -366,7 +380,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           } catch (error) {
             await client.query('ROLLBACK').catch(() => {});
             // Another instance committed that seq first: a replacement does not build on the state, so take the next one.
-            if (!isUniqueViolation(error)) throw error;
+            if (!isConflict(error)) throw error;
           } finally {
             client.release();
           }
