@@ -26,7 +26,7 @@ const alive = (pid: number) => {
 };
 
 const gone = async (pid: number) => {
-  for (let i = 0; i < 200 && alive(pid); i += 1) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 1200 && alive(pid); i += 1) await new Promise((r) => setTimeout(r, 25));
   return !alive(pid);
 };
 
@@ -36,7 +36,7 @@ async function put(store: Store, id: number) {
   await store.commit(tx);
 }
 
-describe('the merge process', { timeout: 60_000 }, () => {
+describe('the merge process', { timeout: 120_000 }, () => {
   it('is running before the first snapshot and merges every snapshot of the store, then ends with it', async () => {
     const file = join(dir, 'db.json');
     const merger = mergerProcess();

@@ -227,7 +227,11 @@ export function mergerProcess(): Merger {
       child ??= start();
       pending = { done, failed };
       busy(child);
-      child.send(job);
+      // A child that died before the job reached it answers through `exit`; this only keeps the
+      // failed write from becoming an unhandled 'error' event.
+      child.send(job, (error) => {
+        if (error) child?.kill();
+      });
     });
   return {
     run(job) {
@@ -254,11 +258,16 @@ if (!isMainThread && parentPort && (workerData as { snapshot?: unknown })?.snaps
   );
 } else if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--serve') {
   // The merger process of `mergerProcess`: one job per message, an answer per job, and gone with its parent.
+  // A parent gone while a merge ran (closed, killed) cannot be answered: the answer is dropped.
+  const answer = (message: object) => {
+    if (process.connected) process.send!(message, undefined, {}, () => {});
+  };
   process.on('message', (job: MergeJob) => {
     merge(job).then(
-      () => process.send!({}),
-      (error: unknown) => process.send!({ error: String((error as Error)?.message ?? error) }),
+      () => answer({}),
+      (error: unknown) => answer({ error: String((error as Error)?.message ?? error) }),
     );
   });
   process.once('disconnect', () => process.exit(0));
+  if (!process.connected) process.exit(0); // the parent left while this process was starting
 }
