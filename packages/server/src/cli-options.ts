@@ -9,13 +9,16 @@ page at /docs, every route of the document.
 
 Options (each sets the environment variable after it):
   --port <n>      listening port (PORT, default 8080)
-  --db <path>     the store file, or :memory: for none (MARKETPLACE_DB, default ./data/marketplace.json)
+  --db <path>     the store file, :memory: for none, or a postgres:// URL
+                  (MARKETPLACE_DB, default ./data/marketplace.json)
   --test-mode     test helpers, a controllable clock, response validation (MARKETPLACE_TEST_MODE=1)
   --demo          demo accounts, items and listings in a new store (MARKETPLACE_DEMO=1)
   -h, --help      this text
 
-Other environment variables: MARKETPLACE_JWT_SECRET, MARKETPLACE_BLOCKED_COUNTRIES,
-MARKETPLACE_TRUST_PROXY, MARKETPLACE_SMTP_URL, LOG_LEVEL.`;
+Other environment variables: HOST, MARKETPLACE_PG_POOL, MARKETPLACE_JWT_SECRET,
+MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
+MARKETPLACE_SMTP_URL, MARKETPLACE_SITE_URL, LOG_LEVEL. Each bad one refuses the start with a line
+saying what is expected.`;
 
 /** The environment the options ask for, or the line that says why they are refused. */
 export function environmentOf(args: string[]): { env: Record<string, string> } | { help: true } | { error: string } {

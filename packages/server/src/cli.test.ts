@@ -51,9 +51,12 @@ describe('the marketplace-server bin', () => {
     expect(stderr).toContain(USAGE);
   });
 
-  it('refuses a bad configuration in one line and exits 1', async () => {
-    const { code, stderr } = await bin(['--port', 'eighty', '--db', ':memory:']);
+  it('refuses a bad configuration in one line per bad variable and exits 1', async () => {
+    const { code, stderr } = await bin(['--port', 'eighty', '--db', ':memory:'], { LOG_LEVEL: 'loud' });
     expect(code).toBe(1);
-    expect(stderr.trim()).toBe('marketplace-server: PORT must be a port number, got eighty');
+    expect(stderr.trim().split('\n')).toEqual([
+      'marketplace-server: PORT: "eighty" is not a port number (0-65535)',
+      'marketplace-server: LOG_LEVEL: "loud" is not a log level (fatal, error, warn, info, debug, trace, silent)',
+    ]);
   });
 });

@@ -15,7 +15,8 @@ Object.assign(process.env, asked.env);
 try {
   await import('./main.ts');
 } catch (error) {
-  // A refused configuration (PORT=abc, a damaged store): one line, not a stack trace.
-  console.error(`marketplace-server: ${(error as Error).message}`);
+  // A refused configuration (PORT=abc, a damaged store): one line per problem, not a stack trace.
+  const lines = (error as Error).message.split('\n');
+  console.error(lines.map((line) => `marketplace-server: ${line}`).join('\n'));
   process.exit(1);
 }

@@ -19,6 +19,8 @@ describe('parseConfig', () => {
       testMode: false,
       smtpUrl: undefined,
       siteUrl: undefined,
+      pgPool: 10,
+      logLevel: 'info',
     });
   });
   it('reads every variable', () => {
@@ -30,8 +32,14 @@ describe('parseConfig', () => {
       MARKETPLACE_TRUST_PROXY: '10.0.0.0/8',
       HOST: '0.0.0.0',
       MARKETPLACE_DEMO: '1',
+      MARKETPLACE_PG_POOL: '25',
+      MARKETPLACE_SITE_URL: 'https://market.example.com',
+      LOG_LEVEL: 'warn',
     });
     expect(c).toMatchObject({
+      pgPool: 25,
+      siteUrl: 'https://market.example.com',
+      logLevel: 'warn',
       port: 9000,
       host: '0.0.0.0',
       demo: true,
@@ -43,16 +51,17 @@ describe('parseConfig', () => {
   });
   it.each([
     ['1', true],
-    ['true', false],
     ['0', false],
+    ['', false],
     [undefined, false],
   ])('test mode for MARKETPLACE_TEST_MODE=%s is %s: only "1" enables it', (value, on) => {
     expect(parseConfig({ MARKETPLACE_TEST_MODE: value }).testMode).toBe(on);
   });
 
   it('reads the secrets and the SMTP URL, treating empty values as absent', () => {
-    const given = { MARKETPLACE_JWT_SECRET: 'j', MARKETPLACE_DEPOSIT_SECRET: 'd', MARKETPLACE_SMTP_URL: 'smtp://m:25' };
-    expect(parseConfig(given)).toMatchObject({ jwtSecret: 'j', depositSecret: 'd', smtpUrl: 'smtp://m:25' });
+    const [j, d] = ['j'.repeat(32), 'd'.repeat(32)];
+    const given = { MARKETPLACE_JWT_SECRET: j, MARKETPLACE_DEPOSIT_SECRET: d, MARKETPLACE_SMTP_URL: 'smtp://m:25' };
+    expect(parseConfig(given)).toMatchObject({ jwtSecret: j, depositSecret: d, smtpUrl: 'smtp://m:25' });
     const empty = { MARKETPLACE_JWT_SECRET: '', MARKETPLACE_DEPOSIT_SECRET: '', MARKETPLACE_SMTP_URL: '' };
     expect(parseConfig(empty)).toMatchObject({ jwtSecret: undefined, depositSecret: undefined, smtpUrl: undefined });
   });
@@ -62,11 +71,22 @@ describe('parseConfig', () => {
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: 'x.json' }).db).toBe('/srv/app/x.json');
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: '/var/db.json' }).db).toBe('/var/db.json');
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: ':memory:' }).db).toBe(':memory:');
-    const url = 'postgres://postgres@127.0.0.1:5432/marketplace';
+    const url = 'postgres://u@db:5432/market';
     expect(parseConfig({ INIT_CWD: '/srv/app', MARKETPLACE_DB: url }).db).toBe(url);
   });
-  it('refuses a bad port', () => {
-    expect(() => parseConfig({ PORT: 'http' })).toThrow();
+  it('refuses every bad variable in one StartRefusal, one line each', () => {
+    let refusal: unknown;
+    try {
+      parseConfig({ PORT: 'http', MARKETPLACE_DEMO: 'yes', MARKETPLACE_PG_POOL: '0' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(StartRefusal);
+    expect((refusal as Error).message.split('\n')).toEqual([
+      'PORT: "http" is not a port number (0-65535)',
+      'MARKETPLACE_PG_POOL: "0" is not a number of connections (1-100)',
+      'MARKETPLACE_DEMO: "yes" must be 0 or 1',
+    ]);
   });
 });
 

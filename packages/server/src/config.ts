@@ -1,12 +1,14 @@
-// Configuration from the environment (issue: PORT, HOST, MARKETPLACE_DB, MARKETPLACE_JWT_SECRET,
-// MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY, MARKETPLACE_TEST_MODE, MARKETPLACE_DEMO). Secrets that are
-// not given are generated once and kept next to the database file, so tokens and deposit keys
-// survive restarts.
+// Configuration from the environment (environment.ts: every variable checked at once, one line per
+// bad one). Secrets that are not given are generated once and kept next to the database file, so
+// tokens and deposit keys survive restarts.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { type LogLevel, MIN_SECRET_BYTES, readEnvironment } from './environment.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
+
+export { MIN_SECRET_BYTES };
 
 export interface Config {
   port: number;
@@ -14,7 +16,10 @@ export interface Config {
   host: string;
   /** Seed demo data (users, market, admins with random keys) into a new store: only when asked. */
   demo: boolean;
+  /** `:memory:`, the store's file, or a `postgres://` URL (ADR 0019). */
   db: string;
+  /** Connections of this instance's PostgreSQL pool (`MARKETPLACE_PG_POOL`). */
+  pgPool: number;
   jwtSecret: string | undefined;
   depositSecret: string | undefined;
   blockedCountries: string[];
@@ -22,44 +27,45 @@ export interface Config {
   testMode: boolean;
   smtpUrl: string | undefined;
   siteUrl: string | undefined;
+  logLevel: LogLevel;
 }
 
 /**
  * The store's file. A relative path is taken from where `npm` was run (`INIT_CWD`), not from the
  * workspace folder npm switches to, so `npm start` at the root keeps its data in ./data.
  */
-function databasePath(env: Record<string, string | undefined>): string {
-  const db = env.MARKETPLACE_DB ?? join('data', 'marketplace.json');
+function databasePath(db: string, initCwd: string | undefined): string {
   // A postgres:// URL is no path: joined to INIT_CWD, `npm start` would open a file store named after it.
-  if (db === ':memory:' || isPostgresUrl(db) || isAbsolute(db) || !env.INIT_CWD) return db;
-  return join(env.INIT_CWD, db);
+  if (db === ':memory:' || isPostgresUrl(db) || isAbsolute(db) || !initCwd) return db;
+  return join(initCwd, db);
 }
 
-/** Reads the configuration from environment variables (pure). */
+/**
+ * Reads the configuration from environment variables (pure). Bad variables refuse the start, all
+ * of them in one `StartRefusal`, one line each.
+ */
 export function parseConfig(env: Record<string, string | undefined>): Config {
-  const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const { environment: e, problems } = readEnvironment(env);
+  if (problems.length > 0) throw new StartRefusal(problems.join('\n'));
   return {
-    port,
-    host: env.HOST || '127.0.0.1',
-    demo: env.MARKETPLACE_DEMO === '1',
-    db: databasePath(env),
-    jwtSecret: env.MARKETPLACE_JWT_SECRET || undefined,
-    depositSecret: env.MARKETPLACE_DEPOSIT_SECRET || undefined,
-    blockedCountries: (env.MARKETPLACE_BLOCKED_COUNTRIES ?? '')
+    port: Number(e.PORT ?? 8080),
+    host: e.HOST ?? '127.0.0.1',
+    demo: e.MARKETPLACE_DEMO === '1',
+    db: databasePath(e.MARKETPLACE_DB ?? join('data', 'marketplace.json'), e.INIT_CWD),
+    pgPool: Number(e.MARKETPLACE_PG_POOL ?? 10),
+    jwtSecret: e.MARKETPLACE_JWT_SECRET,
+    depositSecret: e.MARKETPLACE_DEPOSIT_SECRET,
+    blockedCountries: (e.MARKETPLACE_BLOCKED_COUNTRIES ?? '')
       .split(',')
       .map((c) => c.trim().toUpperCase())
       .filter(Boolean),
-    trustProxy: env.MARKETPLACE_TRUST_PROXY ?? 'loopback',
-    testMode: env.MARKETPLACE_TEST_MODE === '1',
-    smtpUrl: env.MARKETPLACE_SMTP_URL || undefined,
-    siteUrl: env.MARKETPLACE_SITE_URL || undefined,
+    trustProxy: e.MARKETPLACE_TRUST_PROXY ?? 'loopback',
+    testMode: e.MARKETPLACE_TEST_MODE === '1',
+    smtpUrl: e.MARKETPLACE_SMTP_URL,
+    siteUrl: e.MARKETPLACE_SITE_URL,
+    logLevel: (e.LOG_LEVEL as LogLevel | undefined) ?? 'info',
   };
 }
-
-/** Secrets shorter than this are refused at start: a short HMAC key is guessed offline from one token. */
-export const MIN_SECRET_BYTES = 32;
 
 /** `secret`, unless it is too short to be a key (`where` names its source in the refusal). */
 export function longEnough(secret: string, where: string, hint: string): string {

@@ -1,10 +1,11 @@
 // The server as an operator starts it (src/main.ts in a child process): a plain start creates no
 // account at all and listens on loopback, MARKETPLACE_DEMO=1 seeds the demo with admin keys that
 // are random and printed once, and the printed URL is the one that answers (port 0 resolved).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = resolve(import.meta.dirname, 'main.ts');
@@ -86,4 +87,28 @@ describe('MARKETPLACE_DEMO=1', () => {
     expect(again.output).toContain('already in the store');
     expect((await login(again.url, keys[1]!)).status).toBe(200);
   }, 90_000);
+});
+
+describe('a bad environment', () => {
+  it('refuses the start with one line per bad variable, exit code 1 and no stack trace', async () => {
+    const env = {
+      PATH: process.env.PATH,
+      PORT: '80a',
+      MARKETPLACE_DB: 'postgres://admin:hunter2@db',
+      MARKETPLACE_TEST_MODE: 'yes',
+      MARKETPLACE_JWT_SECRET: 'hunter2',
+    };
+    const failed = await promisify(execFile)(process.execPath, [MAIN], { env, timeout: 30_000 }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr.trim().split('\n')).toEqual([
+      'PORT: "80a" is not a port number (0-65535)',
+      'MARKETPLACE_DB: "postgres://admin:***@db" is not a PostgreSQL URL with a host and a database name (postgres://user:password@host:5432/database)',
+      'MARKETPLACE_JWT_SECRET: (7 bytes, not shown) is too short: a secret needs at least 32 bytes (for example `openssl rand -hex 32`)',
+      'MARKETPLACE_TEST_MODE: "yes" must be 0 or 1',
+    ]);
+  }, 60_000);
 });

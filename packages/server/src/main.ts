@@ -7,9 +7,9 @@ import { startServer } from './server.ts';
 import { refuseStartInOneLine } from './start-refusal.ts';
 import { isPostgresUrl, redactedUrl } from './store/postgres/connection.ts';
 
-refuseStartInOneLine(); // a damaged store or a short secret: one line, exit code 1
+refuseStartInOneLine(); // bad variables, a damaged store, a short secret: one line each, exit code 1
 const config = parseConfig(process.env);
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const logger = pino({ level: config.logLevel });
 const { close, url, demoAdmins } = await startServer({ config, demoData: config.demo, logger });
 const shownDb = isPostgresUrl(config.db)
   ? `${redactedUrl(config.db)} (PostgreSQL: instances on it answer as one service)`

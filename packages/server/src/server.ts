@@ -28,7 +28,7 @@ import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
 import { sharedSecret } from './store/postgres/secrets.ts';
 import { openPostgresWorld } from './store/postgres/world.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
-import { MemoryWorld, type SharedWorld, sharedCache } from './world.ts';
+import { MemoryWorld, type SharedWorld, worldCache } from './world.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -51,7 +51,9 @@ export interface ServerOptions {
 /** Composes the server: the deps and the Express app, not yet listening. */
 export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
   const postgres = isPostgresUrl(config.db);
-  const store: Store = postgres ? await openPostgresStore(config.db) : await openStore(config.db, storeOptions);
+  const store: Store = postgres
+    ? await openPostgresStore(config.db, { poolSize: config.pgPool })
+    : await openStore(config.db, storeOptions);
   indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
   // Every instance on one database signs and verifies with the same secrets (ADR 19).
   const secret = postgres
@@ -80,13 +82,12 @@ export async function composeServer({ config, demoData = false, logger, store: s
     affiliates: outboxAffiliates(outbox),
     limiter: pool ? new PostgresRateLimiter(clock, pool) : new RateLimiter(clock),
     random: cryptoRandom,
-    logger: logger ?? pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+    logger: logger ?? pino({ level: config.logLevel }),
     jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
     depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
     codeKey: await secret(undefined, 'code-key'),
     document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
-    // Instances on one database reuse the same computed answers (ADR 19); one process, a Map.
-    caches: pool ? sharedCache(world) : new Map(),
+    caches: worldCache(world),
   };
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;

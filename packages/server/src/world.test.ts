@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Documents, deleteKinds, MemoryWorld, sharedCache } from './world.ts';
+import { Documents, deleteKinds, MemoryWorld, worldCache } from './world.ts';
 
 describe('the memory world', () => {
   it('reads back what was written, by kind and key', () => {
@@ -69,14 +69,18 @@ describe('the documents of an instance', () => {
   });
 });
 
-describe('the shared cache', () => {
-  it('reads and writes computed answers as world documents, and forgets them on clear', () => {
+describe('the cache of computed answers', () => {
+  it('keeps each answer as a document of the world, so every instance reuses it, and clears only its own kind', () => {
     const world = new MemoryWorld();
-    const cache = sharedCache(world);
-    cache.set('pricing:7', { at: 100, value: { price: 5 } });
-    expect(cache.get('pricing:7')).toEqual({ at: 100, value: { price: 5 } });
-    expect(world.get('cache', 'pricing:7')).toEqual({ at: 100, value: { price: 5 } });
+    const cache = worldCache(world);
+    world.put('geoip', '1.2.3.4', 'FR');
+    const entry = { at: 1_800_000_000, value: { lowest_sale_price: 120 } };
+    cache.set('pricing:7', entry);
+    expect(cache.get('pricing:7')).toEqual(entry);
+    expect(world.get('cache', 'pricing:7')).toEqual(entry);
+    expect(cache.get('pricing:8')).toBeUndefined();
     cache.clear();
     expect(cache.get('pricing:7')).toBeUndefined();
+    expect(world.get('geoip', '1.2.3.4')).toBe('FR');
   });
 });

@@ -5,6 +5,7 @@
 // called inside engine code paths), a write applies here at once and is made durable and shared by
 // `flush`, and `sync` takes what other instances wrote. With one process (a file store or
 // :memory:) the world is `MemoryWorld`, where flush and sync cost nothing.
+
 import type { Cache, CacheEntry } from './domain/cache.ts';
 
 /** A document of a kind with its order: the service-wide order of its first write. */
@@ -165,22 +166,19 @@ export class MemoryWorld extends HeldWorld implements SharedWorld {
   }
 }
 
-/**
- * The computed answers of `domain/cache.ts` as documents of the world (kind `cache`), for instances
- * on one database: which rows are reused and when they were computed is seen in the answers
- * (`cached`, `from_cache`, `last_updated`), so every instance must reuse the same ones.
- */
-export function sharedCache(world: SharedWorld): Cache & { clear(): void } {
-  return {
-    get: (key) => world.get<CacheEntry>(CACHE, key),
-    set: (key, entry) => world.put(CACHE, key, entry),
-    clear: () => deleteKinds(world, CACHE),
-  };
-}
-
-const CACHE = 'cache';
-
 /** Deletes every document of `kinds` (a simulator's own `clear`; a service reset uses `clear()`). */
 export function deleteKinds(world: SharedWorld, ...kinds: string[]): void {
   for (const kind of kinds) for (const { key } of world.list(kind)) world.delete(kind, key);
+}
+
+/**
+ * The server's cache of computed answers (pricing, price lists) as documents of the world: every
+ * instance reuses the answer one of them computed, as one server would (ADR 19).
+ */
+export function worldCache(world: SharedWorld): Cache & { clear(): void } {
+  return {
+    get: (key) => world.get<CacheEntry>('cache', key),
+    set: (key, entry) => world.put('cache', key, entry),
+    clear: () => deleteKinds(world, 'cache'),
+  };
 }

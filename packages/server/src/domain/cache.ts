@@ -1,16 +1,17 @@
 // Time-boxed reuse of computed answers (seed: "Limits" - single-item pricing cached 20 minutes,
 // bulk pricing reuses rows updated within 5 minutes, price lists refreshed every 3 minutes).
-// The cache is a plain map handed in by the caller and the time is an argument, so the rule is
+// The cache is a map handed in by the caller and the time is an argument, so the rule is
 // testable without a clock; cached answers are not state and are never journaled.
 
+/** A computed answer and the Unix time it was computed. */
 export interface CacheEntry {
   at: number;
   value: unknown;
 }
 
 /**
- * Computed answers by key; `at` is the Unix time the answer was computed. A Map, or anything that
- * reads and writes like one (instances on one database share theirs: they are seen in answers).
+ * Computed answers by key (a `Map` is one). The server's is shared by every instance on one
+ * database (ADR 19), so an answer reused for 20 minutes is the same whichever instance is asked.
  */
 export interface Cache {
   get(key: string): CacheEntry | undefined;

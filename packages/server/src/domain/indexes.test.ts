@@ -44,6 +44,7 @@ function expectAgreesWithScan(tx: Tx): void {
         const group = def.group(row);
         if (group !== undefined) want.set(group, [...(want.get(group) ?? []), row]);
       }
+      expect(new Set(tx.groups(name as SortedName)), `groups of ${name}`).toEqual(new Set(want.keys()));
       for (const group of indexesOf(tx.state).trees.get(name)!.keys()) if (!want.has(group)) want.set(group, []);
       for (const [group, expected] of want) {
         expected.sort(def.order);
@@ -86,7 +87,7 @@ function expectSameAsRebuilt(state: State): void {
 }
 
 describe('the indexes', () => {
-  it('agree with a full scan before and after every commit of random commands (money-invariant commands, cart, withdrawals)', () => {
+  it('agree with a full scan before and after every commit of random commands (money-invariant commands, cart, withdrawals, tickets)', () => {
     const kinds = new Set<string>();
     fc.assert(
       fc.property(fc.array(anyCommand, { minLength: 40, maxLength: 100 }), (commands) => {
@@ -109,7 +110,10 @@ describe('the indexes', () => {
     );
     // Every kind of command succeeded at least once (not a vacuous pass).
     expect([...kinds].sort()).toEqual(
-      ['asset', 'buy', 'bulk', 'cart', 'checkout', 'place', 'price', 'remove', 'update', 'withdraw'].sort(),
+      [
+        ...['asset', 'buy', 'bulk', 'cart', 'checkout', 'place', 'price', 'remove', 'update', 'withdraw'],
+        ...['ticket', 'post', 'answer'],
+      ].sort(),
     );
   });
 

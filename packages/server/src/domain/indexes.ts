@@ -7,7 +7,7 @@
 // group in a B-tree ordered by its comparator (O(log n) insert and delete), so pages,
 // cheapest-first and best-order-first reads walk the head of a group instead of sorting it.
 import btree from 'sorted-btree';
-import type { Giveaway } from './records.ts';
+import type { Giveaway, Ticket } from './records.ts';
 import type { Asset, BuyOrder, CollectionName, Collections, Sale, State } from './state.ts';
 
 type Row<C extends CollectionName> = Readonly<Collections[C]>;
@@ -59,6 +59,10 @@ export const cheapestListing = (a: Readonly<Asset>, b: Readonly<Asset>): number 
 /** Sales latest first; among sales of the same second the later record first. */
 export const latestSale = (a: Readonly<Sale>, b: Readonly<Sale>): number => b.timestamp - a.timestamp || b.id - a.id;
 
+/** Tickets by most recent activity first (the last message), the later ticket first on a tie. */
+export const latestActivity = (a: Readonly<Ticket>, b: Readonly<Ticket>): number =>
+  b.last_message - a.last_message || b.id - a.id;
+
 const soonestEnd = (a: Readonly<Giveaway>, b: Readonly<Giveaway>): number => a.endsAt - b.endsAt || a.id - b.id;
 const lower = (s: string): string | undefined => (s === '' ? undefined : s.trim().toLowerCase());
 
@@ -86,6 +90,8 @@ export const INDEXES = {
   notificationsByUser: hash('notifications', (n) => n.user),
   ticketsByUser: hash('tickets', (t) => t.user),
   ticketsByAssignee: hash('tickets', (t) => t.assigned ?? undefined),
+  /** Every ticket, most recent activity first: the admin's list walks it instead of sorting them all. */
+  ticketsByActivity: sorted('tickets', () => '', latestActivity),
   messagesByTicket: hash('ticketMessages', (m) => String(m.ticket)),
   giveawaysByUrl: hash('giveaways', (g) => g.url),
   giveawaysByOwner: hash('giveaways', (g) => g.owner),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DAY } from './dates.ts';
-import { marketSummaries, marketSummary } from './market.ts';
+import { itemsInMarket, marketSummary } from './market.ts';
 import { testState } from './test-state.ts';
 
 describe('marketSummary', () => {
@@ -34,6 +34,21 @@ describe('marketSummary', () => {
     const s = testState();
     const item = s.item();
     expect(marketSummary(s.tx, item.id, s.now)).toMatchObject({ lowestListing: 0, highestBuyOrder: 0, lastSale: null });
-    expect(marketSummaries(s.tx, s.now).has(item.id)).toBe(false);
+    expect(itemsInMarket(s.tx)).not.toContain(item.id);
+  });
+});
+
+describe('itemsInMarket', () => {
+  it('is the items with a listing or an active buy order, not those with only sales or unlisted assets', () => {
+    const s = testState();
+    const a = s.user();
+    const [listed, bid, both, sold, stored] = [s.item(), s.item(), s.item(), s.item(), s.item()];
+    s.asset({ owner: a.platformId, itemId: listed.id, state: 1, price: 300 });
+    s.order(a.platformId, bid.id, 200, 1);
+    s.asset({ owner: a.platformId, itemId: both.id, state: 1, price: 300 });
+    s.order(a.platformId, both.id, 200, 1);
+    s.sale({ item_id: sold.id, price: 280, timestamp: s.now - 60 });
+    s.asset({ owner: a.platformId, itemId: stored.id, state: 0, price: null });
+    expect(itemsInMarket(s.tx).sort((x, y) => x - y)).toEqual([listed.id, bid.id, both.id]);
   });
 });

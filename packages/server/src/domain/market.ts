@@ -40,13 +40,8 @@ const empty = (itemId: number): MarketSummary => ({
  * Sales recorded after the clock's present (a test clock set back) are skipped.
  */
 export function marketSummary(tx: Tx, itemId: number, now: number): MarketSummary {
-  const group = String(itemId);
-  const s = empty(itemId);
-  s.listingCount = tx.count('listingsByItem', group);
-  if (s.listingCount > 0) s.lowestListing = tx.ordered('listingsByItem', group).next().value!.price!;
-  s.buyOrderCount = tx.count('orderBook', group);
-  if (s.buyOrderCount > 0) s.highestBuyOrder = tx.ordered('orderBook', group).next().value!.price;
-  for (const sale of tx.ordered('salesByItem', group, { timestamp: now, id: Number.MAX_SAFE_INTEGER })) {
+  const s = { ...empty(itemId), ...bookSummary(tx, itemId) };
+  for (const sale of tx.ordered('salesByItem', String(itemId), { timestamp: now, id: Number.MAX_SAFE_INTEGER })) {
     s.lastSale ??= { price: sale.price, date: sale.timestamp };
     if (sale.timestamp <= now - DAY) break;
     s.last24hSales += 1;
@@ -55,14 +50,28 @@ export function marketSummary(tx: Tx, itemId: number, now: number): MarketSummar
   return s;
 }
 
-const active = (s: MarketSummary) => s.listingCount > 0 || s.buyOrderCount > 0 || s.lastSale !== null;
+export type BookSummary = Pick<
+  MarketSummary,
+  'itemId' | 'lowestListing' | 'listingCount' | 'highestBuyOrder' | 'buyOrderCount'
+>;
 
-/** Summaries of every item, keyed by item ID (items without activity are absent); one look-up per item. */
-export function marketSummaries(tx: Tx, now: number): Map<number, MarketSummary> {
-  const out = new Map<number, MarketSummary>();
-  for (const item of tx.all('items')) {
-    const s = marketSummary(tx, item.id, now);
-    if (active(s)) out.set(item.id, s);
-  }
-  return out;
+/** The market of an item without its sales: the heads of its listings and its order book, their counts. */
+export function bookSummary(tx: Tx, itemId: number): BookSummary {
+  const group = String(itemId);
+  const listingCount = tx.count('listingsByItem', group);
+  const buyOrderCount = tx.count('orderBook', group);
+  return {
+    itemId,
+    lowestListing: listingCount > 0 ? tx.ordered('listingsByItem', group).next().value!.price! : 0,
+    listingCount,
+    highestBuyOrder: buyOrderCount > 0 ? tx.ordered('orderBook', group).next().value!.price : 0,
+    buyOrderCount,
+  };
 }
+
+/**
+ * The IDs of the items with a listing or an active buy order, in no particular order: the groups
+ * of the two indexes, so the cost is those items, not the catalogue.
+ */
+export const itemsInMarket = (tx: Tx): number[] =>
+  [...new Set([...tx.groups('listingsByItem'), ...tx.groups('orderBook')])].map(Number);

@@ -1,5 +1,6 @@
 // Money is integer cents everywhere (seed: "Monetary amounts are integer cents"). These helpers
 // compute fees with integer arithmetic only; a non-integer here is a bug, not bad input.
+import Type, { type Static } from 'typebox';
 
 function cents(value: number, what: string): number {
   if (!Number.isSafeInteger(value)) throw new Error(`${what} must be integer cents, got ${value}`);
@@ -16,8 +17,10 @@ export function saleFee(price: number): number {
   return price - sellerProceeds(price);
 }
 
-const CASHOUT_RATE_PER_MILLE = { provider_a: 20, provider_b: 15 } as const;
-export type PayoutMethod = keyof typeof CASHOUT_RATE_PER_MILLE;
+/** The payout methods of cashouts. */
+export const PayoutMethod = Type.Enum(['provider_a', 'provider_b']);
+export type PayoutMethod = Static<typeof PayoutMethod>;
+const CASHOUT_RATE_PER_MILLE: Record<PayoutMethod, number> = { provider_a: 20, provider_b: 15 };
 
 /** The cashout fee, ceil(amount x rate), charged on top (seed: 2 percent / 1.5 percent). */
 export function cashoutFee(amount: number, method: PayoutMethod): number {

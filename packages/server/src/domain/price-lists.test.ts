@@ -36,12 +36,12 @@ describe('itemPriceList', () => {
     ['game 753 items are out of stock', 753, true, ['Card']],
   ])('%s', (_name, game, outOfStock, names) => {
     const { s } = catalogue();
-    expect(itemPriceList(s.tx, game, outOfStock, s.now).map((r) => r.name)).toEqual(names);
+    expect(itemPriceList(s.tx, game, outOfStock).map((r) => r.name)).toEqual(names);
   });
 
   it('prices a row at its lowest listing and counts the listed assets', () => {
     const { s, key, hat } = catalogue();
-    expect(itemPriceList(s.tx, 440, true, s.now)).toEqual([
+    expect(itemPriceList(s.tx, 440, true)).toEqual([
       { name: 'Key', craftable: 1, effect: '', url: key.url, assetcount: 2, price: 215 },
       { name: hat.name, craftable: 0, effect: 'Sunbeams', url: hat.url, assetcount: 0, price: 0 },
     ]);

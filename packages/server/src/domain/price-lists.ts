@@ -4,7 +4,7 @@
 // minutes; `force` is the `update=1` refresh, whose per-IP limit the caller applies.
 import type { components } from '@marketplace/types';
 import { type Cache, type Cached, cached } from './cache.ts';
-import { type MarketSummary, marketSummaries } from './market.ts';
+import { bookSummary, itemsInMarket, marketSummary } from './market.ts';
 import type { Item } from './state.ts';
 import type { Tx } from './tx.ts';
 
@@ -18,19 +18,17 @@ export const PRICE_LIST_TTL = 3 * 60;
 export const MARKET_GAMES: readonly number[] = [440, 730, 570, 252490];
 
 const byId = (a: Pick<Item, 'id'>, b: Pick<Item, 'id'>) => a.id - b.id;
-const NO_ACTIVITY = { lowestListing: 0, listingCount: 0, highestBuyOrder: 0, buyOrderCount: 0 } as MarketSummary;
 
 /**
  * The price list of one game (seed: "Item price list row"), by item ID: `price` is the lowest
  * active listing and `assetcount` the listed assets. Out-of-stock items (no listing) appear only
  * with `outOfStock`, priced 0.
  */
-export function itemPriceList(tx: Tx, game: number, outOfStock: boolean, now: number): ItemPriceListRow[] {
-  const market = marketSummaries(tx, now);
+export function itemPriceList(tx: Tx, game: number, outOfStock: boolean): ItemPriceListRow[] {
   return tx
     .find('itemsByGame', String(game))
     .sort(byId)
-    .map((item) => ({ item, m: market.get(item.id) ?? NO_ACTIVITY }))
+    .map((item) => ({ item, m: bookSummary(tx, item.id) }))
     .filter(({ m }) => outOfStock || m.listingCount > 0)
     .map(({ item, m }) => ({
       name: item.name,
@@ -44,22 +42,21 @@ export function itemPriceList(tx: Tx, game: number, outOfStock: boolean, now: nu
 
 /** The public price list of every item of the four market games, by item ID; 0 means none. */
 export function publicPriceRows(tx: Tx, now: number): PublicPriceRow[] {
-  const market = marketSummaries(tx, now);
   return MARKET_GAMES.flatMap((game) => tx.find('itemsByGame', String(game)))
     .sort(byId)
     .map((item) => {
-      const m = market.get(item.id);
+      const m = marketSummary(tx, item.id, now);
       return {
         itemId: item.id,
         name: item.name,
         game: item.game as PublicPriceRow['game'],
-        buyPrice: m?.highestBuyOrder ?? 0,
-        sellPrice: m?.lowestListing ?? 0,
+        buyPrice: m.highestBuyOrder,
+        sellPrice: m.lowestListing,
         platformPrice: item.deal,
-        listingCount: m?.listingCount ?? 0,
-        buyOrderCount: m?.buyOrderCount ?? 0,
-        last24hSales: m?.last24hSales ?? 0,
-        last24hVolume: m?.last24hVolume ?? 0,
+        listingCount: m.listingCount,
+        buyOrderCount: m.buyOrderCount,
+        last24hSales: m.last24hSales,
+        last24hVolume: m.last24hVolume,
       };
     });
 }
@@ -98,9 +95,9 @@ export function priceListCsv(rows: readonly PublicPriceRow[]): string {
  */
 export const compactPriceList = (tx: Tx, cache: Cache, o: { now: number; force: boolean }): Cached<CompactRow[]> =>
   cached(cache, 'compact-prices', { now: o.now, ttl: PRICE_LIST_TTL, force: o.force }, () =>
-    [...marketSummaries(tx, o.now).values()]
-      .filter((m) => m.listingCount > 0 || m.buyOrderCount > 0)
-      .filter((m) => tx.get('items', m.itemId) !== undefined)
-      .sort((a, b) => a.itemId - b.itemId)
+    itemsInMarket(tx)
+      .filter((id) => tx.get('items', id) !== undefined)
+      .sort((a, b) => a - b)
+      .map((id) => bookSummary(tx, id))
       .map((m) => ({ item_id: m.itemId, buyorder_price: m.highestBuyOrder, lowest_sale_price: m.lowestListing })),
   );

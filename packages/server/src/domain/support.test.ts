@@ -18,6 +18,7 @@ import {
   ticketMessages,
 } from './support.ts';
 import { testState } from './test-state.ts';
+import { Tx } from './tx.ts';
 
 describe('stripHtml', () => {
   it.each([
@@ -330,6 +331,31 @@ describe('answer notifications', () => {
     open(admin.platformId);
     answerTicket(s.tx, { admin: admin.platformId, user: admin.platformId, ticket: 1, content: 'Note', now: s.now });
     expect(s.tx.all('notifications')).toEqual([]);
+  });
+});
+
+describe('adminTicketList', () => {
+  it("lists everyone's tickets, most recent activity first, before and after the commit", () => {
+    const s = testState();
+    const [a, b] = [s.user(), s.user()];
+    const admin = s.user({ admin: true, name: 'Moderator Kim' });
+    const open = (user: string, subject: string, now: number) =>
+      createTicket(s.tx, { user, subject, description: 'd', topic: 't', concern: 'c', now });
+    open(a.platformId, 'first', 100);
+    open(b.platformId, 'second', 200);
+    open(a.platformId, 'third', 300);
+    open(b.platformId, 'fourth', 300); // the same second: the later ticket first
+    postMessage(s.tx, { user: a.platformId, ticket: 1, content: 'Again', now: 400 });
+    answerTicket(s.tx, { admin: admin.platformId, user: b.platformId, ticket: 1, content: 'Done', now: 500 });
+    const want = [
+      { ticket: 1, user: b.platformId, subject: 'second', status: 1, assigned: 'Moderator Kim' },
+      { ticket: 1, user: a.platformId, subject: 'first', status: 0, assigned: null },
+      { ticket: 2, user: b.platformId, subject: 'fourth', status: 0, assigned: null },
+      { ticket: 2, user: a.platformId, subject: 'third', status: 0, assigned: null },
+    ];
+    expect(adminTicketList(s.tx)).toEqual(want);
+    s.tx.commit();
+    expect(adminTicketList(new Tx(s.tx.state))).toEqual(want);
   });
 });
 

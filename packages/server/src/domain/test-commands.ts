@@ -1,7 +1,8 @@
 // The random commands of the engine's property tests (the money invariant in audit.test.ts, the
 // indexes in indexes.test.ts): buy orders placed, changed and removed, assets stored and priced
-// (selling into orders), purchases out of the balance, and cart adds, bulk adds and checkouts, by
-// three users over three items. One place, so both properties run over the same commands.
+// (selling into orders), purchases out of the balance, cart adds, bulk adds and checkouts, and
+// support tickets opened, written on and answered, by three users over three items. One place, so
+// both properties run over the same commands.
 import fc from 'fast-check';
 import { placeOrder, removeOrder, updateOrder } from './buy-orders.ts';
 import { addBulk, addToCart, checkout } from './cart.ts';
@@ -9,6 +10,7 @@ import { putAsset, putItem } from './catalog.ts';
 import { priceAssets } from './inventory.ts';
 import { sell } from './sale.ts';
 import { emptyState, type State } from './state.ts';
+import { answerTicket, createTicket, postMessage } from './support.ts';
 import { withdraw } from './trades.ts';
 import { Tx } from './tx.ts';
 import { createUser } from './users.ts';
@@ -28,7 +30,8 @@ export function world(): State {
 const orderKinds = ['place', 'update', 'remove'] as const;
 const tradeKinds = [...orderKinds, 'asset', 'price', 'buy'] as const;
 const cartKinds = [...tradeKinds, 'cart', 'bulk', 'checkout', 'withdraw'] as const;
-export type CommandKind = (typeof cartKinds)[number];
+const allKinds = [...cartKinds, 'ticket', 'post', 'answer'] as const;
+export type CommandKind = (typeof allKinds)[number];
 
 const commandOf = <K extends CommandKind>(kinds: readonly K[]) =>
   fc.record({
@@ -44,8 +47,8 @@ const commandOf = <K extends CommandKind>(kinds: readonly K[]) =>
 export const orderCommand = commandOf(orderKinds);
 /** Buy orders, assets, pricing (selling into orders) and purchases out of the balance. */
 export const tradeCommand = commandOf(tradeKinds);
-/** All of the above, plus cart adds, bulk adds, checkouts and withdrawals. */
-export const anyCommand = commandOf(cartKinds);
+/** All of the above, plus cart adds, bulk adds, checkouts, withdrawals and support tickets. */
+export const anyCommand = commandOf(allKinds);
 export interface Command {
   kind: CommandKind;
   user: number;
@@ -135,6 +138,23 @@ export function runCommand(tx: Tx, c: Command, now: number): Outcome {
           .sort(byId),
       );
       out.ok = !!asset && withdraw(tx, owner, asset.assetId, now).ok;
+      break;
+    }
+    case 'ticket': {
+      const ticket = { user: owner, subject: 'S', description: 'D', topic: 'T', concern: 'C', now };
+      out.ok = createTicket(tx, ticket).ok;
+      break;
+    }
+    case 'post': {
+      const ticket = pick(tx.find('ticketsByUser', owner).sort(byId));
+      out.ok = !!ticket && postMessage(tx, { user: owner, ticket: ticket.ticket, content: 'More', now }).ok;
+      break;
+    }
+    case 'answer': {
+      // An administrator (any user here) answers anyone's ticket: its activity and assignee change.
+      const ticket = pick(tx.all('tickets').sort(byId));
+      const answer = ticket && { admin: owner, user: ticket.user, ticket: ticket.ticket, content: 'Answer', now };
+      out.ok = !!answer && answerTicket(tx, answer).ok;
       break;
     }
   }

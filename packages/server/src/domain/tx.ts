@@ -154,6 +154,26 @@ export class Tx {
     while (i < pending.length) yield pending[i++] as RowOf<N>;
   }
 
+  /**
+   * The groups of a sorted index that hold records, as this unit of work sees them (the items with
+   * a listing, the items with an active buy order), in no particular order: the committed groups
+   * plus those this unit of work filled, minus those it emptied. O(groups + its own writes).
+   */
+  groups(name: SortedName): string[] {
+    const def = defOf(name) as SortedDef<CollectionName> & { group: (row: object) => string | undefined };
+    const out = new Set(indexesOf(this.state).trees.get(name)!.keys());
+    const touched = new Set<string>();
+    for (const row of [...(this.#shadowed.get(def.c) ?? []), ...this.#pending(def.c)]) {
+      const group = def.group(row);
+      if (group !== undefined) touched.add(group);
+    }
+    for (const group of touched) {
+      if (this.count(name, group) > 0) out.add(group);
+      else out.delete(group);
+    }
+    return [...out];
+  }
+
   /** The last record of a sorted index's group (the lowest-priced of an item's buy orders). */
   last<N extends SortedName>(name: N, group: string): RowOf<N> | undefined {
     if (!this.#written.has(defOf(name).c)) return indexesOf(this.state).group(name, group)?.tree.maxKey() as RowOf<N>;

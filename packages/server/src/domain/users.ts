@@ -6,30 +6,14 @@ import type { components } from '@marketplace/types';
 import { move } from './ledger.ts';
 import { ITEMS } from './messages.ts';
 import type { PayoutMethod } from './money.ts';
-import type { User } from './state.ts';
+import { NOTIFICATION_KINDS, PRIVACY_SETTINGS, type User } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
+
+// The settings' names live with the User record they shape; callers know them as account terms.
+export { NOTIFICATION_KINDS, type NotificationKind, PRIVACY_SETTINGS, type PrivacySetting } from './state.ts';
 
 /** SHA-256 hex of an API key: how keys are stored and looked up. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
-
-/** E-mail notification kinds (seed: Events). */
-export const NOTIFICATION_KINDS = [
-  'tradeCompleted',
-  'offerReceived',
-  'buyOrderFilled',
-  'itemSold',
-  'depositCompleted',
-  'marketing',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-/** Seed POST /user/setPrivacySetting. */
-export const PRIVACY_SETTINGS = [
-  'profilePublic',
-  'inventoryPublic',
-  'tradeHistoryPublic',
-  'showOnLeaderboard',
-] as const;
-export type PrivacySetting = (typeof PRIVACY_SETTINGS)[number];
 
 type AccountSettings = 'twoFactorEnabled' | 'shorturlChangedAt' | 'supportBlocked' | 'paymentMethods';
 type Preferences = 'emailNotifications' | 'notifications' | 'privacy';

@@ -134,8 +134,8 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
         const ctx = context(deps, req, op);
         await doDueWork(ctx);
         const reply = await handler(ctx);
-        // What the handler left in the shared world (computed prices) reaches the other instances
-        // before the client can ask one of them; nothing to send costs nothing.
+        // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
+        // there for the next request on any instance before this one is answered.
         await deps.world.flush();
         if ('raw' in reply) {
           res.status(200).type(reply.raw.contentType).send(reply.raw.body);

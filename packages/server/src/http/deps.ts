@@ -45,6 +45,6 @@ export interface ServerDeps {
   codeKey: string;
   // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document
   document: any;
-  /** Per-request caches that are not state (pricing, price lists). */
+  /** Computed answers reused for a while (pricing, price lists): not state, shared through the world. */
   caches: Cache & { clear(): void };
 }

@@ -22,7 +22,7 @@ async function mayRefresh(ctx: Ctx): Promise<boolean> {
 export const marketDataRoutes: Routes = {
   // Its limit of 1 request per 5 minutes per API key is the pipeline's (x-rate-limit, reject).
   getItemPrices: (ctx) =>
-    ok(ctx.read((tx) => itemPriceList(tx, Number(ctx.query.game), Number(ctx.query.outofstock ?? 0) === 1, ctx.now))),
+    ok(ctx.read((tx) => itemPriceList(tx, Number(ctx.query.game), Number(ctx.query.outofstock ?? 0) === 1))),
 
   async getPublicPrice(ctx) {
     const force = await mayRefresh(ctx);

@@ -34,6 +34,11 @@ export async function startTestServer({
   const server: Server = await new Promise((done) => {
     const s = app.listen(0, '127.0.0.1', () => done(s));
   });
+  // Node closes an idle keep-alive connection after 5 s, and fetch reuses one until shortly before
+  // the timeout the server announces: on a loaded machine (a test that starts another server
+  // takes seconds) the two timers crossed and the next request on the reused socket failed with
+  // ECONNRESET. With a minute announced, no gap between two requests of a test comes near it.
+  server.keepAliveTimeout = 65_000;
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const api = createClient<paths>({ baseUrl, fetch });
 
@@ -98,7 +103,11 @@ export async function startTestServer({
       write((tx) => {
         tx.put('users', platformId, { ...tx.get('users', platformId)!, shorturl });
       }),
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeIdleConnections();
+      }),
   };
 }
 

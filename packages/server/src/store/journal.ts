@@ -7,7 +7,7 @@
 import { crc32 } from 'node:zlib';
 import type { Change } from '../domain/tx.ts';
 import { jsonProblem, StoreDamaged } from './damage.ts';
-import { isCollection, recordProblem } from './record-schemas.ts';
+import { isCollection, isCounter, isFeesCollected, recordProblem } from './record-schemas.ts';
 
 export interface JournalLine {
   seq: number;
@@ -42,8 +42,6 @@ function sumProblem(raw: string, summed: boolean): string | undefined {
   return sumOf(raw.slice(SUM_PREFIX_LENGTH)) === sum ? undefined : 'the checksum does not match (a changed byte)';
 }
 
-const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
-
 /** Why `raw` is not a change the engine can apply, or undefined. */
 function changeProblem(raw: unknown, index: number): string | undefined {
   const at = `change ${index + 1}`;
@@ -51,9 +49,8 @@ function changeProblem(raw: unknown, index: number): string | undefined {
   const { c, id, row } = raw as Record<string, unknown>;
   if (typeof id !== 'string') return `${at} has no string id`;
   if (c === 'meta') {
-    if (id === 'feesCollected')
-      return Number.isSafeInteger(row) ? undefined : `${at} sets feesCollected to a non-integer`;
-    if (id.startsWith('counter:')) return isCount(row) ? undefined : `${at} sets a counter to a non-count`;
+    if (id === 'feesCollected') return isFeesCollected(row) ? undefined : `${at} sets feesCollected to a non-integer`;
+    if (id.startsWith('counter:')) return isCounter(row) ? undefined : `${at} sets a counter to a non-count`;
     return `${at} names an unknown meta value`;
   }
   if (!isCollection(c)) return `${at} names an unknown collection`;

@@ -1,67 +1,45 @@
 // The shape of every record the engine stores, as TypeBox schemas: the store checks each record of
-// a snapshot and of every journal line against them when it loads (ADR 0010), so a damaged or
-// foreign file is refused instead of feeding the engine records it would trip over later.
-// Additional properties are allowed (a newer field is not damage) and account fields added over
-// time (`accountDefaults`) are optional, because `upgradeState` fills them after loading. The type
-// checks at the bottom tie each schema to the engine's own type: whatever the engine writes fits.
-import Type, { type Static, type TProperties, type TSchema } from 'typebox';
+// a snapshot, of every journal line and of every database row against them when it loads (ADR 0010),
+// so a damaged or foreign file is refused instead of feeding the engine records it would trip over
+// later. The records the document does not describe (users, sessions, ledger entries, sales,
+// trades, ...) and the store's meta are defined once, as schemas in the engine (domain/state.ts,
+// domain/records.ts), and their types come from them. The three records whose type is the
+// document's (items, assets, buy orders) have their load schema here, tied to the type by a check
+// at the bottom: whatever the engine writes fits.
+import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { CollectionName, Collections } from '../domain/state.ts';
+import { Count, Int, Nullable, StoredRecord, Str, Time } from '../domain/record-fields.ts';
+import {
+  Ban,
+  CartRow,
+  Cashout,
+  CodeRequest,
+  Giveaway,
+  GiveawayComment,
+  Notification,
+  Ticket,
+  TicketMessage,
+  Trade,
+  TwoFactor,
+} from '../domain/records.ts';
+import {
+  ApiKey,
+  type Asset,
+  type BuyOrder,
+  type CollectionName,
+  FreeRecord,
+  type Item,
+  Jti,
+  LedgerEntry,
+  Sale,
+  Session,
+  StateMeta,
+  StoredUser,
+} from '../domain/state.ts';
 
-const Int = Type.Integer();
-const Str = Type.String();
-const Bool = Type.Boolean();
-/** Unix seconds. */
-const Time = Type.Number();
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Record_ = <P extends TProperties>(properties: P) => Type.Object(properties, { additionalProperties: true });
+export const ItemRecord = StoredRecord({ id: Int, name: Str, game: Int, deal: Int, maxPrice: Nullable(Int) });
 
-export const UserRecord = Record_({
-  platformId: Str,
-  name: Str,
-  image: Str,
-  email: Str,
-  balance: Int,
-  reserved: Int,
-  admin: Bool,
-  country: Str,
-  verified: Bool,
-  tradeurl: Str,
-  walletmail: Str,
-  shorturl: Str,
-  since: Time,
-  lastactivity: Time,
-  banUntil: Nullable(Time),
-  twoFactorEnabled: Type.Optional(Bool),
-  shorturlChangedAt: Type.Optional(Nullable(Time)),
-  supportBlocked: Type.Optional(Bool),
-  paymentMethods: Type.Optional(Type.Array(Str)),
-  paymentLinks: Type.Optional(Type.Record(Str, Type.Object({ email: Str, linkedAt: Time }))),
-  emailNotifications: Type.Optional(Bool),
-  notifications: Type.Optional(Type.Record(Str, Bool)),
-  privacy: Type.Optional(Type.Record(Str, Bool)),
-});
-
-export const ApiKeyRecord = Record_({ hash: Str, user: Str });
-
-export const SessionRecord = Record_({
-  id: Int,
-  jti: Str,
-  user: Str,
-  ip: Str,
-  location: Str,
-  isp: Str,
-  userAgent: Str,
-  timestamp: Time,
-  expire: Time,
-  revoked: Bool,
-});
-
-export const JtiRecord = Record_({ jti: Str, session: Int });
-
-export const ItemRecord = Record_({ id: Int, name: Str, game: Int, deal: Int, maxPrice: Nullable(Int) });
-
-export const AssetRecord = Record_({
+export const AssetRecord = StoredRecord({
   id: Int,
   assetId: Str,
   item_id: Int,
@@ -75,7 +53,7 @@ export const AssetRecord = Record_({
   tradeHoldUntil: Nullable(Time),
 });
 
-export const BuyOrderRecord = Record_({
+export const BuyOrderRecord = StoredRecord({
   id: Int,
   platformid: Str,
   itemid: Int,
@@ -84,191 +62,28 @@ export const BuyOrderRecord = Record_({
   timestamp: Str,
 });
 
-export const SaleRecord = Record_({
-  id: Int,
-  item_id: Int,
-  assetId: Str,
-  price: Int,
-  fee: Int,
-  seller: Str,
-  buyer: Str,
-  timestamp: Time,
-});
-
-export const LedgerRecord = Record_({
-  id: Int,
-  user: Str,
-  type: Type.Union([
-    Type.Literal('deposit'),
-    Type.Literal('sale'),
-    Type.Literal('purchase'),
-    Type.Literal('payment'),
-    Type.Literal('cashout'),
-    Type.Literal('bonus'),
-    Type.Literal('refund'),
-    Type.Literal('fee'),
-  ]),
-  amount: Int,
-  balance: Int,
-  description: Str,
-  timestamp: Str,
-  relatedId: Int,
-});
-
-export const CartRowRecord = Record_({
-  cartId: Int,
-  user: Str,
-  item_id: Int,
-  price: Int,
-  assetIds: Type.Array(Str),
-  timestamp: Time,
-});
-
-export const TradeRecord = Record_({
-  id: Int,
-  tradeId: Str,
-  kind: Type.Union([Type.Literal('deposit'), Type.Literal('withdraw'), Type.Literal('instant_sell')]),
-  user: Str,
-  game: Int,
-  assetIds: Type.Array(Str),
-  prices: Type.Record(Str, Int),
-  payout: Nullable(Str),
-  status: Int,
-  created: Time,
-  completedAt: Nullable(Time),
-  assets: Type.Optional(
-    Type.Array(Record_({ assetId: Str, itemId: Int, attributes: Type.Record(Str, Type.Unknown()) })),
-  ),
-  updated: Type.Optional(Time),
-});
-
-export const CashoutRecord = Record_({
-  id: Int,
-  user: Str,
-  amount: Int,
-  fee: Int,
-  method: Str,
-  email: Str,
-  status: Type.Union([
-    Type.Literal('pending'),
-    Type.Literal('processing'),
-    Type.Literal('completed'),
-    Type.Literal('failed'),
-    Type.Literal('cancelled'),
-  ]),
-  transactionId: Str,
-  requestedAt: Time,
-  estimatedCompletionAt: Time,
-  completedAt: Nullable(Time),
-});
-
-export const NotificationRecord = Record_({
-  id: Int,
-  user: Str,
-  kind: Type.Union([
-    Type.Literal('alert'),
-    Type.Literal('paymentReview'),
-    Type.Literal('message'),
-    Type.Literal('offer'),
-    Type.Literal('trade'),
-  ]),
-  text: Str,
-  data: Type.Record(Str, Type.Unknown()),
-  read: Bool,
-  timestamp: Time,
-});
-
-export const TicketRecord = Record_({
-  id: Int,
-  ticket: Int,
-  user: Str,
-  subject: Str,
-  topic: Str,
-  concern: Str,
-  status: Int,
-  assigned: Nullable(Str),
-  created: Time,
-  last_message: Time,
-});
-
-export const TicketMessageRecord = Record_({
-  id: Int,
-  ticket: Int,
-  user: Str,
-  content: Str,
-  admin: Nullable(Str),
-  timestamp: Time,
-  attachments: Str,
-});
-
-export const GiveawayRecord = Record_({
-  id: Int,
-  url: Str,
-  owner: Str,
-  name: Str,
-  maxEntries: Int,
-  type: Type.Union([Type.Literal(0), Type.Literal(1)]),
-  descriptionBefore: Str,
-  descriptionAfter: Str,
-  requireChatVerification: Bool,
-  assetIds: Type.Array(Int),
-  participants: Type.Array(Record_({ user: Str, joined: Time })),
-  created: Time,
-  endsAt: Time,
-  serverSeed: Str,
-  ended: Bool,
-  winner: Nullable(Str),
-  winnerIndex: Nullable(Int),
-});
-
-export const GiveawayCommentRecord = Record_({ id: Int, giveaway: Int, user: Str, content: Str, timestamp: Time });
-
-export const BanRecord = Record_({ id: Int, user: Str, admin: Str, reason: Str, time: Time, timestamp: Time });
-
-export const CodeRequestRecord = Record_({
-  id: Int,
-  user: Str,
-  purpose: Type.Union([Type.Literal('emailChange'), Type.Literal('twoFactorReset')]),
-  email: Str,
-  codeHash: Str,
-  attempts: Int,
-  created: Time,
-  expires: Time,
-  used: Bool,
-});
-
-export const TwoFactorRecord = Record_({
-  user: Str,
-  secret: Str,
-  key: Str,
-  backupEmail: Str,
-  activatedAt: Nullable(Time),
-});
-
-export const FreeRecord = Record_({ id: Str, kind: Str });
-
-/** The schema of each collection's records. */
+/** The schema of each collection's records as a store holds them (users before `upgradeState`). */
 export const RECORD_SCHEMAS = {
-  users: UserRecord,
-  apiKeys: ApiKeyRecord,
-  sessions: SessionRecord,
-  jtis: JtiRecord,
+  users: StoredUser,
+  apiKeys: ApiKey,
+  sessions: Session,
+  jtis: Jti,
   items: ItemRecord,
   assets: AssetRecord,
   buyOrders: BuyOrderRecord,
-  sales: SaleRecord,
-  ledger: LedgerRecord,
-  cartRows: CartRowRecord,
-  trades: TradeRecord,
-  cashouts: CashoutRecord,
-  notifications: NotificationRecord,
-  tickets: TicketRecord,
-  ticketMessages: TicketMessageRecord,
-  giveaways: GiveawayRecord,
-  giveawayComments: GiveawayCommentRecord,
-  bans: BanRecord,
-  codeRequests: CodeRequestRecord,
-  twoFactor: TwoFactorRecord,
+  sales: Sale,
+  ledger: LedgerEntry,
+  cartRows: CartRow,
+  trades: Trade,
+  cashouts: Cashout,
+  notifications: Notification,
+  tickets: Ticket,
+  ticketMessages: TicketMessage,
+  giveaways: Giveaway,
+  giveawayComments: GiveawayComment,
+  bans: Ban,
+  codeRequests: CodeRequest,
+  twoFactor: TwoFactor,
   records: FreeRecord,
 } satisfies Record<CollectionName, TSchema>;
 
@@ -291,31 +106,33 @@ export function recordProblem(c: CollectionName, row: unknown): string | undefin
   return `a ${c} record ${first ? `${first.instancePath || '(the record)'} ${first.message}` : 'of the wrong shape'}`;
 }
 
-// Compile-time ties between the engine's record types and the schemas: every record the engine
-// can write satisfies its schema. (The next step of issue 14 point 5 is the converse: declare the
-// engine's types as `Static<...>` of these schemas.)
+const meta = Compile(StateMeta);
+/** A counter's value: the schema of `StateMeta.counters`' values. */
+const counter = Compile(Count);
+const fees = Compile(StateMeta.properties.feesCollected);
+
+/**
+ * Why `value` is not the store's meta (seq, counters, feesCollected), or undefined: the first
+ * failing field and the rule it breaks.
+ */
+export function metaProblem(value: unknown): string | undefined {
+  if (meta.Check(value)) return undefined;
+  const [first] = meta.Errors(value);
+  if (!first) return 'the meta is of the wrong shape';
+  const missing = (first.params as { requiredProperties?: string[] }).requiredProperties?.[0];
+  return missing ? `${missing} is missing` : `${first.instancePath.slice(1).replace('/', '.')} ${first.message}`;
+}
+
+/** Whether `value` may be a collection's counter (a count). */
+export const isCounter = (value: unknown): boolean => counter.Check(value);
+/** Whether `value` may be the fees collected (integer cents). */
+export const isFeesCollected = (value: unknown): boolean => fees.Check(value);
+
+// Compile-time ties between the document's record types and their load schemas: every record the
+// engine can write satisfies its schema.
 type Fits<Engine, Schema extends TSchema> = Engine extends Static<Schema> ? true : never;
-type EveryCollectionFits = { [C in CollectionName]: Fits<Collections[C], (typeof RECORD_SCHEMAS)[C]> };
-export const ENGINE_RECORDS_FIT_SCHEMAS: EveryCollectionFits = {
-  users: true,
-  apiKeys: true,
-  sessions: true,
-  jtis: true,
-  items: true,
-  assets: true,
-  buyOrders: true,
-  sales: true,
-  ledger: true,
-  cartRows: true,
-  trades: true,
-  cashouts: true,
-  notifications: true,
-  tickets: true,
-  ticketMessages: true,
-  giveaways: true,
-  giveawayComments: true,
-  bans: true,
-  codeRequests: true,
-  twoFactor: true,
-  records: true,
-};
+export const DOCUMENT_RECORDS_FIT_SCHEMAS: {
+  items: Fits<Item, typeof ItemRecord>;
+  assets: Fits<Asset, typeof AssetRecord>;
+  buyOrders: Fits<BuyOrder, typeof BuyOrderRecord>;
+} = { items: true, assets: true, buyOrders: true };

@@ -25,7 +25,7 @@ import { COLLECTIONS, type CollectionName, emptyState, type State } from '../dom
 import { jsonProblem, StoreDamaged } from './damage.ts';
 import type { StoreFiles } from './files.ts';
 import { syncDirectory } from './files.ts';
-import { isCollection, recordProblem } from './record-schemas.ts';
+import { isCollection, metaProblem, recordProblem } from './record-schemas.ts';
 
 export const SNAPSHOT_FORMAT = 'marketplace-snapshot/1';
 const HEADER_START = `{"format":"${SNAPSHOT_FORMAT}",`;
@@ -172,14 +172,7 @@ export function classifyLine(line: string): SnapshotLine | undefined {
 function headerProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return `the snapshot is ${value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not a state object`;
-  const h = value as Record<string, unknown>;
-  if (!Number.isSafeInteger(h.seq) || (h.seq as number) < 0) return 'seq is missing or not a count';
-  if (typeof h.counters !== 'object' || h.counters === null || Array.isArray(h.counters))
-    return 'counters is missing or not an object';
-  if (!Object.values(h.counters).every((n) => Number.isSafeInteger(n) && (n as number) >= 0))
-    return 'a counter is not a count';
-  if (!Number.isSafeInteger(h.feesCollected)) return 'feesCollected is missing or not an integer';
-  return undefined;
+  return metaProblem(value);
 }
 
 /** Reads the snapshot at `path` line by line; throws `StoreDamaged` for anything but a whole, valid file. */

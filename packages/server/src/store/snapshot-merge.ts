@@ -4,7 +4,7 @@
 // the journal; records created since are added at the end of their collection. It runs in a
 // worker thread (`mergeInWorker`), so a snapshot of a million records costs the event loop nothing
 // but a message, and it reads files only, so it never sees a change that is not durable.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setPriority } from 'node:os';
@@ -159,30 +159,95 @@ export function mergeInWorker(job: MergeJob): Promise<void> {
   });
 }
 
+/** Merges in another process: `run` a job, `close` when the store closes. */
+export interface Merger {
+  run(job: MergeJob): Promise<void>;
+  close(): void;
+  /** The merging process's ID, once started (tests). */
+  readonly pid: number | undefined;
+}
+
 /**
- * Runs `merge` in a child process at a lower CPU priority: on a machine with few cores the merge
- * then takes CPU time the request thread does not want, instead of competing with it.
+ * A child process that merges snapshots, at a lower CPU priority: on a machine with few cores the
+ * merge then takes CPU time the request thread does not want, instead of competing with it. It is
+ * started with the store, while the server is still small: starting a process copies the parent's
+ * page tables, which blocked the event loop for tens of milliseconds (hundreds on a busy machine)
+ * once the server held a million assets. It runs one job at a time and ends with its parent (its
+ * IPC channel closes); it never keeps the parent alive.
  */
-export function mergeInProcess(job: MergeJob): Promise<void> {
-  return new Promise((done, failed) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), job.snapshot, job.journal], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+export function mergerProcess(): Merger {
+  let child: ChildProcess | undefined;
+  let pending: { done: () => void; failed: (e: Error) => void } | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const start = (): ChildProcess => {
+    const started = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     try {
-      if (child.pid) setPriority(child.pid, 10);
+      if (started.pid) setPriority(started.pid, 10);
     } catch {
       // not allowed here: the merge runs at the server's priority
     }
-    let error = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      error += d;
+    started.on('message', (message: { error?: string }) => {
+      const waiting = pending;
+      pending = undefined;
+      idle(started);
+      if (message.error) waiting?.failed(new Error(message.error));
+      else waiting?.done();
     });
-    child.once('error', failed);
-    child.once('exit', (code) => {
-      if (code === 0) done();
-      else failed(new Error(`the snapshot merge failed (exit code ${code}): ${error.trim().split('\n')[0] ?? ''}`));
+    started.once('error', (error) => {
+      if (child === started) child = undefined;
+      pending?.failed(error);
+      pending = undefined;
     });
-  });
+    started.once('exit', (code) => {
+      if (child === started) child = undefined; // the next job starts a new one
+      pending?.failed(new Error(`the snapshot merge process stopped (exit code ${code})`));
+      pending = undefined;
+    });
+    idle(started);
+    return started;
+  };
+  /** Without a job the child and its channel do not keep the server's event loop alive. */
+  const idle = (c: ChildProcess) => {
+    c.unref();
+    (c.channel as { unref?: () => void } | undefined)?.unref?.();
+  };
+  const busy = (c: ChildProcess) => {
+    c.ref();
+    (c.channel as { ref?: () => void } | undefined)?.ref?.();
+  };
+
+  child = start();
+  const runOne = (job: MergeJob) =>
+    new Promise<void>((done, failed) => {
+      if (closed) return failed(new Error('the store is closed'));
+      child ??= start();
+      pending = { done, failed };
+      busy(child);
+      // A child that died before the job reached it answers through `exit`; this only keeps the
+      // failed write from becoming an unhandled 'error' event.
+      child.send(job, (error) => {
+        if (error) child?.kill();
+      });
+    });
+  return {
+    run(job) {
+      const run = queue.then(() => runOne(job));
+      queue = run.catch(() => {});
+      return run;
+    },
+    close() {
+      closed = true;
+      child?.disconnect();
+      child = undefined;
+    },
+    get pid() {
+      return child?.pid;
+    },
+  };
 }
 
 if (!isMainThread && parentPort && (workerData as { snapshot?: unknown })?.snapshot) {
@@ -191,10 +256,18 @@ if (!isMainThread && parentPort && (workerData as { snapshot?: unknown })?.snaps
     () => port.postMessage({}),
     (error: unknown) => port.postMessage({ error: String((error as Error)?.message ?? error) }),
   );
-} else if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [snapshot, journal] = process.argv.slice(2);
-  merge({ snapshot: snapshot!, journal: journal! }).catch((error: unknown) => {
-    process.stderr.write(`${String((error as Error)?.message ?? error)}\n`);
-    process.exitCode = 1;
+} else if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url) && process.argv[2] === '--serve') {
+  // The merger process of `mergerProcess`: one job per message, an answer per job, and gone with its parent.
+  // A parent gone while a merge ran (closed, killed) cannot be answered: the answer is dropped.
+  const answer = (message: object) => {
+    if (process.connected) process.send!(message, undefined, {}, () => {});
+  };
+  process.on('message', (job: MergeJob) => {
+    merge(job).then(
+      () => answer({}),
+      (error: unknown) => answer({ error: String((error as Error)?.message ?? error) }),
+    );
   });
+  process.once('disconnect', () => process.exit(0));
+  if (!process.connected) process.exit(0); // the parent left while this process was starting
 }

@@ -14,7 +14,7 @@ import { StoreDamaged } from './damage.ts';
 import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
 import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
 import { readSnapshot, removeTempFiles, snapshotChunks, writeSnapshotFile } from './snapshot-file.ts';
-import { merge, mergeInProcess, mergeInWorker } from './snapshot-merge.ts';
+import { merge, mergeInWorker, mergerProcess } from './snapshot-merge.ts';
 
 /** A write the store could not make durable: nothing of it (or of later writes) was kept. */
 export class StoreWriteError extends Error {
@@ -135,8 +135,16 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   const oldJournalPath = `${path}.journal.old`;
   const journalPaths = [oldJournalPath, journalPath];
 
+  // The merge process starts before the state is loaded, while this process is small (ADR 10).
+  const mergers = merger === 'process' ? mergerProcess() : undefined;
   // Nothing is written before every file has been checked: a damaged store stays as it was.
-  const loaded = await load(path, journalPaths);
+  let loaded: Awaited<ReturnType<typeof load>>;
+  try {
+    loaded = await load(path, journalPaths);
+  } catch (error) {
+    mergers?.close();
+    throw error;
+  }
   const state = loaded.state;
   removeTempFiles(path); // a snapshot cut short by a kill
   // Start from one snapshot and no journal: new lines must never follow torn bytes, and a later
@@ -223,7 +231,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   };
 
   const mergeOld = async (): Promise<void> => {
-    const run = { process: mergeInProcess, worker: mergeInWorker, inline: merge }[merger];
+    const run = mergers?.run ?? { worker: mergeInWorker, inline: merge }[merger as 'worker' | 'inline'];
     await run({ snapshot: path, journal: oldJournalPath });
     rmSync(oldJournalPath, { force: true });
     await syncDirectory(dir);
@@ -316,6 +324,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
         await snapshots;
       } finally {
         await journal.close();
+        mergers?.close();
       }
     },
   };
