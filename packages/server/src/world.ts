@@ -30,6 +30,8 @@ export interface SharedWorld {
   flush(): Promise<void>;
   /** Applies what other instances wrote (called at the start of every request). */
   sync(): Promise<void>;
+  /** True when other instances share the documents: only then do `sync` and `flush` do anything. */
+  readonly replicated: boolean;
   /** Forgets every document of every kind, service-wide (POST /test_helpers/reset). */
   clear(): Promise<void>;
   /** Resolves once nothing is being written (before the connection closes). */
@@ -132,6 +134,7 @@ export abstract class HeldWorld {
 
 /** The world of one process: documents in memory, orders counted per kind (never reset, as ids were). */
 export class MemoryWorld extends HeldWorld implements SharedWorld {
+  readonly replicated = false;
   #counters = new Map<string, number>();
 
   put(kind: string, key: string, doc: unknown): number {

@@ -75,11 +75,12 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   }
   // What other instances on the same database committed since the last request (ADR 19): before
   // anything reads the state, the test helpers included; the shared world (simulators, outbox,
-  // test clock) alike.
-  app.use(async (_req: Request, _res: Response, next: NextFunction) => {
-    await Promise.all([deps.store.sync(), deps.world.sync()]);
-    next();
-  });
+  // test clock) alike. With one process there is nothing to apply, and no middleware.
+  if (deps.store.replicated || deps.world.replicated)
+    app.use(async (_req: Request, _res: Response, next: NextFunction) => {
+      await Promise.all([deps.store.sync(), deps.world.sync()]);
+      next();
+    });
   for (const router of before) app.use(router);
   const readBody = bodyReaders();
   const uploads = new Map<string, number>();
@@ -136,7 +137,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
         const reply = await handler(ctx);
         // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
         // there for the next request on any instance before this one is answered.
-        await deps.world.flush();
+        if (deps.world.replicated) await deps.world.flush();
         if ('raw' in reply) {
           res.status(200).type(reply.raw.contentType).send(reply.raw.body);
         } else if (reply.ok) {

@@ -44,6 +44,12 @@ export interface Store {
    * before each request. A no-op for a store only this process writes.
    */
   sync(): Promise<void>;
+  /**
+   * True when other processes write to the same state (PostgreSQL): only then does a request need
+   * `sync` first. A store only this process writes skips it (a resolved await per request costs
+   * the read path about a tenth of its throughput).
+   */
+  readonly replicated: boolean;
   /** Writes a snapshot (in a worker thread) and starts a new journal. */
   snapshot(): Promise<void>;
   /** Replaces the whole state (test helpers' reset) durably. */
@@ -85,6 +91,7 @@ function memoryStore(): Store {
       tx.commit();
     },
     sync: async () => {},
+    replicated: false,
     snapshot: async () => {},
     replace: async (state) => {
       store.state = state;
@@ -291,6 +298,7 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
       return durable;
     },
     sync: async () => {},
+    replicated: false,
     snapshot() {
       return serialized(writeSnapshot);
     },

@@ -320,6 +320,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     pool,
     created: applied.includes(1),
     onReload: undefined,
+    replicated: true,
     get refusal() {
       return refusal;
     },

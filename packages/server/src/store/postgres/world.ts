@@ -45,6 +45,7 @@ export async function openPostgresWorld(pool: Pool): Promise<PostgresWorld> {
 }
 
 export class PostgresWorld extends HeldWorld implements SharedWorld {
+  readonly replicated = true;
   readonly #pool: Pool;
   /** Writes not yet sent, the newest per document, in the order of their first write. */
   #pending = new Map<string, Write>();
