@@ -193,6 +193,10 @@ try {
   const path = route.replace('{item}', String(ref.item));
   writeFileSync(join(scratch, 'read-body.json'), body);
   const bare = await start(['bare', join(scratch, 'read-body.json')]);
+  // A second of each first, unmeasured: both processes' JIT warm before either is timed (the
+  // first seconds of a cold process read a tenth lower, whichever is measured first).
+  for (const url of [bare.url, ref.url])
+    await autocannon({ connections: CONNECTIONS, duration: 1, url: `${url}${path}` });
   const base = await measure({ url: `${bare.url}${path}` });
   const read = await measure({ url: `${ref.url}${path}` });
   await bare.stop();

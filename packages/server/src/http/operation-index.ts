@@ -81,6 +81,3 @@ export function indexOperations(
   }
   return index;
 }
-
-/** Converts an OpenAPI path template to an Express 5 route (`{item}` becomes `:item`). */
-export const expressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');

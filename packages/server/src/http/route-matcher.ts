@@ -7,6 +7,8 @@ interface Compiled {
   info: OperationInfo;
   pattern: RegExp;
   literals: number;
+  /** The path's parameter names, in the order of the pattern's groups. */
+  names: string[];
 }
 
 const firstSegment = (path: string) => path.split('/')[1] ?? '';
@@ -15,6 +17,7 @@ export class RouteMatcher {
   #routes: Compiled[];
   /** The routes by first path segment (no document path starts with a parameter). */
   #bySegment = new Map<string, Compiled[]>();
+  #byInfo = new Map<OperationInfo, Compiled>();
 
   constructor(operations: Iterable<OperationInfo>) {
     this.#routes = [...operations]
@@ -27,12 +30,14 @@ export class RouteMatcher {
           info,
           pattern: new RegExp(`^/${source}/?$`),
           literals: segments.filter((s) => !s.startsWith('{')).length,
+          names: segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1)),
         };
       })
       .sort((a, b) => b.literals - a.literals);
     for (const r of this.#routes) {
       const key = firstSegment(r.info.path);
       this.#bySegment.set(key, [...(this.#bySegment.get(key) ?? []), r]);
+      this.#byInfo.set(r.info, r);
     }
   }
 
@@ -40,6 +45,26 @@ export class RouteMatcher {
   match(method: string, path: string): OperationInfo | undefined {
     const upper = method.toUpperCase();
     return this.#bySegment.get(firstSegment(path))?.find((r) => r.info.method === upper && r.pattern.test(path))?.info;
+  }
+
+  /**
+   * The path parameters of `path` for the operation `match` chose, decoded as Express decodes them
+   * (a malformed escape is kept as sent: the document's schema then judges the raw value).
+   */
+  params(info: OperationInfo, path: string): Record<string, string> {
+    const r = this.#byInfo.get(info);
+    const groups = r?.pattern.exec(path);
+    const params: Record<string, string> = {};
+    if (!r || !groups) return params;
+    r.names.forEach((name, i) => {
+      const raw = groups[i + 1]!;
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        params[name] = raw;
+      }
+    });
+    return params;
   }
 
   /** Whether some operation has this path with another method (for 405-style answers). */
