@@ -17,6 +17,7 @@ const matcher = new RouteMatcher([
   op('GET', '/item/listing/{item}'),
   op('GET', '/item/listing/count/{item}'),
   op('POST', '/item/buyorder'),
+  op('GET', '/support/admin/ticket/{user}/{ticket}'),
 ]);
 
 describe('RouteMatcher', () => {
@@ -34,5 +35,18 @@ describe('RouteMatcher', () => {
     expect(matcher.match('GET', '/item/buyorder')).toBeUndefined();
     expect(matcher.match('GET', '/nope')).toBeUndefined();
     expect(matcher.knowsPath('/item/buyorder')).toBe(true);
+  });
+
+  it('gives the path parameters of the chosen operation, decoded, by name', () => {
+    const path = '/support/admin/ticket/76561198%2000/7';
+    const found = matcher.match('GET', path)!;
+    expect(matcher.params(found, path)).toEqual({ user: '76561198 00', ticket: '7' });
+    const literal = matcher.match('GET', '/user/disconnectSession/all')!;
+    expect(matcher.params(literal, '/user/disconnectSession/all')).toEqual({});
+  });
+
+  it('keeps a malformed escape as sent, for the schema to judge', () => {
+    const found = matcher.match('GET', '/item/listing/%E0%A4')!;
+    expect(matcher.params(found, '/item/listing/%E0%A4')).toEqual({ item: '%E0%A4' });
   });
 });
