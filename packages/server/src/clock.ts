@@ -18,7 +18,8 @@ export const systemClock: Clock = {
 
 export interface TestClock extends Clock {
   set(unixSeconds: number): void;
-  advance(seconds: number): void;
+  /** Moves the clock on by `seconds`, added to the shared offset as one step (instances at once lose none). */
+  advance(seconds: number): Promise<void>;
   /** Back to real time. */
   reset(): void;
 }
@@ -36,8 +37,8 @@ export function createTestClock(base: Clock = systemClock, world: SharedWorld = 
     set: (unix) => {
       world.put(KIND, KEY, unix * 1000 - base.nowMs());
     },
-    advance: (seconds) => {
-      world.put(KIND, KEY, offsetMs() + seconds * 1000);
+    advance: async (seconds) => {
+      await world.add(KIND, KEY, seconds * 1000);
     },
     reset: () => {
       world.delete(KIND, KEY);

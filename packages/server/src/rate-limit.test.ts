@@ -16,7 +16,7 @@ describe('RateLimiter', () => {
       retryAfter: 0,
     });
     expect((await limiter.hit('k', 2, 60)).remaining).toBe(0);
-    clock.advance(15);
+    await clock.advance(15);
     expect(await limiter.hit('k', 2, 60)).toEqual({
       allowed: false,
       limit: 2,
@@ -31,7 +31,7 @@ describe('RateLimiter', () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock);
     await limiter.hit('k', 1, 300);
-    clock.advance(300);
+    await clock.advance(300);
     expect((await limiter.hit('k', 1, 300)).allowed).toBe(true);
   });
 
@@ -45,7 +45,7 @@ describe('RateLimiter', () => {
   it('starts afresh when the clock is moved back before the window', async () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock);
-    clock.advance(3600);
+    await clock.advance(3600);
     await limiter.hit('k', 1, 300);
     clock.reset();
     expect(await limiter.hit('k', 1, 300)).toMatchObject({ allowed: true, reset: 1300 });
@@ -55,10 +55,10 @@ describe('RateLimiter', () => {
     const clock = createTestClock(base);
     const limiter = new RateLimiter(clock, { maxWindows: 3 });
     for (const key of ['a', 'b', 'c']) await limiter.hit(key, 1, 60);
-    clock.advance(30);
+    await clock.advance(30);
     await limiter.hit('d', 1, 60); // 4 windows, none expired yet
     expect(limiter.size).toBe(4);
-    clock.advance(31);
+    await clock.advance(31);
     await limiter.hit('e', 1, 60); // a, b and c have expired
     expect(limiter.size).toBe(2);
     expect((await limiter.hit('d', 1, 60)).allowed).toBe(false);

@@ -26,6 +26,12 @@ export interface SharedWorld {
    */
   put(kind: string, key: string, doc: unknown): number;
   delete(kind: string, key: string): void;
+  /**
+   * Adds `delta` to a numeric document (0 when there is none) as one step service-wide, so that
+   * instances adding at once lose none of it (a `put` of a value read here would); resolves to the
+   * new value, which is then also the document here.
+   */
+  add(kind: string, key: string, delta: number): Promise<number>;
   /** Resolves once every write made before the call is durable and visible to other instances. */
   flush(): Promise<void>;
   /** Applies what other instances wrote (called at the start of every request). */
@@ -149,6 +155,12 @@ export class MemoryWorld extends HeldWorld implements SharedWorld {
 
   delete(kind: string, key: string): void {
     this.documents.remove(kind, key);
+  }
+
+  add(kind: string, key: string, delta: number): Promise<number> {
+    const value = (this.get<number>(kind, key) ?? 0) + delta;
+    this.put(kind, key, value);
+    return Promise.resolve(value);
   }
 
   flush(): Promise<void> {

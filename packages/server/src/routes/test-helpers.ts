@@ -130,10 +130,10 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
     return result;
   });
 
-  post('/clock', (b: Body) => {
+  post('/clock', async (b: Body) => {
     const clock = deps.testClock;
     if (!clock) return bad('The clock is not controllable');
-    if (isInt(b.advance)) clock.advance(b.advance);
+    if (isInt(b.advance)) await clock.advance(b.advance);
     else if (isInt(b.set) && b.set >= 0) clock.set(b.set);
     else return bad('Send advance or set');
     return { ok: true, value: { now: clock.now() } };

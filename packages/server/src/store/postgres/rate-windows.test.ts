@@ -63,8 +63,8 @@ describe.skipIf(missing)(`rate-limit windows on PostgreSQL${missing ? ` (skipped
       ['hit after the clock went back', (l) => l.hit('k', 2, 300), -3600],
     ];
     for (const [name, step, advance] of steps) {
-      clock.advance(advance);
-      memoryClock.advance(advance);
+      await clock.advance(advance);
+      await memoryClock.advance(advance);
       expect([name, await step(shared)]).toEqual([name, await step(memory)]);
     }
   }, 60_000);

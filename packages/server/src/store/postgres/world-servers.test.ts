@@ -57,6 +57,20 @@ describe.skipIf(missing)(
       expect(Math.abs(after.body.content.now - Math.floor(Date.now() / 1000))).toBeLessThanOrEqual(2);
     }, 60_000);
 
+    it('adds up advances sent to both servers at once: none is lost, the clock never goes back', async () => {
+      await a.reset();
+      await a.clock({ set: T });
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).clock({ advance: 1_000 })),
+      );
+      const { body } = await get(b, '/test_helpers/clock');
+      expect(body.content.now - (T + 12_000)).toBeGreaterThanOrEqual(0);
+      expect(body.content.now - (T + 12_000)).toBeLessThanOrEqual(5);
+      // Each answer is the clock just after its own advance: twelve different times, 1,000 s apart.
+      const steps = answers.map((r) => Math.round((r.now - T) / 1_000)).sort((x, y) => x - y);
+      expect(steps).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    }, 60_000);
+
     it('refuses a login on one server from a country the other was told of', async () => {
       await a.reset();
       const { apiKey } = await a.user();

@@ -65,7 +65,7 @@ describe.skipIf(missing)(`the shared world on PostgreSQL${missing ? ` (skipped: 
     const [a, b] = await worlds(2);
     const base = { now: () => 1_000, nowMs: () => 1_000_000 };
     const [clockA, clockB] = [createTestClock(base, a), createTestClock(base, b)];
-    clockA.advance(3600);
+    await clockA.advance(3600);
     await a!.flush();
     await b!.sync();
     expect(clockB.now()).toBe(4_600);

@@ -78,6 +78,26 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
     this.#write({ kind, key, doc: null, deleted: true });
   }
 
+  add(kind: string, key: string, delta: number): Promise<number> {
+    return this.#onChain(async () => {
+      await this.#send(); // this instance's earlier writes first (a `set` of the clock before an advance)
+      const { rows } = await this.#pool.query<{ doc: number; created: number }>(
+        `WITH v AS (UPDATE marketplace_world_meta SET version = version + 1 RETURNING version)
+         INSERT INTO marketplace_world AS w (kind, key, doc, version, created)
+           SELECT $1, $2, to_jsonb($3::numeric), v.version, v.version FROM v
+         ON CONFLICT (kind, key) DO UPDATE
+           SET doc = to_jsonb(coalesce((w.doc #>> '{}')::numeric, 0) + $3::numeric), version = excluded.version,
+               written_at = now(), created = CASE WHEN w.doc IS NULL THEN excluded.created ELSE w.created END
+         RETURNING doc, created`,
+        [kind, key, delta],
+      );
+      const { doc, created } = rows[0]!;
+      // A write made here since the call is newer, and stays (it is sent after this).
+      if (!this.#pending.has(idOf(kind, key))) this.documents.set(kind, key, doc, created);
+      return doc;
+    });
+  }
+
   flush(): Promise<void> {
     // With nothing pending, only a batch already on its way can hold this caller's writes.
     if (this.#pending.size === 0) return this.#sending ?? Promise.resolve();
@@ -127,9 +147,12 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
     }
   }
 
-  #onChain(step: () => Promise<void>): Promise<void> {
+  #onChain<T>(step: () => Promise<T>): Promise<T> {
     const run = this.#chain.then(step);
-    this.#chain = run.catch(() => {});
+    this.#chain = run.then(
+      () => {},
+      () => {},
+    );
     return run;
   }
 
