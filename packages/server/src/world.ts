@@ -34,8 +34,12 @@ export interface SharedWorld {
   add(kind: string, key: string, delta: number): Promise<number>;
   /** Resolves once every write made before the call is durable and visible to other instances. */
   flush(): Promise<void>;
-  /** Applies what other instances wrote (called at the start of every request). */
-  sync(): Promise<void>;
+  /**
+   * Applies what other instances wrote (called at the start of every request). `known`: a version
+   * of the world read from the database since the request arrived (the store's catch-up reads it);
+   * when this instance has applied it already, nothing is asked.
+   */
+  sync(known?: number): Promise<void>;
   /** True when other instances share the documents: only then do `sync` and `flush` do anything. */
   readonly replicated: boolean;
   /** Forgets every document of every kind, service-wide (POST /test_helpers/reset). */

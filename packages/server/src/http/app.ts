@@ -75,10 +75,12 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   }
   // What other instances on the same database committed since the last request (ADR 19): before
   // anything reads the state, the test helpers included; the shared world (simulators, outbox,
-  // test clock) alike. With one process there is nothing to apply, and no middleware.
+  // test clock) alike, when the store's query (which reads the world's version too) says it moved.
+  // With one process there is nothing to apply, and no middleware.
   if (deps.store.replicated || deps.world.replicated)
     app.use(async (_req: Request, _res: Response, next: NextFunction) => {
-      await Promise.all([deps.store.sync(), deps.world.sync()]);
+      await deps.store.sync();
+      await deps.world.sync(deps.store.worldVersion);
       next();
     });
   for (const router of before) app.use(router);

@@ -50,6 +50,11 @@ export interface Store {
    * the read path about a tenth of its throughput).
    */
   readonly replicated: boolean;
+  /**
+   * PostgreSQL: the shared world's version that the last `sync` read in its query, so that the
+   * world asks for its own rows only when it is behind (one round trip per request, not two).
+   */
+  worldVersion?: number;
   /** Writes a snapshot (in a worker thread) and starts a new journal. */
   snapshot(): Promise<void>;
   /** Replaces the whole state (test helpers' reset) durably. */

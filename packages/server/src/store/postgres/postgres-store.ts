@@ -50,10 +50,20 @@ interface Pending {
 }
 
 interface ChangeRow {
-  seq: number;
-  kind: 'changes' | 'replace';
-  changes: Change[];
+  /** The shared world's version (one row per query even without changes: the meta row). */
+  world: number;
+  seq: number | null;
+  kind: 'changes' | 'replace' | null;
+  changes: Change[] | null;
 }
+
+// The catch-up reads the shared world's version in the same round trip (world.ts, ADR 19): the
+// world then asks for its rows only when something was written there. Named: prepared once per
+// connection, as it runs before nearly every request.
+const CATCH_UP = `SELECT m.version AS world, c.seq, c.kind, c.changes
+  FROM marketplace_world_meta m
+  LEFT JOIN LATERAL (SELECT seq, kind, changes FROM marketplace_changes WHERE seq > $1 ORDER BY seq LIMIT $2) c ON true
+ ORDER BY c.seq`;
 
 /**
  * Errors that mean "another transaction got there first": a seq already taken (unique violation),
@@ -218,9 +228,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   /** Applies the changes other instances committed after `durableSeq`. Runs on the chain. */
   const catchUp = async (): Promise<void> => {
     for (;;) {
-      const { rows } = await pool.query<ChangeRow>(
-        'SELECT seq, kind, changes FROM marketplace_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
-        [durableSeq, CATCH_UP_PAGE],
+      const { rows: read } = await pool.query<ChangeRow>({
+        name: 'marketplace-catch-up',
+        text: CATCH_UP,
+        values: [durableSeq, CATCH_UP_PAGE],
+      });
+      store.worldVersion = Math.max(store.worldVersion ?? 0, read[0]?.world ?? 0);
+      const rows = read.filter(
+        (r): r is ChangeRow & { seq: number; kind: 'changes' | 'replace'; changes: Change[] } => r.seq !== null,
       );
       if (rows.length === 0) return;
       // Commits of this instance not yet flushed were built on a state that is not the newest.
@@ -321,6 +336,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     created: applied.includes(1),
     onReload: undefined,
     replicated: true,
+    worldVersion: undefined,
     get refusal() {
       return refusal;
     },

@@ -8,6 +8,7 @@ import { PlatformSimulator } from '../../adapters/platform.ts';
 import { createTestClock } from '../../clock.ts';
 import type { Pool } from './connection.ts';
 import { useDatabases } from './databases.fixture.ts';
+import { openPostgresStore } from './postgres-store.ts';
 import { openPostgresWorld, type PostgresWorld } from './world.ts';
 
 const { missing, instances, pool } = useDatabases('world');
@@ -47,6 +48,25 @@ describe.skipIf(missing)(`the shared world on PostgreSQL${missing ? ` (skipped: 
     expect(a!.get('geoip', '1.2.3.4')).toBeUndefined();
     const c = await openPostgresWorld(pool(url));
     expect([c.get('geoip', '1.2.3.4'), c.size('inventory')]).toEqual([undefined, 1]);
+  }, 60_000);
+
+  it("asks for nothing when the version the store's catch-up read is applied already, and pulls when it is newer", async () => {
+    const [a, b] = await worlds(2);
+    const store = await openPostgresStore(url);
+    try {
+      await store.sync();
+      const before = store.worldVersion!;
+      a!.put('geoip', '5.6.7.8', 'DE');
+      await a!.flush();
+      await b!.sync(before); // a version b has applied: no query, so no DE yet
+      expect(b!.get('geoip', '5.6.7.8')).toBeUndefined();
+      await store.sync(); // one query: the store's changes and the world's version
+      expect(store.worldVersion).toBeGreaterThan(before);
+      await b!.sync(store.worldVersion);
+      expect(b!.get('geoip', '5.6.7.8')).toBe('DE');
+    } finally {
+      await store.close();
+    }
   }, 60_000);
 
   it('keeps a write not yet sent over an older one of another instance, and then shares it', async () => {

@@ -104,7 +104,8 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
     return this.#onChain(() => this.#send());
   }
 
-  sync(): Promise<void> {
+  sync(known?: number): Promise<void> {
+    if (known !== undefined && known <= this.#seen) return Promise.resolve();
     // Requests arriving together share one query, as long as it has not started yet.
     if (this.#waitingSync) return this.#waitingSync;
     const run = this.#onChain(async () => {
