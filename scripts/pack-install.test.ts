@@ -27,7 +27,9 @@ import { chromiumPath } from './ensure-chromium.ts';
 const run = promisify(execFile);
 const repo = resolve(import.meta.dirname, '..');
 const MINUTE = 60_000;
-const PACKAGES = ['openapi', 'types', 'client', 'server', 'mock', 'conformance'].map((p) => `@marketplace/${p}`);
+const PACKAGES = ['openapi', 'types', 'contract', 'client', 'server', 'mock', 'conformance'].map(
+  (p) => `@marketplace/${p}`,
+);
 
 /**
  * The environment of a user's shell: Node 24 first on the PATH (the bins' `#!/usr/bin/env node`),
@@ -214,6 +216,15 @@ describe('the packed workspaces, installed into a project outside the repository
       const unitTests = files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/tests/'));
       expect(unitTests, name).toEqual([]);
     }
+    // The mock shares the document's run-time rules with the server through the contract package,
+    // not the server: installing it alone brings no database driver, mailer or logger.
+    const manifest = (name: string) =>
+      JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).dependencies ?? {};
+    expect(Object.keys(manifest('@marketplace/mock'))).not.toContain('@marketplace/server');
+    expect(Object.keys(manifest('@marketplace/mock'))).toContain('@marketplace/contract');
+    expect(Object.keys(manifest('@marketplace/contract')).filter((d) => /server|pg|nodemailer|pino/.test(d))).toEqual(
+      [],
+    );
     expect(filesUnder(join(app, 'node_modules/@marketplace/openapi')).sort()).toEqual([
       'README.md',
       'bundled/openapi.json',

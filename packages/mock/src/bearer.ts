@@ -3,7 +3,7 @@
 // no bearer, a bearer that is not a JWT, or one whose `exp` has passed. Any other JWT (the login
 // example's included, which has no `exp`) stands for a caller, admin included, as the seed shows
 // no way to tell an admin's token (the `roles` claim's contents are not shown).
-import type { PermittedCaller } from '@marketplace/server/request-rules';
+import type { PermittedCaller } from '@marketplace/contract';
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 

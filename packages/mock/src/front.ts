@@ -19,7 +19,7 @@ import {
   requestErrorAnswer,
   sendError,
   useRequestParsing,
-} from '@marketplace/server/request-rules';
+} from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';

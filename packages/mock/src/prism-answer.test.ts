@@ -1,6 +1,6 @@
 // Prism's own problem answers (what it says when it disagrees with a request the front let through)
 // in the API's conventions, through the server's validation rules.
-import type { OperationInfo } from '@marketplace/server/request-rules';
+import type { OperationInfo } from '@marketplace/contract';
 import { describe, expect, it } from 'vitest';
 import { prismIssue, rewritePrismProblem } from './prism-answer.ts';
 

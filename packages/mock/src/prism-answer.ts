@@ -10,7 +10,7 @@ import {
   type OperationInfo,
   requestErrorAnswer,
   type ValidationIssue,
-} from '@marketplace/server/request-rules';
+} from '@marketplace/contract';
 
 interface PrismProblem {
   title?: string;

@@ -5,9 +5,7 @@
 // the seed's table has a constant. Request-validation messages (`Invalid <field> parameter`) are
 // read from the document by the HTTP layer (ADR 0002) and are not repeated here.
 
-export const FORBIDDEN = 'forbidden';
-export const NOT_FOUND = 'Not found';
-export const INTERNAL_ERROR = 'Internal server error';
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from '@marketplace/contract';
 /** Seed, Errors: the 429 content. */
 export const rateLimited = (seconds: number) => `Rate limit exceeded. Retry after ${seconds} seconds.`;
 

@@ -4,6 +4,20 @@
 // body), convert a form body to the schema's types, validate against the document, run the
 // handler. Every failure leaves in the API's envelope with the documented message.
 
+import {
+  bodyReaders,
+  documentOperations,
+  documentValidators,
+  isAbortedRequest,
+  type OperationInfo,
+  permits,
+  prepareBody,
+  RouteMatcher,
+  requestErrorAnswer,
+  sendError,
+  sendOk,
+  useRequestParsing,
+} from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
@@ -12,25 +26,12 @@ import { identify } from './authenticate.ts';
 import type { BaseCtx, Caller, RawReply, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
-import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
-import type { OperationInfo } from './operation-index.ts';
 import { setRateLimitHeaders } from './rate-limited.ts';
-import {
-  bodyReaders,
-  documentOperations,
-  documentValidators,
-  isAbortedRequest,
-  permits,
-  prepareBody,
-  RouteMatcher,
-  requestErrorAnswer,
-  useRequestParsing,
-} from './request-rules.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
-export { FORM_DEPTH, FORM_PARAMETERS, INVALID_BODY } from './request-rules.ts';
+export { FORM_DEPTH, FORM_PARAMETERS, INVALID_BODY } from '@marketplace/contract';
 /** Bytes of body a caller without a valid JWT may send, whatever the route admits (login needs bytes). */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
 /**

@@ -3,13 +3,14 @@
 // result. They are registered by operationId, and typed from the document by it: a handler reads
 // only the fields its operation declares (path and query values already typed by their schemas, so
 // `{item}` is a number) and answers only what its operation documents as its success.
+
+import type { OperationInfo } from '@marketplace/contract';
 import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawMediaOf, RequestBodyOf } from '@marketplace/types';
 import type { Request } from 'express';
 import type { Claims } from '../auth/jwt.ts';
 import type { Session, User } from '../domain/state.ts';
 import type { Result, Tx } from '../domain/tx.ts';
 import type { ServerDeps } from './deps.ts';
-import type { OperationInfo } from './operation-index.ts';
 
 export type { OperationId } from '@marketplace/types';
 

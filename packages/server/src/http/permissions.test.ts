@@ -1,11 +1,11 @@
 // Permission levels (seed: "Permission levels"), for every operation of the bundled document:
 // the pipeline refuses before anything else, so operations without a handler yet refuse too.
 import { readFileSync } from 'node:fs';
+import type { Permission } from '@marketplace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORBIDDEN } from '../domain/messages.ts';
 import { startTestServer, type TestServer } from '../routes/test-harness.ts';
 import { BUNDLED_DOCUMENT } from '../server.ts';
-import type { Permission } from './operation-index.ts';
 
 interface Operation {
   method: 'GET' | 'POST';

@@ -3,13 +3,13 @@
 // refused anyway, uploads in progress per IP without a JWT, logins per IP and per API key, and
 // a stalled upload cut by the request timeout. Bodies the parsers refuse get the documented 300.
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { bodyLimitOf } from '@marketplace/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.ts';
 import { startTestServer, type TestServer } from '../routes/test-harness.ts';
 import { composeServer, listen } from '../server.ts';
 import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, INVALID_BODY } from './app.ts';
-import { bodyLimitOf } from './body-limit.ts';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,8 @@
 // The test-helper routes of shared/test-helpers.md (openapi/test-helpers.yaml), mounted only in
 // test mode. They bypass permissions and rate limits, answer envelope A, and a bad request gets
 // HTTP 300 with a message string.
+
+import { sendError, sendOk } from '@marketplace/contract';
 import express, { type Request, type Response } from 'express';
 import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
@@ -11,7 +13,6 @@ import { totpAt } from '../domain/two-factor.ts';
 import type { Result, Tx } from '../domain/tx.ts';
 import { createUser, newPlatformId } from '../domain/users.ts';
 import type { ServerDeps } from '../http/deps.ts';
-import { sendError, sendOk } from '../http/envelope.ts';
 import { execute } from '../http/execute.ts';
 import { reportPayment, settleOffer } from './test-helpers-settle.ts';
 

@@ -4,8 +4,7 @@
 // costs bytes to read and only the routes whose schema admits megabytes (support attachments)
 // read megabytes.
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-type Json = Record<string, any>;
+import { type Json, resolveRef } from './document.ts';
 
 /** Bytes one character of a string may take once encoded: `%E2%82%AC` in a form body (9 per UTF-16 unit). */
 const BYTES_PER_CHARACTER = 9;
@@ -13,18 +12,6 @@ const BYTES_PER_CHARACTER = 9;
 const SCALAR_BYTES = 32;
 /** Room for the encoding around fields (quotes, separators, a charset parameter, whitespace). */
 const SLACK_BYTES = 1024;
-
-/** Follows a local `$ref` of the bundled document. */
-function deref(doc: Json, node: Json | undefined, seen = new Set<string>()): Json | undefined {
-  if (!node || typeof node.$ref !== 'string') return node;
-  if (seen.has(node.$ref)) return undefined;
-  seen.add(node.$ref);
-  const target = node.$ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce((at: Json | undefined, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  return deref(doc, target, seen);
-}
 
 /**
  * A bound on the length of the strings an anchored pattern admits, when it repeats nothing without
@@ -44,7 +31,7 @@ export function patternBound(pattern: unknown): number {
  * (a string without `maxLength`, an array without `maxItems`, an open map without `maxProperties`).
  */
 export function schemaBound(doc: Json, raw: Json | undefined, depth = 0): number {
-  const schema = deref(doc, raw);
+  const schema = resolveRef(doc, raw);
   if (!schema || depth > 32) return Number.POSITIVE_INFINITY;
   const branches = [...(schema.oneOf ?? []), ...(schema.anyOf ?? [])];
   if (branches.length) return Math.max(...branches.map((b: Json) => schemaBound(doc, b, depth + 1)));
@@ -80,7 +67,7 @@ export function schemaBound(doc: Json, raw: Json | undefined, depth = 0): number
 /** The body limit of an operation in bytes (undefined when it takes no body). */
 export function bodyLimitOf(doc: Json, op: Json): number | undefined {
   if (typeof op['x-body-limit'] === 'number') return op['x-body-limit'];
-  const content: Json | undefined = deref(doc, op.requestBody)?.content;
+  const content: Json | undefined = resolveRef(doc, op.requestBody)?.content;
   if (!content) return undefined;
   const bounds = Object.values(content).map((media) => schemaBound(doc, (media as Json).schema));
   return Math.max(...bounds) + SLACK_BYTES;

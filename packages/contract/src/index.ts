@@ -1,23 +1,32 @@
-// The rules a request passes before any handler runs, shared by the reference server and the mock
-// (packages/mock): how the body is read, which operation the request addresses, who may call it,
-// how a form body is typed, and which documented message a request that breaks the document gets.
-// One copy of these rules means a frontend built against the mock meets the errors the API sends.
+// @marketplace/contract: the document at run time, shared by the reference server and the mock
+// (packages/mock). The rules a request passes before any handler runs: how the body is read, which
+// operation the request addresses, who may call it, how a form body is typed, and which documented
+// message a request that breaks the document gets. One copy of these rules means a frontend built
+// against the mock meets the errors the API sends.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { NOT_FOUND } from '../domain/messages.ts';
-import { coerceFormValue, derefSchema } from './form-body.ts';
+import { type Json, resolveRef } from './document.ts';
+import { coerceFormValue } from './form-body.ts';
+import { NOT_FOUND } from './messages.ts';
 import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
 import { INVALID_BODY, validationMessage } from './validation-message.ts';
 
-export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from '../domain/messages.ts';
+export { bodyLimitOf } from './body-limit.ts';
+export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';
 export { sendError, sendOk } from './envelope.ts';
-export type { Envelope, ErrorMessage, OperationInfo, Permission } from './operation-index.ts';
+export { coerceFormValue } from './form-body.ts';
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
+export {
+  type Envelope,
+  type ErrorMessage,
+  indexOperations,
+  type OperationInfo,
+  type Permission,
+  type RateLimitRule,
+} from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
 export { RouteMatcher } from './route-matcher.ts';
 export { INVALID_BODY, type ValidationIssue, validationMessage } from './validation-message.ts';
 export { documentValidators } from './validators.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document is plain JSON
-type Json = any;
 
 // The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
 const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
@@ -66,7 +75,7 @@ export function prepareBody(req: Request, op: OperationInfo, document: Json): vo
   const content = document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
   if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
     const schema = content?.['application/x-www-form-urlencoded']?.schema;
-    req.body = coerceFormValue({ ...req.body }, derefSchema(schema, document), document);
+    req.body = coerceFormValue({ ...req.body }, resolveRef(document, schema), document);
   } else if (content?.['application/json'] && isEmptyRequest(req)) {
     // A POST that sends nothing lacks every field; it is not a body of an unsupported type, so a
     // missing field gets its documented message.

@@ -3,24 +3,11 @@
 // type the operation's schema gives that field, so `price=150` validates like `{"price": 150}`.
 // JSON bodies are never coerced: a JSON string where a number is required stays an error.
 
-// biome-ignore lint/suspicious/noExplicitAny: schemas and bodies are plain JSON
-type Json = any;
-
-/** Follows local `$ref`s of the bundled document. */
-export function derefSchema(schema: Json, doc: Json): Json {
-  let at = schema;
-  for (let hops = 0; typeof at?.$ref === 'string' && hops < 20; hops += 1) {
-    at = at.$ref
-      .slice(2)
-      .split('/')
-      .reduce((node: Json, key: string) => node?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
-  }
-  return at;
-}
+import { type Json, resolveRef } from './document.ts';
 
 /** The JSON types a schema admits, looking through allOf/oneOf/anyOf branches. */
 function typesOf(schema: Json, doc: Json, seen = 0): Set<string> {
-  const s = derefSchema(schema, doc);
+  const s = resolveRef(doc, schema);
   const types = new Set<string>();
   if (!s || typeof s !== 'object' || seen > 10) return types;
   if (typeof s.type === 'string') types.add(s.type);
@@ -36,7 +23,7 @@ function typesOf(schema: Json, doc: Json, seen = 0): Set<string> {
 
 /** The schema of property `name` inside an object schema (through allOf/oneOf/anyOf). */
 function propertySchema(schema: Json, name: string, doc: Json): Json {
-  const s = derefSchema(schema, doc);
+  const s = resolveRef(doc, schema);
   if (s?.properties?.[name]) return s.properties[name];
   for (const key of ['allOf', 'oneOf', 'anyOf']) {
     for (const branch of s?.[key] ?? []) {
@@ -52,7 +39,7 @@ export function coerceFormValue(value: Json, schema: Json, doc: Json): Json {
   if (schema === undefined) return value;
   const types = typesOf(schema, doc);
   if (Array.isArray(value)) {
-    const items = derefSchema(schema, doc)?.items;
+    const items = resolveRef(doc, schema)?.items;
     return types.has('array') ? value.map((v) => coerceFormValue(v, items, doc)) : value;
   }
   if (value !== null && typeof value === 'object') {
@@ -64,6 +51,6 @@ export function coerceFormValue(value: Json, schema: Json, doc: Json): Json {
   if ((types.has('integer') || types.has('number')) && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
   if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
   if (types.has('null') && value === '') return null;
-  if (types.has('array')) return [coerceFormValue(value, derefSchema(schema, doc)?.items, doc)];
+  if (types.has('array')) return [coerceFormValue(value, resolveRef(doc, schema)?.items, doc)];
   return value;
 }

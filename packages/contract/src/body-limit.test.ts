@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED_DOCUMENT } from '../server.ts';
 import { bodyLimitOf, patternBound, schemaBound } from './body-limit.ts';
+import { BUNDLED_DOCUMENT } from './document.ts';
 
 const doc = JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
 const operations = Object.values(doc.paths).flatMap((item) => Object.values(item as object)) as Record<

@@ -3,6 +3,7 @@
 // The document is the contract, so the server takes these facts from it instead of restating them.
 
 import { bodyLimitOf } from './body-limit.ts';
+import { type Json, resolveRef } from './document.ts';
 
 export type Permission = 'None' | 'API only' | 'Connected + API' | 'Connected + API + 2FA' | 'admin';
 export type Envelope = 'A' | 'B';
@@ -44,9 +45,6 @@ export interface OperationInfo {
   numericParams: string[];
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-type Json = Record<string, any>;
-
 /** The envelope of an operation's answers: B when its success schema builds on EnvelopeBSuccess. */
 function envelopeOf(op: Json, overrides: Record<string, Envelope>): Envelope {
   if (overrides[op.operationId]) return overrides[op.operationId]!;
@@ -63,7 +61,7 @@ export function indexOperations(
   envelopeOverrides: Record<string, Envelope> = {},
 ): Map<string, OperationInfo> {
   const index = new Map<string, OperationInfo>();
-  for (const [path, item] of Object.entries(doc.paths as Json)) {
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
     for (const method of ['get', 'post'] as const) {
       const op = item[method] as Json | undefined;
       if (!op) continue;
@@ -85,21 +83,10 @@ export function indexOperations(
   return index;
 }
 
-/** What a local `$ref` (`#/components/...`) points at, or the value itself. */
-function resolved(doc: Json, value: Json): Json {
-  let current = value;
-  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/'))
-    current = current.$ref
-      .slice(2)
-      .split('/')
-      .reduce((node: Json, key: string) => node?.[key], doc);
-  return current;
-}
-
 /** Names of the path parameters typed `integer` or `number` by their schema. */
 function numericPathParams(doc: Json, parameters: Json[]): string[] {
   return parameters
-    .map((p) => resolved(doc, p))
-    .filter((p) => p?.in === 'path' && ['integer', 'number'].includes(resolved(doc, p.schema)?.type))
+    .map((p) => resolveRef(doc, p))
+    .filter((p) => p?.in === 'path' && ['integer', 'number'].includes(resolveRef(doc, p.schema)?.type))
     .map((p) => p.name);
 }
