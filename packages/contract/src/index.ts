@@ -1,19 +1,11 @@
 // @marketplace/contract: the document at run time, shared by the reference server and the mock
-// (packages/mock). The rules a request passes before any handler runs: how the body is read, which
-// operation the request addresses, who may call it, how a form body is typed, and which documented
-// message a request that breaks the document gets. One copy of these rules means a frontend built
-// against the mock meets the errors the API sends.
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { type Json, resolveRef } from './document.ts';
-import { coerceFormValue } from './form-body.ts';
-import { NOT_FOUND } from './messages.ts';
-import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
-import { INVALID_BODY, validationMessage } from './validation-message.ts';
-
+// (packages/mock): its facts, the rules a request passes before any handler runs, and the gate that
+// applies them (ADR 0021).
 export { bodyLimitOf } from './body-limit.ts';
 export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';
 export { sendError, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';
+export { createGate, type Gate, type GateOptions, hasBody, refuseUnread } from './gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
 export {
   type Envelope,
@@ -24,104 +16,17 @@ export {
   type RateLimitRule,
 } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
+export {
+  bodyReaders,
+  documentOperations,
+  type ErrorAnswer,
+  FORM_DEPTH,
+  FORM_PARAMETERS,
+  isAbortedRequest,
+  prepareBody,
+  requestErrorAnswer,
+  useRequestParsing,
+} from './request-rules.ts';
 export { RouteMatcher } from './route-matcher.ts';
 export { INVALID_BODY, type ValidationIssue, validationMessage } from './validation-message.ts';
 export { documentValidators } from './validators.ts';
-
-// The seed's double descriptions whose success is a oneOf of both envelopes (ADR 0003).
-const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as const;
-
-/** Every operation of the document by `METHOD path`, with the envelope each answers in. */
-export const documentOperations = (document: Json): Map<string, OperationInfo> =>
-  indexOperations(document, ENVELOPE_OVERRIDES);
-
-/** Form bodies: the parser's own bounds, named so the document can state them. */
-export const FORM_DEPTH = 32;
-export const FORM_PARAMETERS = 1000;
-
-/** Query strings as the API reads them: nested keys (`filters[0][name]`). */
-export function useRequestParsing(app: Express): void {
-  app.set('query parser', 'extended');
-}
-
-/**
- * JSON and form readers bounded by a limit (bytes), one pair per limit in use. Bodies are read per
- * operation, after the caller is known, so each route admits only what its document allows.
- */
-export function bodyReaders(): (limit: number, req: Request, res: Response, next: NextFunction) => void {
-  const readers = new Map<number, [RequestHandler, RequestHandler]>();
-  return (limit, req, res, next) => {
-    let pair = readers.get(limit);
-    if (!pair) {
-      pair = [
-        express.json({ limit }),
-        // `depth` is body-parser 2's option (its types lag): deeper forms are refused, not truncated.
-        express.urlencoded({ extended: true, limit, depth: FORM_DEPTH, parameterLimit: FORM_PARAMETERS } as Parameters<
-          typeof express.urlencoded
-        >[0]),
-      ];
-      readers.set(limit, pair);
-    }
-    const [json, form] = pair;
-    json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
-  };
-}
-
-/**
- * Readies a parsed body for validation: a form body gets the types the operation's schema gives
- * its fields, and a POST that sends nothing is validated as an empty JSON object.
- */
-export function prepareBody(req: Request, op: OperationInfo, document: Json): void {
-  const content = document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
-  if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
-    const schema = content?.['application/x-www-form-urlencoded']?.schema;
-    req.body = coerceFormValue({ ...req.body }, resolveRef(document, schema), document);
-  } else if (content?.['application/json'] && isEmptyRequest(req)) {
-    // A POST that sends nothing lacks every field; it is not a body of an unsupported type, so a
-    // missing field gets its documented message.
-    req.headers['content-type'] = 'application/json';
-    req.body = {};
-  }
-}
-
-/** A request without a body and without a content type (`curl -X POST` with no data). */
-const isEmptyRequest = (req: Request): boolean =>
-  !req.headers['content-type'] && !req.headers['transfer-encoding'] && Number(req.headers['content-length'] ?? 0) === 0;
-
-export interface ErrorAnswer {
-  status: number;
-  envelope: Envelope;
-  content: unknown;
-  /** A body over its limit: the rest is not read, so the connection cannot be reused. */
-  closeConnection?: boolean;
-}
-
-interface HttpError {
-  status?: number;
-  type?: string;
-  errors?: { path: string; errorCode?: string; message?: string }[];
-}
-
-/** Whether the error is a client that went away while sending: nobody is left to answer. */
-export const isAbortedRequest = (err: unknown): boolean => (err as HttpError | undefined)?.type === 'request.aborted';
-
-/**
- * The answer to a body parser or validator error (`op` is the operation the request addressed),
- * or undefined when the error is none of those: an unexpected failure.
- */
-export function requestErrorAnswer(err: unknown, op: OperationInfo | undefined): ErrorAnswer | undefined {
-  const e = (err ?? {}) as HttpError;
-  const envelope = op?.envelope ?? 'A';
-  // Every refusal of the body readers (too large, malformed, nested deeper than FORM_DEPTH, more
-  // than FORM_PARAMETERS fields, an unknown charset) is the documented `Invalid request body`.
-  const badBody = typeof e.type === 'string' && (e.status === 400 || e.status === 413 || e.status === 415);
-  if (badBody || e.status === 415)
-    return { status: 300, envelope, content: INVALID_BODY, closeConnection: e.type === 'entity.too.large' };
-  if (e.status === 400 && Array.isArray(e.errors) && op) {
-    const { message, status, type } = validationMessage(e.errors, op.errorMessages);
-    // Operations whose errors are objects (`{type, message}`, the deposit trade status) get one.
-    return { status, envelope: status === 300 ? envelope : 'A', content: type ? { type, message } : message };
-  }
-  if (e.status === 404 || e.status === 405) return { status: 404, envelope: 'A', content: NOT_FOUND };
-  return undefined;
-}

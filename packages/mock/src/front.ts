@@ -1,25 +1,11 @@
 // The mock's front door (ADR 0017): a small Express app in front of Prism that applies the API's
-// conventions before Prism answers, with the reference server's own request rules
-// (@marketplace/server/request-rules): an unknown route is the API's 404, a refused bearer 403
+// conventions before Prism answers, through the gate the reference server mounts too
+// (@marketplace/contract, ADR 0021): an unknown route is the API's 404, a refused bearer 403
 // `forbidden`, a request that breaks the document the operation's documented 300. An unknown
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import {
-  bodyReaders,
-  documentOperations,
-  documentValidators,
-  FORBIDDEN,
-  INTERNAL_ERROR,
-  NOT_FOUND,
-  type OperationInfo,
-  permits,
-  prepareBody,
-  RouteMatcher,
-  requestErrorAnswer,
-  sendError,
-  useRequestParsing,
-} from '@marketplace/contract';
+import { createGate, INTERNAL_ERROR, type OperationInfo, sendError } from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';
@@ -50,15 +36,29 @@ const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
 /** On every answer of the mock: `examples`, or `proxy` in front of a real server. */
 export const MOCK_HEADER = 'x-marketplace-mock';
 
-const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
-
 /** Builds the front; it forwards what passes its checks to Prism at `options.prism`. */
 export function createFront(options: FrontOptions): express.Express {
   const { document, log } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const matcher = new RouteMatcher(documentOperations(document).values());
   const examples = new Map(documentExamples(document).map((e) => [`${e.method} ${e.path}`, e]));
   const agent = new Agent({ keepAlive: true });
+  const gate = createGate({
+    document,
+    identify: (req) => mockCaller(req.get('authorization'), now()),
+    // The mock counts nothing; this is where a `Prefer` naming no documented answer is refused.
+    count(req, res, op) {
+      if (options.proxy) return true;
+      const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
+      if (!prefer.ok) {
+        sendError(res, 'A', prefer.message, 400);
+        return false;
+      }
+      if (prefer.prefer) req.headers.prefer = prefer.prefer;
+      return true;
+    },
+    unexpected: (err, req) => log(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`),
+  });
+  const operationOf = (res: Response): OperationInfo | undefined => gate.operationOf(res);
 
   /** Sends the request to Prism and streams its answer back, rewriting Prism's own errors. */
   function forward(req: Request, res: Response): void {
@@ -126,35 +126,8 @@ export function createFront(options: FrontOptions): express.Express {
   });
   // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
-  useRequestParsing(app);
-  const readBody = bodyReaders();
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const op = matcher.match(req.method, req.path);
-    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
-    res.locals.operation = op;
-    if (!permits(op.permission, mockCaller(req.get('authorization'), now())))
-      return sendError(res, 'A', FORBIDDEN, 403);
-    if (!options.proxy) {
-      const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
-      if (!prefer.ok) return sendError(res, 'A', prefer.message, 400);
-      if (prefer.prefer) req.headers.prefer = prefer.prefer;
-    }
-    // The body, read up to the operation's limit, exactly as the reference server reads it.
-    const prepared = (error?: unknown) => {
-      if (error) return next(error);
-      prepareBody(req, op, document);
-      next();
-    };
-    if (op.bodyLimit === undefined) return prepared();
-    readBody(op.bodyLimit, req, res, prepared);
-  });
-  app.use(documentValidators(document, false));
+  gate.mount(app);
   app.use(forward);
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const answer = requestErrorAnswer(err, operationOf(res) ?? matcher.match(req.method, req.path));
-    if (answer) return sendError(res, answer.envelope, answer.content, answer.status);
-    log(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`);
-    if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
-  });
+  app.use(gate.refuse);
   return app;
 }

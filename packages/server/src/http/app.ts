@@ -1,25 +1,12 @@
-// The HTTP adapter: Express 5 with express-openapi-validator reading the bundled document. Order
-// of a request: match the document operation, check its permission level, count its rate limits,
-// read the body (never past the operation's limit, and only now: a caller refused so far costs no
-// body), convert a form body to the schema's types, validate against the document, run the
-// handler. Every failure leaves in the API's envelope with the documented message.
+// The HTTP adapter: Express 5 behind the document's gate (@marketplace/contract, the one the mock
+// mounts too). Order of a request: match the document operation, check its permission level,
+// count its rate limits, read the body (never past the operation's limit, and only now: a caller
+// refused so far costs no body), convert a form body to the schema's types, validate against the
+// document, run the handler. Every failure leaves in the API's envelope with the documented message.
 
-import {
-  bodyReaders,
-  documentOperations,
-  documentValidators,
-  isAbortedRequest,
-  type OperationInfo,
-  permits,
-  prepareBody,
-  RouteMatcher,
-  requestErrorAnswer,
-  sendError,
-  sendOk,
-  useRequestParsing,
-} from '@marketplace/contract';
+import { createGate, hasBody, type OperationInfo, sendError, sendOk } from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
+import { NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
 import type { Verdict } from '../rate-limit.ts';
 import { identify } from './authenticate.ts';
@@ -41,13 +28,6 @@ export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
  */
 export const ANONYMOUS_UPLOADS = 32;
 
-declare module 'express-serve-static-core' {
-  interface Request {
-    operation?: OperationInfo;
-    caller?: Caller;
-  }
-}
-
 export interface AppParts {
   deps: ServerDeps;
   routes: Routes;
@@ -57,12 +37,22 @@ export interface AppParts {
 
 /** Builds the Express application (no `listen`: tests start it on port 0). */
 export function createApp({ deps, routes, before = [] }: AppParts): express.Express {
-  const operations = documentOperations(deps.document);
-  const matcher = new RouteMatcher(operations.values());
+  const uploads = new Map<string, number>();
+  const gate = createGate<Caller>({
+    document: deps.document,
+    identify: (req) => identify(deps, req.get('authorization'), req.ip ?? '', deps.clock.now()),
+    async count(req, res, op, caller) {
+      if (!(await countRequest(deps, op, caller, res))) return false;
+      return caller !== undefined || !hasBody(req) || holdUpload(uploads, req, res, deps.clock.now());
+    },
+    // A caller without a JWT: at most ANONYMOUS_BODY_LIMIT, whatever the route admits.
+    bodyLimit: (op, caller) => (caller ? op.bodyLimit! : Math.min(op.bodyLimit!, ANONYMOUS_BODY_LIMIT)),
+    validateResponses: deps.config.testMode,
+    unexpected: (err, req) => deps.logger.error({ err, path: req.path, method: req.method }, 'request failed'),
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  useRequestParsing(app);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -85,35 +75,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
       next();
     });
   for (const router of before) app.use(router);
-  const readBody = bodyReaders();
-  const uploads = new Map<string, number>();
-
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const op = matcher.match(req.method, req.path);
-    if (!op) return refuseUnread(req, res, NOT_FOUND, 404);
-    req.operation = op;
-    const now = deps.clock.now();
-    const caller = await identify(deps, req.get('authorization'), req.ip ?? '', now);
-    if (!permits(op.permission, caller)) return refuseUnread(req, res, FORBIDDEN, 403);
-    req.caller = caller;
-    if (!(await countRequest(deps, op, caller, res))) return;
-    if (!caller && hasBody(req) && !holdUpload(uploads, req, res, now)) return;
-    next();
-  });
-
-  // The body, read up to the operation's limit (a caller without a JWT: at most ANONYMOUS_BODY_LIMIT).
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const limit = req.operation?.bodyLimit;
-    if (limit === undefined) return next();
-    readBody(req.caller ? limit : Math.min(limit, ANONYMOUS_BODY_LIMIT), req, res, next);
-  });
-
-  app.use((req: Request, _res: Response, next: NextFunction) => {
-    prepareBody(req, req.operation!, deps.document);
-    next();
-  });
-
-  app.use(documentValidators(deps.document, deps.config.testMode));
+  gate.mount(app);
 
   // The operation was matched once, before anything else (literals first: `/item/pricing/bulk`
   // before `/item/pricing/{item}`); its handler is found by it, with no Express router to walk
@@ -122,15 +84,15 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   // run time only, and the validator has checked the request against that operation's schemas.
   const byId = routes as unknown as Record<string, EdgeHandler | undefined>;
   const handlers = new Map<OperationInfo, EdgeHandler>();
-  for (const op of operations.values()) {
+  for (const op of gate.operations.values()) {
     const handler = byId[op.operationId];
     if (handler) handlers.set(op, handler); // none (a JavaScript caller's table): 404 like an unknown route
   }
   app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const op = req.operation;
+    const op = gate.operationOf(res);
     const handler = op && handlers.get(op);
     if (!op || !handler) return next();
-    const ctx = context(deps, req, op, matcher.typedParams(op, req.path));
+    const ctx = context(deps, req, op, gate.matcher.typedParams(op, req.path), gate.callerOf(res));
     await doDueWork(ctx);
     const reply = await handler(ctx);
     // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
@@ -154,25 +116,8 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
       .type('application/json')
       .send(JSON.stringify({ err: true, success: false, content: NOT_FOUND }));
   });
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    // A body that fails to parse is refused before the operation is matched: match it here.
-    req.operation ??= matcher.match(req.method, req.path);
-    answerError(deps, err, req, res);
-  });
+  app.use(gate.refuse);
   return app;
-}
-
-/** Whether a request announces a body (a length above 0, or a chunked one). */
-const hasBody = (req: Request): boolean =>
-  Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
-
-/**
- * Answers before the body is read. Node would otherwise read (and drop) the rest of an unread
- * body to keep the connection: a refused caller's upload would still cost its transfer.
- */
-function refuseUnread(req: Request, res: Response, message: string, status: number): void {
-  if (hasBody(req)) res.set('Connection', 'close');
-  sendError(res, 'A', message, status);
 }
 
 /**
@@ -212,14 +157,20 @@ function sendRateLimited(res: Response, verdict: Verdict): void {
 type EdgeCtx = BaseCtx & { body: unknown; query: unknown; params: unknown };
 type EdgeHandler = (ctx: EdgeCtx) => Result<unknown> | RawReply | Promise<Result<unknown> | RawReply>;
 
-function context(deps: ServerDeps, req: Request, op: OperationInfo, params: Record<string, string | number>): EdgeCtx {
+function context(
+  deps: ServerDeps,
+  req: Request,
+  op: OperationInfo,
+  params: Record<string, string | number>,
+  caller: Caller | undefined,
+): EdgeCtx {
   return {
     req,
     op,
     deps,
     now: deps.clock.now(),
     ip: req.ip ?? '',
-    caller: req.caller,
+    caller,
     body: req.body ?? {},
     query: req.query ?? {},
     params,
@@ -258,17 +209,4 @@ async function countRequest(
     }
   }
   return true;
-}
-
-/** Maps validator, parser and unexpected errors to the envelope; only real bugs become 500. */
-function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response): void {
-  if (isAbortedRequest(err)) return;
-  const answer = requestErrorAnswer(err, req.operation);
-  if (answer) {
-    if (answer.closeConnection) res.set('Connection', 'close');
-    sendError(res, answer.envelope, answer.content, answer.status);
-    return;
-  }
-  deps.logger.error({ err, path: req.path, method: req.method }, 'request failed');
-  if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
 }

@@ -1,0 +1,116 @@
+// The gate every request of the API passes before it is answered, mounted by the reference server
+// and by the mock alike: match the document operation, identify the caller and check the
+// operation's permission level, count it (rate limits), read the body (never past the operation's
+// limit, and only now: a caller refused so far costs no body), type a form body by the schema,
+// validate against the document. Whatever it refuses leaves in the API's envelope with the
+// documented message. What identifies a caller and what counts is the mounting side's.
+import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from 'express';
+import type { Json } from './document.ts';
+import { sendError } from './envelope.ts';
+import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
+import type { OperationInfo } from './operation-index.ts';
+import { type PermittedCaller, permits } from './permission.ts';
+import {
+  bodyReaders,
+  documentOperations,
+  isAbortedRequest,
+  prepareBody,
+  requestErrorAnswer,
+  useRequestParsing,
+} from './request-rules.ts';
+import { RouteMatcher } from './route-matcher.ts';
+import { documentValidators } from './validators.ts';
+
+export interface GateOptions<Caller extends PermittedCaller> {
+  document: Json;
+  /** Who calls (undefined: nobody the API knows), from the request's credentials. */
+  identify: (req: Request, op: OperationInfo) => Caller | undefined | Promise<Caller | undefined>;
+  /**
+   * Counts a permitted request (rate limits) and admits it, or answers it itself and says false.
+   * Runs before the body is read.
+   */
+  count?: (req: Request, res: Response, op: OperationInfo, caller: Caller | undefined) => boolean | Promise<boolean>;
+  /** Bytes of body this caller may send to this operation; the operation's own limit by default. */
+  bodyLimit?: (op: OperationInfo, caller: Caller | undefined) => number;
+  /** Validates answers against the document too (test mode). */
+  validateResponses?: boolean;
+  /** A failure that is no refused request (a bug): reported here, answered 500. */
+  unexpected: (err: unknown, req: Request) => void;
+}
+
+export interface Gate<Caller> {
+  operations: Map<string, OperationInfo>;
+  matcher: RouteMatcher;
+  /** Mounts the gate on `app`: what comes after it sees only requests the document admits. */
+  mount(app: Express): void;
+  /** The last error handler of `app`: documented answers for refused requests, 500 for the rest. */
+  refuse: ErrorRequestHandler;
+  /** The operation a request that passed the gate addresses. */
+  operationOf(res: Response): OperationInfo | undefined;
+  /** The caller `identify` found for a request that passed the gate. */
+  callerOf(res: Response): Caller | undefined;
+}
+
+/** Whether a request announces a body (a length above 0, or a chunked one). */
+export const hasBody = (req: Request): boolean =>
+  Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
+
+/**
+ * Answers before the body is read. Node would otherwise read (and drop) the rest of an unread
+ * body to keep the connection: a refused caller's upload would still cost its transfer.
+ */
+export function refuseUnread(req: Request, res: Response, message: string, status: number): void {
+  if (hasBody(req)) res.set('Connection', 'close');
+  sendError(res, 'A', message, status);
+}
+
+export function createGate<Caller extends PermittedCaller>(options: GateOptions<Caller>): Gate<Caller> {
+  const { document } = options;
+  const operations = documentOperations(document);
+  const matcher = new RouteMatcher(operations.values());
+  const readBody = bodyReaders();
+  const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
+  const callerOf = (res: Response): Caller | undefined => res.locals.caller;
+
+  async function admit(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const op = matcher.match(req.method, req.path);
+    if (!op) return refuseUnread(req, res, NOT_FOUND, 404);
+    res.locals.operation = op;
+    const caller = await options.identify(req, op);
+    if (!permits(op.permission, caller)) return refuseUnread(req, res, FORBIDDEN, 403);
+    res.locals.caller = caller;
+    if (options.count && !(await options.count(req, res, op, caller))) return;
+    // The body, read up to the operation's limit, then readied for validation.
+    const prepared = (error?: unknown) => {
+      if (error) return next(error);
+      prepareBody(req, op, document);
+      next();
+    };
+    if (op.bodyLimit === undefined) return prepared();
+    readBody(options.bodyLimit?.(op, caller) ?? op.bodyLimit, req, res, prepared);
+  }
+
+  return {
+    operations,
+    matcher,
+    operationOf,
+    callerOf,
+    mount(app) {
+      useRequestParsing(app);
+      app.use(admit);
+      app.use(documentValidators(document, options.validateResponses ?? false));
+    },
+    refuse(err: unknown, req: Request, res: Response, _next: NextFunction) {
+      if (isAbortedRequest(err)) return;
+      // A request refused before its operation was matched (none is today): match it here.
+      const answer = requestErrorAnswer(err, operationOf(res) ?? matcher.match(req.method, req.path));
+      if (answer) {
+        if (answer.closeConnection) res.set('Connection', 'close');
+        sendError(res, answer.envelope, answer.content, answer.status);
+        return;
+      }
+      options.unexpected(err, req);
+      if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
+    },
+  };
+}
