@@ -162,12 +162,3 @@ export async function startServer(options: ServerOptions) {
   };
   return { server, url: serverUrl(server), deps, demoAdmins, close };
 }
-
-export {
-  type PopulationAnswer,
-  type PopulationRequest,
-  type Sandbox,
-  type SandboxOptions,
-  type SandboxUser,
-  startSandbox,
-} from './sandbox.ts';

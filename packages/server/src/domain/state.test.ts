@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLLECTIONS, emptyState, type State, upgradeState } from './state.ts';
-import { accountDefaults } from './users.ts';
+import { accountDefaults, COLLECTIONS, emptyState, type State, upgradeState } from './state.ts';
 
 describe('upgradeState', () => {
   it('adds the collections an older state lacks and keeps what it holds', () => {

@@ -21,7 +21,6 @@ import type {
   Trade,
   TwoFactor,
 } from './records.ts';
-import { accountDefaults } from './users.ts';
 
 /** E-mail notification kinds (seed: Events). */
 export const NOTIFICATION_KINDS = [
@@ -239,6 +238,25 @@ export const COLLECTIONS: CollectionName[] = [
   'twoFactor',
   'records',
 ];
+
+type AccountSettings = 'twoFactorEnabled' | 'shorturlChangedAt' | 'supportBlocked' | 'paymentMethods';
+type Preferences = 'emailNotifications' | 'notifications' | 'privacy';
+
+/**
+ * The settings of a new account (the seed shows no defaults): every e-mail kind on except
+ * marketing, which a user opts into; a public profile; nothing linked; no 2FA.
+ */
+export function accountDefaults(): Pick<User, AccountSettings | Preferences> {
+  return {
+    twoFactorEnabled: false,
+    shorturlChangedAt: null,
+    supportBlocked: false,
+    paymentMethods: [],
+    emailNotifications: true,
+    notifications: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, k !== 'marketing'])) as User['notifications'],
+    privacy: Object.fromEntries(PRIVACY_SETTINGS.map((k) => [k, true])) as User['privacy'],
+  };
+}
 
 /**
  * Brings a state saved by an older version up to date: missing collections, and account fields

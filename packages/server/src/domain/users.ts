@@ -6,7 +6,7 @@ import type { components } from '@marketplace/types';
 import { move } from './ledger.ts';
 import { ITEMS } from './messages.ts';
 import type { PayoutMethod } from './money.ts';
-import { NOTIFICATION_KINDS, PRIVACY_SETTINGS, type User } from './state.ts';
+import { accountDefaults, type User } from './state.ts';
 import { fail, ok, type Result, type Tx } from './tx.ts';
 
 // The settings' names live with the User record they shape; callers know them as account terms.
@@ -14,25 +14,6 @@ export { NOTIFICATION_KINDS, type NotificationKind, PRIVACY_SETTINGS, type Priva
 
 /** SHA-256 hex of an API key: how keys are stored and looked up. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
-
-type AccountSettings = 'twoFactorEnabled' | 'shorturlChangedAt' | 'supportBlocked' | 'paymentMethods';
-type Preferences = 'emailNotifications' | 'notifications' | 'privacy';
-
-/**
- * The settings of a new account (the seed shows no defaults): every e-mail kind on except
- * marketing, which a user opts into; a public profile; nothing linked; no 2FA.
- */
-export function accountDefaults(): Pick<User, AccountSettings | Preferences> {
-  return {
-    twoFactorEnabled: false,
-    shorturlChangedAt: null,
-    supportBlocked: false,
-    paymentMethods: [],
-    emailNotifications: true,
-    notifications: Object.fromEntries(NOTIFICATION_KINDS.map((k) => [k, k !== 'marketing'])) as User['notifications'],
-    privacy: Object.fromEntries(PRIVACY_SETTINGS.map((k) => [k, true])) as User['privacy'],
-  };
-}
 
 /** The options of POST /test_helpers/users (shared/test-helpers.md), all optional. */
 export interface NewUser {
