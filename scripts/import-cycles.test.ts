@@ -20,7 +20,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Each file's relative imports (`./x.ts`, `../y.ts`), resolved to files. */
-export function moduleGraph(files: string[]): Map<string, string[]> {
+function moduleGraph(files: string[]): Map<string, string[]> {
   const known = new Set(files);
   return new Map(
     files.map((file) => {
@@ -36,7 +36,7 @@ export function moduleGraph(files: string[]): Map<string, string[]> {
 }
 
 /** The circles of a graph, each once, as the files around it. */
-export function circles(graph: Map<string, string[]>): string[][] {
+function circles(graph: Map<string, string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
@@ -63,7 +63,14 @@ describe('the import graph', () => {
       ['d', ['a']],
     ]);
     expect(circles(graph)).toEqual([['a', 'b', 'c']]);
-    expect(circles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      circles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no circle in the sources', () => {
