@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../packages/mock/src/mock.ts';
-import { startTestServer, type TestServer } from '../packages/server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../packages/server/src/routes/test-harness.fixture.ts';
 
 const repo = resolve(import.meta.dirname, '..');
 const readme = readFileSync(resolve(repo, 'README.md'), 'utf8');

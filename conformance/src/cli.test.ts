@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../packages/server/src/routes/test-harness.ts';
+import { startTestServer } from '../../packages/server/src/routes/test-harness.fixture.ts';
 import { freePort, runCli } from './cli-process.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'conformance-cli-'));

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMarketplaceClient, isMarketplaceError } from '../../packages/client/src/index.ts';
-import { startTestServer, type TestServer } from '../../packages/server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../packages/server/src/routes/test-harness.fixture.ts';
 import { CLI, runCli } from './cli-process.ts';
 import { FAULTS, startFaultyProxy } from './faults.ts';
 import { startValidatingProxy } from './proxy.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../packages/server/src/routes/test-harness.ts';
+import { startTestServer } from '../../packages/server/src/routes/test-harness.fixture.ts';
 import { runCli } from './cli-process.ts';
 import { FAULTS, startFaultyProxy } from './faults.ts';
 

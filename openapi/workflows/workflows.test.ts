@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../packages/server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../packages/server/src/routes/test-harness.fixture.ts';
 import { readWorkflows } from '../../scripts/docs-workflows.ts';
 
 const root = resolve(import.meta.dirname, '../..');

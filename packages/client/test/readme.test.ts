@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.fixture.ts';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '..');

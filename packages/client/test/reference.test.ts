@@ -3,7 +3,7 @@
 // rate-limited call retried after the wait the server asks for (the wait advances the server's
 // test clock instead of sleeping).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.fixture.ts';
 import { createMarketplaceClient, isMarketplaceError, MarketplaceError } from '../src/index.ts';
 
 let server: TestServer;

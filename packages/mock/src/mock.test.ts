@@ -3,7 +3,7 @@
 // rules (@marketplace/server/request-rules); Prefer still picks examples, and an unknown name gets
 // the operation's list of names.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.fixture.ts';
 import { locateDocument, readDocument } from './document.ts';
 import { documentExamples } from './examples.ts';
 import { type MockServer, startMock } from './mock.ts';

@@ -2,7 +2,7 @@
 // conventions before the request leaves (403 forbidden, the documented 300), and the upstream's
 // own answers passed through unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.fixture.ts';
 import { type MockServer, startMock } from './mock.ts';
 
 let proxy: MockServer;

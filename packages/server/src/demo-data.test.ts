@@ -6,7 +6,7 @@ import { auditMoney } from './domain/audit.ts';
 import { DAY } from './domain/dates.ts';
 import { emptyState, type State } from './domain/state.ts';
 import { Tx } from './domain/tx.ts';
-import { startTestServer, type TestServer } from './routes/test-harness.ts';
+import { startTestServer, type TestServer } from './routes/test-harness.fixture.ts';
 
 const NOW = 1_790_000_000;
 function build(now = NOW): State {

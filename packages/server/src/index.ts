@@ -1,7 +1,7 @@
 // The package's entry: composing and starting the reference server (server.ts), and the sandbox
 // for other projects' tests (sandbox.ts, which starts a server: it is not exported from server.ts,
 // so the two do not import each other).
-export * from './server.ts';
+
 export {
   type PopulationAnswer,
   type PopulationRequest,
@@ -10,3 +10,4 @@ export {
   type SandboxUser,
   startSandbox,
 } from './sandbox.ts';
+export * from './server.ts';

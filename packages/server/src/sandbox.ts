@@ -85,7 +85,7 @@ export async function startSandbox({
   });
   const server = await startServer({ config, logger: pino({ level: config.logLevel }) });
   // fetch keeps a connection until shortly before the timeout the server announces; with Node's
-  // 5 s the two timers cross on a loaded machine and a reused socket fails (routes/test-harness.ts).
+  // 5 s the two timers cross on a loaded machine and a reused socket fails (routes/test-harness.fixture.ts).
   server.server.keepAliveTimeout = 65_000;
   const { url } = server;
   const populate = () =>

@@ -18,7 +18,7 @@ import {
 import { ACCOUNT } from './messages.ts';
 import { addNotification, mailEvent } from './notify.ts';
 import type { User } from './state.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { NOTIFICATION_KINDS } from './users.ts';
 
 const mail = { subject: 's', body: 'b' };

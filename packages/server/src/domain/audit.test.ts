@@ -4,7 +4,7 @@ import { auditMoney } from './audit.ts';
 import { move } from './ledger.ts';
 import { cashoutFee } from './money.ts';
 import type { CashoutStatus } from './records.ts';
-import { orderCommand, runCommand, tradeCommand, USERS, world } from './test-commands.ts';
+import { orderCommand, runCommand, tradeCommand, USERS, world } from './test-commands.fixture.ts';
 import { Tx } from './tx.ts';
 
 describe('the money invariant', () => {

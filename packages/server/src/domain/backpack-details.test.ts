@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backpackDetails, stripStrings, stripTrailing } from './backpack-details.ts';
 import { ITEMS } from './messages.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 describe('stripTrailing', () => {
   it.each([

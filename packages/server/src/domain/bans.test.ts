@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { banHistory, banUser, platformInventoryView } from './bans.ts';
 import { ADMIN } from './messages.ts';
 import { login } from './sessions.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { isBanned } from './users.ts';
 
 const NOW = 1_700_000_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buyOrderTiers, groupTiers, placeOrder } from './buy-orders.ts';
 import { BUY_ORDERS } from './messages.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const orders = (...rows: [price: number, amount: number][]) => rows.map(([price, amount]) => ({ price, amount }));
 

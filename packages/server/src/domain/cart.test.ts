@@ -6,7 +6,7 @@ import type { NewAsset } from './catalog.ts';
 import { sellerProceeds } from './money.ts';
 import { sell } from './sale.ts';
 import type { State } from './state.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { type Result, Tx } from './tx.ts';
 
 /** One command as the server runs it: its writes are kept only when it succeeds. */

@@ -15,7 +15,7 @@ import {
 import { CASHOUT } from './messages.ts';
 import { cashoutFee, type PayoutMethod } from './money.ts';
 import { emptyState } from './state.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { Tx } from './tx.ts';
 import { createUser } from './users.ts';
 

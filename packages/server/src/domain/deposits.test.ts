@@ -12,7 +12,7 @@ import {
 } from './deposits.ts';
 import { DEPOSIT } from './messages.ts';
 import { settleTrade } from './settlement.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const SECRET = 'unit-secret';
 

@@ -3,7 +3,7 @@ import { CODE_LIFETIME, hashCode, MAX_ATTEMPTS } from './codes.ts';
 import { EMAIL_CHANGE_INTERVAL, requestEmailChange, validateEmailChange } from './email-change.ts';
 import { CODES, EMAIL_CHANGE } from './messages.ts';
 import { login } from './sessions.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { Tx } from './tx.ts';
 
 const CODE_KEY = 'k'.repeat(32);

@@ -17,7 +17,7 @@ import {
 } from './giveaways.ts';
 import { GIVEAWAYS } from './messages.ts';
 import type { Giveaway } from './records.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import type { Tx } from './tx.ts';
 
 const SEED = '9c4e2a7b1d8f30562e1a4b7c9d0f83a1e6b25c4d7f90a13b8e2c6d41f5a7b903';

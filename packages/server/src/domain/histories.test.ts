@@ -12,7 +12,7 @@ import {
 } from './histories.ts';
 import { sellerProceeds } from './money.ts';
 import { sell } from './sale.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 /** A seller and a buyer with sales of `Hist Hat` at `prices`, one day apart, the last one `now`. */
 function sales(prices: number[]) {

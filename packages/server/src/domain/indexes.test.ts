@@ -13,7 +13,7 @@ import {
   type SortedName,
 } from './indexes.ts';
 import type { State } from './state.ts';
-import { anyCommand, runCommand, USERS, world } from './test-commands.ts';
+import { anyCommand, runCommand, USERS, world } from './test-commands.fixture.ts';
 import { applyChanges, Tx } from './tx.ts';
 
 const NAMES = Object.keys(INDEXES) as IndexName[];

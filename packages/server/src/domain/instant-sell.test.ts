@@ -5,7 +5,7 @@ import { depositKey } from './deposits.ts';
 import { createInstantSell, instantPrice, instantSellInfo } from './instant-sell.ts';
 import { DEPOSIT } from './messages.ts';
 import { settleTrade } from './settlement.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const SECRET = 'unit-secret';
 

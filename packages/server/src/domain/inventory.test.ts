@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { auditMoney } from './audit.ts';
 import { inventoryRows, parseIds, priceAssets } from './inventory.ts';
 import { bestOrder } from './matching.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 function world() {
   const s = testState();

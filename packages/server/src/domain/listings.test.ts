@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { activeListings, listingCount, listingPage } from './listings.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 function market() {
   const s = testState();

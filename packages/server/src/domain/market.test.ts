@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY } from './dates.ts';
 import { itemsInMarket, marketSummary } from './market.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 describe('marketSummary', () => {
   it('reads listings in state 1, active buy orders and the sales before now', () => {

@@ -3,7 +3,7 @@ import { auditMoney } from './audit.ts';
 import { placeOrder, updateOrder } from './buy-orders.ts';
 import { bestOrder, fillOrder, listOrSell } from './matching.ts';
 import type { BuyOrder } from './state.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const order = (id: number, price: number, timestamp: number): BuyOrder => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addNotification, mailEvent, mailService } from './notify.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const mail = { subject: 'Your buy order was filled', body: 'b' };
 

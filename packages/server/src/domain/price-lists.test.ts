@@ -10,7 +10,7 @@ import {
   publicPriceList,
   publicPriceRows,
 } from './price-lists.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 function catalogue() {
   const s = testState();

@@ -3,7 +3,7 @@ import type { Cache } from './cache.ts';
 import { marketSummary } from './market.ts';
 import { ITEMS } from './messages.ts';
 import { BULK_REUSE, bulkPricing, itemPricing, PRICING_TTL, suggestedPrice } from './pricing.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const summary = (lowestListing: number, lastSale: number | null) => ({
   ...marketSummary(testState().tx, 1, 0),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { anonymize, publicSales } from './public-sales.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 describe('anonymize', () => {
   it('is the first 8 hex characters of SHA-256 of the platform ID', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { auditMoney } from './audit.ts';
 import { saleFee, sellerProceeds } from './money.ts';
 import { sell } from './sale.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const mailsOf = (effects: readonly { kind: string }[]) =>
   effects.filter((e) => e.kind === 'mail').map((e) => (e as unknown as { mail: { kind: string; to: string } }).mail);

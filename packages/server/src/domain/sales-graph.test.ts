@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY } from './dates.ts';
 import { dailyRows, type Period, periodStart, salesGraph, weeklyRows } from './sales-graph.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const at = (iso: string) => Date.parse(`${iso}Z`) / 1000;
 const sale = (iso: string, price: number) => ({ timestamp: at(iso), price });

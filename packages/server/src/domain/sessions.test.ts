@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_SECONDS } from '../auth/jwt.ts';
 import { FORBIDDEN, LOGIN, SESSIONS } from './messages.ts';
 import { disconnectOthers, disconnectSession, type LoginInput, listSessions, liveSession, login } from './sessions.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 
 const NOW = 1_700_000_000;
 

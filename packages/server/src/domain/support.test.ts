@@ -17,7 +17,7 @@ import {
   ticketList,
   ticketMessages,
 } from './support.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { Tx } from './tx.ts';
 
 describe('stripHtml', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, INVENTORY, TRADES } from './messages.ts';
 import { settleTrade } from './settlement.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { listTrades, resendTrade, revertTrade, withdraw } from './trades.ts';
 
 function world(states: number[]) {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS } from './codes.ts';
 import { CODES, TWO_FACTOR } from './messages.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { activate, askReset, base32, createSecret, totpAt, totpValid, validateReset } from './two-factor.ts';
 
 const CODE_KEY = 'k'.repeat(32);

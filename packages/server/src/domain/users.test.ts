@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ITEMS } from './messages.ts';
 import { emptyState, type User } from './state.ts';
-import { testState } from './test-state.ts';
+import { testState } from './test-state.fixture.ts';
 import { Tx } from './tx.ts';
 import { ADMIN_ROLE, createUser, hashApiKey, type NewUser, newPlatformId, staffList, storeInfo } from './users.ts';
 

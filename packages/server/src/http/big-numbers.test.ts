@@ -2,7 +2,7 @@
 // now bounded by a documented maximum and answered with the documented 300, never a 500, whether
 // it comes as JSON or as a form field (which JSON cannot round, so 2^53 + 1 is sent as written).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
 
 let t: TestServer;
 let user: string;

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { startTestServer } from '../routes/test-harness.ts';
+import { startTestServer } from '../routes/test-harness.fixture.ts';
 import { fullDiskFiles } from '../store/full-disk.fixture.ts';
 import { openStore } from '../store/store.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fail, ok } from '../domain/tx.ts';
-import { startTestServer } from '../routes/test-harness.ts';
+import { startTestServer } from '../routes/test-harness.fixture.ts';
 import { execute } from './execute.ts';
 
 describe('execute', () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Permission } from '@marketplace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORBIDDEN } from '../domain/messages.ts';
-import { startTestServer, type TestServer } from '../routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
 import { BUNDLED_DOCUMENT } from '../server.ts';
 
 interface Operation {

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND } from '../domain/messages.ts';
 import { routes } from '../routes/index.ts';
-import { refusal, startTestServer, type TestServer } from '../routes/test-harness.ts';
+import { refusal, startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
 import { BUNDLED_DOCUMENT, serverUrl } from '../server.ts';
 import { createApp, INVALID_BODY } from './app.ts';
 import type { Routes } from './context.ts';

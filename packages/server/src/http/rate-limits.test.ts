@@ -3,7 +3,7 @@
 // method. Both answer 429 with four integer headers, counted before the request is validated.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rateLimited } from '../domain/messages.ts';
-import { startTestServer, type TestServer } from '../routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
 import { GENERAL_LIMIT } from './app.ts';
 
 let t: TestServer;

@@ -7,7 +7,7 @@ import { bodyLimitOf } from '@marketplace/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.ts';
-import { startTestServer, type TestServer } from '../routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
 import { composeServer, listen } from '../server.ts';
 import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, INVALID_BODY } from './app.ts';
 

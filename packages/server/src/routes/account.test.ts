@@ -6,7 +6,7 @@ import { addNotification, mailEvent } from '../domain/notify.ts';
 import { ok } from '../domain/tx.ts';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../domain/users.ts';
 import { execute } from '../http/execute.ts';
-import { startTestServer, type TestServer } from './test-harness.ts';
+import { startTestServer, type TestServer } from './test-harness.fixture.ts';
 
 let t: TestServer;
 beforeAll(async () => {

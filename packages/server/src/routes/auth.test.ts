@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_SECONDS } from '../auth/jwt.ts';
 import { FORBIDDEN, LOGIN, SESSIONS } from '../domain/messages.ts';
-import { refusal, startTestServer, type TestServer } from './test-harness.ts';
+import { refusal, startTestServer, type TestServer } from './test-harness.fixture.ts';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BUY_ORDERS } from '../domain/messages.ts';
-import { startTestServer } from './test-harness.ts';
+import { startTestServer } from './test-harness.fixture.ts';
 
 type Harness = Awaited<ReturnType<typeof startTestServer>>;
 let t: Harness;

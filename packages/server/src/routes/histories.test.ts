@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestServer } from './test-harness.ts';
+import { startTestServer } from './test-harness.fixture.ts';
 
 type Harness = Awaited<ReturnType<typeof startTestServer>>;
 let t: Harness;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatDateTime } from '../domain/dates.ts';
 import { FORBIDDEN, ITEMS } from '../domain/messages.ts';
 import { PRICING_TTL } from '../domain/pricing.ts';
-import { refusal, startTestServer, type TestServer } from './test-harness.ts';
+import { refusal, startTestServer, type TestServer } from './test-harness.fixture.ts';
 
 let t: TestServer;
 beforeAll(async () => {

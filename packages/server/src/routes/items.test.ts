@@ -2,7 +2,7 @@
 // document: every expected value is derived from the state each test sets up.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ITEMS } from '../domain/messages.ts';
-import { refusal, startTestServer, type TestServer } from './test-harness.ts';
+import { refusal, startTestServer, type TestServer } from './test-harness.fixture.ts';
 
 let t: TestServer;
 beforeAll(async () => {

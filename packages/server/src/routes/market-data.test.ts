@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { anonymize } from '../domain/public-sales.ts';
 import type { Item } from '../domain/state.ts';
-import { refusal, startTestServer, type TestServer } from './test-harness.ts';
+import { refusal, startTestServer, type TestServer } from './test-harness.fixture.ts';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditMoney } from '../domain/audit.ts';
 import { LOGIN } from '../domain/messages.ts';
-import { refusal, startTestServer, type TestServer } from './test-harness.ts';
+import { refusal, startTestServer, type TestServer } from './test-harness.fixture.ts';
 
 let t: TestServer;
 beforeAll(async () => {

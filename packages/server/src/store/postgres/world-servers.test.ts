@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { LOGIN } from '../../domain/messages.ts';
-import { startTestServer, type TestServer } from '../../routes/test-harness.ts';
+import { startTestServer, type TestServer } from '../../routes/test-harness.fixture.ts';
 
 const missing = postgresMissing();
 let cluster: Postgres;
