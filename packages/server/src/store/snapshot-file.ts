@@ -1,7 +1,7 @@
 // The snapshot file (ADR 0010): JSON that any tool reads (`jq`), laid out one record per line so
 // that the store can write it and read it a line at a time. That keeps a million-record state
-// below V8's string limit, lets a worker thread merge a journal into the previous snapshot by
-// copying the lines nobody changed, and lets a damaged file be reported by line number.
+// below V8's string limit, lets a merger (a child process by default) fold a journal into the
+// previous snapshot by copying the lines nobody changed, and lets a damaged file be reported by line number.
 //
 //   {"format":"marketplace-snapshot/1","seq":12,"counters":{"items":3},"feesCollected":40
 //   ,"users":{

@@ -1,9 +1,10 @@
 // A snapshot made without the request thread (ADR 0010): the previous snapshot file plus the
 // rotated journal (`.journal.old`, every line durable) give the new snapshot, line by line. Lines
 // of records no journal change touched are copied as they are; changed records are written from
-// the journal; records created since are added at the end of their collection. It runs in a
-// worker thread (`mergeInWorker`), so a snapshot of a million records costs the event loop nothing
-// but a message, and it reads files only, so it never sees a change that is not durable.
+// the journal; records created since are added at the end of their collection. It runs in a child
+// process at a lower priority (`mergerProcess`, the default) or a worker thread (`mergeInWorker`),
+// so a snapshot of a million records costs the event loop nothing but a message, and it reads
+// files only, so it never sees a change that is not durable.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';

@@ -4,8 +4,9 @@
 // commit). The store is the commit point: a unit of work is applied to the state at once (later
 // commands build on it), and if its journal write fails it is undone from its before-images,
 // together with every later change not yet durable, and the journal is cut back to its last good
-// line. Periodically a worker thread folds the journal into a new snapshot file. Loading checks
-// every file and refuses a damaged one (`StoreDamaged`) without changing anything.
+// line. Periodically a child process at a lower priority (StoreOptions.merger) folds the journal
+// into a new snapshot file. Loading checks every file and refuses a damaged one (`StoreDamaged`)
+// without changing anything.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { emptyState, type State, upgradeState } from '../domain/state.ts';
@@ -55,7 +56,7 @@ export interface Store {
    * world asks for its own rows only when it is behind (one round trip per request, not two).
    */
   worldVersion?: number;
-  /** Writes a snapshot (in a worker thread) and starts a new journal. */
+  /** Writes a snapshot (off the request thread: StoreOptions.merger) and starts a new journal. */
   snapshot(): Promise<void>;
   /** Replaces the whole state (test helpers' reset) durably. */
   replace(state: State): Promise<void>;
