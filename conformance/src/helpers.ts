@@ -69,7 +69,7 @@ export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '
 }
 
 /** The JWT of a login with `apiKey` from `ip`; a refused login fails the set-up, pinned on it. */
-async function login(apiKey: string, ip: string): Promise<string> {
+export async function login(apiKey: string, ip: string): Promise<string> {
   const answer = await call('POST', '/user/login', { json: { apiKey }, ip, purpose: 'log in' });
   const jwt = (answer.body as { content?: { jwt?: unknown } } | null)?.content?.jwt;
   setUpOk(answer, answer.status === 200 && typeof jwt === 'string', 'a login with the API key the test set up');
