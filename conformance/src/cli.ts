@@ -26,6 +26,9 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
   --admin-api-key <key>   an admin account's API key (or MARKETPLACE_ADMIN_API_KEY)
   --blocked-country <CC>  a country the target refuses at login (or MARKETPLACE_BLOCKED_COUNTRY)
   --mock                  the target is a mock (Prism): do not expect the API's error envelope
+  --operations <list>     only these operations (comma-separated, or a file of one per line):
+                          the tests needing others skip, and nothing is sent to them
+  --require-all           an operation or test helper a test needs that answers 404 fails (a release gate)
   --out <dir>             where reports go (default conformance/reports)
   --port <port>           proxy: the port to listen on (default: a free port, printed)
   -h, --help              this text`;
@@ -35,6 +38,8 @@ const OPTIONS = {
   level: { type: 'string' },
   'read-only': { type: 'boolean' },
   mock: { type: 'boolean' },
+  operations: { type: 'string' },
+  'require-all': { type: 'boolean' },
   grep: { type: 'string' },
   reporter: { type: 'string', multiple: true },
   'api-key': { type: 'string' },
@@ -87,6 +92,23 @@ function optionError(e: Error & { code?: string }): string {
   return e.message.split('\n')[0] ?? 'bad options';
 }
 
+/**
+ * The operations of `--operations`: a file with one per line (`#` comments), or a comma-separated
+ * list; each `METHOD /path` as the reports print it, or an operationId. An unknown one stops the run.
+ */
+async function operationList(value: string): Promise<Set<string>> {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { parseOperations } = await import('./not-implemented.ts');
+  const fromFile = existsSync(value);
+  const { names, unknown } = parseOperations(fromFile ? readFileSync(value, 'utf8') : value);
+  if (unknown.length)
+    usageError(
+      `--operations: ${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} neither an operation of the document (\`GET /user/balance\`, or its operationId) nor a test helper${fromFile ? '' : ', and no such file'}`,
+    );
+  if (!names.size) usageError(`--operations ${value} names no operation`);
+  return names;
+}
+
 function parse(args: string[]): { values: Values; positionals: string[] } {
   try {
     return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -133,7 +155,17 @@ for (const r of reporters)
 const out = values.out ?? 'conformance/reports';
 
 if (command === 'proxy') {
-  for (const name of ['level', 'read-only', 'mock', 'grep', 'api-key', 'admin-api-key', 'blocked-country'] as const)
+  for (const name of [
+    'level',
+    'read-only',
+    'mock',
+    'grep',
+    'api-key',
+    'admin-api-key',
+    'blocked-country',
+    'operations',
+    'require-all',
+  ] as const)
     if (values[name] !== undefined) usageError(`--${name} is an option of a run, not of the proxy`);
   const port = Number(values.port ?? 0);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) usageError(`--port must be a port number, got ${values.port}`);
@@ -166,6 +198,7 @@ if (command === 'proxy') {
       usageError(`--grep ${values.grep} is not a valid regular expression`);
     }
   }
+  const operations = values.operations === undefined ? undefined : await operationList(values.operations);
   const { probeTarget } = await import('./probe.ts');
   const problem = await probeTarget(target);
   if (problem) stop(problem);
@@ -181,6 +214,8 @@ if (command === 'proxy') {
     apiKey: values['api-key'] ?? process.env.MARKETPLACE_API_KEY,
     adminApiKey: values['admin-api-key'] ?? process.env.MARKETPLACE_ADMIN_API_KEY,
     blockedCountry: values['blocked-country'] ?? process.env.MARKETPLACE_BLOCKED_COUNTRY,
+    operations,
+    requireAll: values['require-all'] ?? false,
     out,
   };
   const result = await runConformance(options);

@@ -12,7 +12,7 @@ import { junitReport } from './junit.ts';
 import { type Failure, failureOf, type RunResult, type TestOutcome, writeResults } from './report.ts';
 import { rulesOf } from './rules.ts';
 import { type Level, levelOf, type ReporterName } from './settings.ts';
-import { readSkips } from './skip.ts';
+import { readSkips, type SkipRecord } from './skip.ts';
 
 export type { RunResult, TestOutcome } from './report.ts';
 
@@ -30,6 +30,10 @@ export interface RunOptions {
   adminApiKey?: string;
   blockedCountry?: string;
   out?: string;
+  /** --operations: the only operations (report names) the run may call; tests needing others skip. */
+  operations?: Iterable<string>;
+  /** --require-all: an operation or test helper a test needs that answers 404 is a failure. */
+  requireAll?: boolean;
   /** Print the progress, one line per file and one per failure (the CLI does; the project's tests do not). */
   quiet?: boolean;
 }
@@ -115,7 +119,11 @@ class Collector implements Reporter {
 }
 
 /** Every test of the run with its state, reason and, for a failure, what to fix. */
-function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep: string | undefined): TestOutcome[] {
+function outcomesOf(
+  collector: Collector,
+  skipReasons: Map<string, SkipRecord>,
+  grep: string | undefined,
+): TestOutcome[] {
   const unexplained = grep ? `left out by --grep ${grep}` : 'skipped without a recorded reason';
   const outcomes: TestOutcome[] = [...collector.loadErrors];
   for (const module of collector.modules) {
@@ -155,7 +163,7 @@ function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep
         outcome.reason = failure.text;
       } else if (outcome.state === 'skipped') {
         const note = result.state === 'skipped' ? result.note : undefined;
-        outcome.reason = skipReasons.get(name) ?? note ?? unexplained;
+        outcome.reason = skipReasons.get(name)?.reason ?? note ?? unexplained;
       }
       outcomes.push(outcome);
     }
@@ -175,6 +183,8 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     CONFORMANCE_READ_ONLY: options.readOnly ? '1' : '0',
     CONFORMANCE_MOCK: options.mock ? '1' : '0',
     CONFORMANCE_OUT: out,
+    CONFORMANCE_OPERATIONS: options.operations ? [...options.operations].join('\n') : '',
+    CONFORMANCE_REQUIRE_ALL: options.requireAll ? '1' : '0',
     ...(options.apiKey ? { MARKETPLACE_API_KEY: options.apiKey } : {}),
     ...(options.adminApiKey ? { MARKETPLACE_ADMIN_API_KEY: options.adminApiKey } : {}),
     ...(options.blockedCountry ? { MARKETPLACE_BLOCKED_COUNTRY: options.blockedCountry } : {}),
