@@ -6,6 +6,7 @@ import { badgeSvg, canonical, runSummary, verifySummary } from './badge.ts';
 import { htmlReport } from './html-report.ts';
 import { checksRules } from './http.ts';
 import { junitReport } from './junit.ts';
+import { progressOf } from './progress.ts';
 import { failureOf, type RunResult, summary, type TestOutcome } from './report.ts';
 import { rule } from './rule.ts';
 
@@ -52,6 +53,7 @@ const result: RunResult = {
   readOnly: false,
   passed: 2,
   failed: outcomes.filter((o) => o.state === 'failed'),
+  known: [],
   skipped: outcomes.filter((o) => o.state === 'skipped'),
   outcomes,
   levels: {
@@ -59,6 +61,13 @@ const result: RunResult = {
     behavior: { operations: 2, of: 104, passed: 2, failed: 1, skipped: 2 },
   },
   coverage: { operations: { hit: 2, all: 104 }, statuses: { hit: 3, all: 531 }, messages: { hit: 1, all: 317 } },
+  progress: progressOf(
+    [
+      { op: 'POST /cart/add', status: 300 },
+      { op: 'POST /user/login', status: 200 },
+    ],
+    outcomes,
+  ),
   out: '/tmp/out',
 };
 
@@ -97,12 +106,13 @@ describe('a failure', () => {
     ]);
   });
 
-  it('is printed in the console with each part on its line', () => {
+  it('is printed in the console grouped by operation and cause, each part on its line', () => {
     const text = summary(result, ['results.json']);
     expect(text).toContain(
       [
-        '  ✗ Given an own asset, then refused  (tests/cart.test.ts)',
-        '    POST /cart/add: the seed message; received 300 "Something went wrong"',
+        'Failed (1 test in 1 group by operation and cause):',
+        '  ✗ POST /cart/add: received 300 "Something went wrong" (1 test)',
+        '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts)',
         '    operation: POST /cart/add',
         '    rule:      R-CART-3',
         '    expected:  the seed message',
@@ -111,6 +121,7 @@ describe('a failure', () => {
       ].join('\n'),
     );
     expect(text).toContain('  2 × the target does not implement POST /cart/add (404)');
+    expect(text).toContain('  Result: FAILED: 1 test failed');
   });
 
   it('gives test options naming its rules', () => {
