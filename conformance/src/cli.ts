@@ -23,7 +23,8 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
   --target <url>          the implementation to test, with its scheme (or BASE_URL)
   --level <level>         contract, behavior or all (default all)
   --read-only             send only requests that change nothing (a deployment)
-  --grep <pattern>        run only the tests whose name matches (a regular expression)
+  --grep <pattern>        run only the tests whose name, as the reports print it, matches (a regular
+                          expression, or text as written)
   --reporter <name>       junit, json, html or badge; repeatable (results.json is always written)
   --api-key <key>         an account's API key, for a target without test helpers (or MARKETPLACE_API_KEY)
   --admin-api-key <key>   an admin account's API key (or MARKETPLACE_ADMIN_API_KEY)
@@ -207,13 +208,6 @@ if (command === 'proxy') {
   const level = values.level ?? 'all';
   if (!['contract', 'behavior', 'all'].includes(level))
     usageError(`--level must be contract, behavior or all, got ${level}`);
-  if (values.grep !== undefined) {
-    try {
-      new RegExp(values.grep);
-    } catch {
-      usageError(`--grep ${values.grep} is not a valid regular expression`);
-    }
-  }
   if (values.baseline !== undefined) {
     const { readBaseline } = await import('./baseline.ts');
     try {
