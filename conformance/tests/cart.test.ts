@@ -8,7 +8,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat } from '../src/http.ts';
+import { type Answer, assertThat, setUpOk } from '../src/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
@@ -60,7 +60,7 @@ describe('POST /cart/add and GET /cart/get', () => {
     );
     assertThat(first, row?.item_id === item.id && row.name === 'Cart Captain', 'the row carries the item');
     refused(await postAs(me, '/cart/add', { assetId: a.assetId }), 'Item already in cart', 'the same asset again');
-    await postAs(me, '/cart/add', { assetId: b.assetId });
+    setUpOk(await postAs(me, '/cart/add', { assetId: b.assetId }));
     const third = await postAs(me, '/cart/add', { assetId: c.assetId });
     assertThat(
       third,
@@ -176,7 +176,7 @@ describe('POST /cart/remove', () => {
     const other = await session();
     const x = await listed(seller, item.id, 700);
     const y = await listed(seller, item.id, 800);
-    await postAs(me, '/cart/add', { assetId: x.assetId });
+    setUpOk(await postAs(me, '/cart/add', { assetId: x.assetId }));
     const both = cartOf(await postAs(me, '/cart/add', { assetId: y.assetId }));
     const row700 = both.find((r) => r.price === 700)!;
     refused(
@@ -230,22 +230,22 @@ describe('POST /cart/update', () => {
     await listed(seller, hat.id, 1000, { sheen: 'Team Shine' }); // an equivalent that is not plain
 
     // The rival buys `sold` through their cart.
-    await postAs(rival, '/cart/add', { assetId: sold.assetId });
+    setUpOk(await postAs(rival, '/cart/add', { assetId: sold.assetId }));
     const bought = await postAs(rival, '/cart/checkout', {});
     assertThat(bought, bought.status === 200, 'the rival buys the asset');
     // The seller withdraws `spelled` (state 2) and `gone` (accepted: it leaves the service).
-    await postAs(seller, '/inventory/withdraw', { ids: spelled.assetId });
-    await postAs(seller, '/inventory/withdraw', { ids: gone.assetId });
+    setUpOk(await postAs(seller, '/inventory/withdraw', { ids: spelled.assetId }));
+    setUpOk(await postAs(seller, '/inventory/withdraw', { ids: gone.assetId }));
     const delivery = (await helpers.offers(seller.platformId)).find(
       (o) => o.kind === 'withdraw' && (o.assetIds.includes(gone.assetId) || o.assetIds.includes(String(gone.id))),
     );
     if (!delivery) throw new Error('no withdrawal offer carries the asset withdrawn');
     await helpers.settleOffer(delivery.tradeId, 'accept');
     // The seller re-prices `repriced` to 950.
-    await postAs(seller, '/inventory/price', { ids: repriced.assetId, price: 950 });
+    setUpOk(await postAs(seller, '/inventory/price', { ids: repriced.assetId, price: 950 }));
     // I buy `boughtBack` through a buy order (the seller re-lists it at 300, it sells into my order) and list it again at 300.
     await helpers.buyOrder({ owner: me.platformId, itemId: coat.id, price: 300, amount: 1 });
-    await postAs(seller, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
+    setUpOk(await postAs(seller, '/inventory/price', { ids: boughtBack.assetId, price: 300 }));
     const relisted = await postAs(me, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
     assertThat(relisted, relisted.status === 200, 'I list the asset I bought back at the same price');
 
@@ -315,8 +315,8 @@ describe('POST /cart/checkout (extension)', () => {
     const total = p1 + p2;
     const x = await listed(one, item.id, p1);
     const y = await listed(two, item.id, p2);
-    await postAs(me, '/cart/add', { assetId: x.assetId });
-    await postAs(me, '/cart/add', { assetId: y.assetId });
+    setUpOk(await postAs(me, '/cart/add', { assetId: x.assetId }));
+    setUpOk(await postAs(me, '/cart/add', { assetId: y.assetId }));
     const done = await postAs(me, '/cart/checkout', {});
     const c = content(done);
     assertThat(
@@ -353,16 +353,16 @@ describe('POST /cart/checkout (extension)', () => {
     const poor = await session({ balance: 999 });
     const x = await listed(seller, item.id, 600);
     const y = await listed(seller, item.id, 400);
-    await postAs(poor, '/cart/add', { assetId: x.assetId });
-    await postAs(poor, '/cart/add', { assetId: y.assetId });
+    setUpOk(await postAs(poor, '/cart/add', { assetId: x.assetId }));
+    setUpOk(await postAs(poor, '/cart/add', { assetId: y.assetId }));
     const short = await postAs(poor, '/cart/checkout', {});
     refused(short, 'Not enough balance', 'a total of 1000 above a balance of 999');
     await assertBalance(poor, 999, 'no money moved: the buyer keeps 999', 999);
     await assertBalance(seller, 0, 'no money moved: the seller got nothing', 0);
     const rich = await session({ balance: 10_000 });
-    await postAs(rich, '/cart/add', { assetId: x.assetId });
-    await postAs(rich, '/cart/add', { assetId: y.assetId });
-    await postAs(seller, '/inventory/price', { ids: y.assetId, price: 401 });
+    setUpOk(await postAs(rich, '/cart/add', { assetId: x.assetId }));
+    setUpOk(await postAs(rich, '/cart/add', { assetId: y.assetId }));
+    setUpOk(await postAs(seller, '/inventory/price', { ids: y.assetId, price: 401 }));
     const broken = await postAs(rich, '/cart/checkout', {});
     refused(broken, 'Cart integrity check failed', 'one asset was re-priced');
     await assertBalance(rich, 10_000, 'nothing was bought, not even the valid asset', 10_000);
@@ -378,7 +378,7 @@ describe('POST /cart/checkout (extension)', () => {
     const buyers: Me[] = [];
     for (let i = 0; i < 10; i++) {
       const b = await session({ balance: 1_500 });
-      await postAs(b, '/cart/add', { assetId: asset.assetId });
+      setUpOk(await postAs(b, '/cart/add', { assetId: asset.assetId }));
       buyers.push(b);
     }
     const answers = await Promise.all(buyers.map((b) => postAs(b, '/cart/checkout', {})));

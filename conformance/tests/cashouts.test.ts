@@ -113,7 +113,7 @@ describe('POST /cashout/process', () => {
     const me = await cashier(100_000);
     for (let i = 0; i < 3; i++) {
       const made = content(await cashout(me, 5000 + i, 'provider_a'));
-      await postAs(me, '/cashout/cancel', { cashoutId: made.cashoutId });
+      setUpOk(await postAs(me, '/cashout/cancel', { cashoutId: made.cashoutId }));
       await helpers.advance(DAY);
     }
     for (const [name, size] of [

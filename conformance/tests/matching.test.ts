@@ -6,7 +6,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertThat } from '../src/http.ts';
+import { assertThat, setUpOk } from '../src/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
@@ -25,7 +25,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
     const buyer = await session({ balance: 10_000, email: 'match-buyer@example.com' });
     const seller = await session({ balance: 0, email: 'match-seller@example.com' });
     const item = await helpers.item({ name: 'Matched Key', game: 440 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1999, amount: 2 });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1999, amount: 2 }));
     const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
     const priced = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: PRICE });
     assertThat(priced, priced.status === 200, 'the price is accepted');
@@ -61,11 +61,11 @@ describe('an asset priced at or below a buy order sells at once', () => {
     const newer = await session({ balance: 5_000 });
     const low = await session({ balance: 5_000 });
     const me = await session({ balance: 5_000 });
-    await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 });
+    setUpOk(await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
     await helpers.advance(5);
-    await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 });
-    await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 });
-    await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 });
+    setUpOk(await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
+    setUpOk(await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 }));
+    setUpOk(await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 }));
     const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
     const sold = await postAs(me, '/inventory/price', { ids: first.assetId, price: 450 });
     assertThat(
@@ -82,7 +82,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
       5_000 - 700,
     );
     const second = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 });
+    setUpOk(await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 }));
     assertThat(sold, (await ordersOf(newer)).length === 0, 'the next asset fills the newer 500 order');
     const third = await helpers.asset({ owner: me.platformId, itemId: item.id });
     const listed = await postAs(me, '/inventory/price', { ids: third.assetId, price: 450 });
@@ -100,7 +100,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
     const buyer = await session({ balance: 1_000, email: 'filled@example.com' });
     const seller = await session({ email: 'sold@example.com' });
     const item = await helpers.item({ name: 'Notified Hat', game: 440 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 800, amount: 1 });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 800, amount: 1 }));
     const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
     const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 800 });
     const toBuyer = await helpers.outbox('email', 'filled@example.com');
@@ -131,8 +131,8 @@ describe('a listed asset priced again', () => {
     const buyer = await session({ balance: 3_000 });
     const me = await session({ balance: 0 });
     const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    await postAs(me, '/inventory/price', { ids: asset.assetId, price: 900 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 600, amount: 1 });
+    setUpOk(await postAs(me, '/inventory/price', { ids: asset.assetId, price: 900 }));
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 600, amount: 1 }));
     const relisted = await postAs(me, '/inventory/price', { ids: asset.assetId, price: 800 });
     const onSale = content(await getAs(me, '/inventory/onSale')) as { items: { ids: string; price: number }[] };
     assertThat(
@@ -153,7 +153,7 @@ describe('races: concurrent requests never sell twice', () => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Contested Key', game: 440 });
     const buyer = await session({ balance: 1_000 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1_000, amount: 1 });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1_000, amount: 1 }));
     const sellers = await Promise.all(Array.from({ length: 10 }, () => session({ balance: 0 })));
     const assets = await Promise.all(sellers.map((s) => helpers.asset({ owner: s.platformId, itemId: item.id })));
     const answers = await Promise.all(
