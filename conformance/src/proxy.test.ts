@@ -53,7 +53,7 @@ describe('the validating proxy', () => {
       ['GET /user/getBuyorder', 'passed'],
     ]);
     const coverage = readFileSync(join(out, 'coverage.md'), 'utf8');
-    expect(coverage).toMatch(/\| `POST \/item\/buyorder` \| ✔ 200 ✔ 300 /);
+    expect(coverage).toMatch(/\| `POST \/item\/buyorder` \| ✔ \| ✔ 200 ✔ 300 /);
     expect(coverage).toContain('- ✔ `Not enough balance`');
     expect(existsSync(join(out, 'results.json'))).toBe(true);
   });
