@@ -30,6 +30,9 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
   --admin-api-key <key>   an admin account's API key (or MARKETPLACE_ADMIN_API_KEY)
   --blocked-country <CC>  a country the target refuses at login (or MARKETPLACE_BLOCKED_COUNTRY)
   --mock                  the target is a mock (Prism): do not expect the API's error envelope
+  --operations <list>     only these operations (comma-separated, or a file of one per line):
+                          the tests needing others skip, and nothing is sent to them
+  --require-all           an operation or test helper a test needs that answers 404 fails (a release gate)
   --baseline <file>       known failures (baseline write): reported, not failing, until they expire
   --out <dir>             where reports go (default conformance/reports)
   --port <port>           proxy: the port to listen on (default: a free port, printed)
@@ -43,6 +46,8 @@ const OPTIONS = {
   level: { type: 'string' },
   'read-only': { type: 'boolean' },
   mock: { type: 'boolean' },
+  operations: { type: 'string' },
+  'require-all': { type: 'boolean' },
   grep: { type: 'string' },
   reporter: { type: 'string', multiple: true },
   'api-key': { type: 'string' },
@@ -96,6 +101,23 @@ function optionError(e: Error & { code?: string }): string {
   if (e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${quoted.split(' ')[0]} needs a value`;
   if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${quoted}`;
   return e.message.split('\n')[0] ?? 'bad options';
+}
+
+/**
+ * The operations of `--operations`: a file with one per line (`#` comments), or a comma-separated
+ * list; each `METHOD /path` as the reports print it, or an operationId. An unknown one stops the run.
+ */
+async function operationList(value: string): Promise<Set<string>> {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { parseOperations } = await import('./not-implemented.ts');
+  const fromFile = existsSync(value);
+  const { names, unknown } = parseOperations(fromFile ? readFileSync(value, 'utf8') : value);
+  if (unknown.length)
+    usageError(
+      `--operations: ${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} neither an operation of the document (\`GET /user/balance\`, or its operationId) nor a test helper${fromFile ? '' : ', and no such file'}`,
+    );
+  if (!names.size) usageError(`--operations ${value} names no operation`);
+  return names;
 }
 
 function parse(args: string[]): { values: Values; positionals: string[] } {
@@ -181,6 +203,8 @@ if (command === 'proxy') {
     'api-key',
     'admin-api-key',
     'blocked-country',
+    'operations',
+    'require-all',
     'baseline',
   ] as const)
     if (values[name] !== undefined) usageError(`--${name} is an option of a run, not of the proxy`);
@@ -216,6 +240,7 @@ if (command === 'proxy') {
       stop((e as Error).message);
     }
   }
+  const operations = values.operations === undefined ? undefined : await operationList(values.operations);
   const { probeTarget } = await import('./probe.ts');
   const problem = await probeTarget(target);
   if (problem) stop(problem);
@@ -231,6 +256,8 @@ if (command === 'proxy') {
     apiKey: values['api-key'] ?? process.env.MARKETPLACE_API_KEY,
     adminApiKey: values['admin-api-key'] ?? process.env.MARKETPLACE_ADMIN_API_KEY,
     blockedCountry: values['blocked-country'] ?? process.env.MARKETPLACE_BLOCKED_COUNTRY,
+    operations,
+    requireAll: values['require-all'] ?? false,
     out,
     baseline: values.baseline,
   };

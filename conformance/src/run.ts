@@ -15,7 +15,7 @@ import { implementedOperations, operationNames, progressOf, requiredFailures } f
 import { type Failure, failureOf, type RunResult, type TestOutcome, writeResults } from './report.ts';
 import { rulesOf } from './rules.ts';
 import { type Level, levelOf, type ReporterName } from './settings.ts';
-import { readSkips } from './skip.ts';
+import { readSkips, type SkipRecord } from './skip.ts';
 
 export type { RunResult, TestOutcome } from './report.ts';
 
@@ -136,19 +136,8 @@ class Collector implements Reporter {
   }
 }
 
-/** A skip record: its reason and the operations or test helpers whose 404 caused it. */
-interface SkipRecord {
-  reason: string;
-  missing?: string[];
-}
-const skipRecord = (r: string | SkipRecord): SkipRecord => (typeof r === 'string' ? { reason: r } : r);
-
 /** Every test of the run with its state, reason and, for a failure, what to fix. */
-function outcomesOf(
-  collector: Collector,
-  skips: Map<string, string | SkipRecord>,
-  grep: string | undefined,
-): TestOutcome[] {
+function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: string | undefined): TestOutcome[] {
   const unexplained = grep ? `left out by --grep ${grep}` : 'skipped without a recorded reason';
   const outcomes: TestOutcome[] = [...collector.loadErrors];
   for (const module of collector.modules) {
@@ -188,7 +177,7 @@ function outcomesOf(
         outcome.reason = failure.text;
       } else if (outcome.state === 'skipped') {
         const note = result.state === 'skipped' ? result.note : undefined;
-        const record = skips.has(name) ? skipRecord(skips.get(name)!) : undefined;
+        const record = skips.get(name);
         outcome.reason = record?.reason ?? note ?? unexplained;
         if (record?.missing?.length) outcome.missing = record.missing;
       }
