@@ -97,7 +97,7 @@ describe('progress', () => {
     expect(text).toContain(`Progress: 4 of ${operations.length} operations implemented: 2 passing, 1 failing`);
     expect(text).toContain('  ✗ GET /user/balance: 1 failed, 1 passed, 0 skipped');
     expect(text).toContain('  ~ GET /cart/get: 0 failed, 1 known, 0 passed, 0 skipped');
-    expect(text).toMatch(/ {2}· not implemented \(1\):\n {6}GET \/user\/ipList \(1 tests wait\)/);
+    expect(text).toMatch(/ {2}· not implemented, most awaited first \(1\):\n {6}GET \/user\/ipList \(1 tests wait\)/);
     expect(text).toContain('POST /test_helpers/payments/{cashoutId} (1 tests wait)');
   });
 
