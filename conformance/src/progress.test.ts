@@ -86,6 +86,7 @@ describe('progress', () => {
     expect(row(scoped, 'GET /user/ipList').state).toBe('not in scope');
     expect(scoped.notInScope).toBe(operations.length - 4);
     expect(scoped.notImplemented + scoped.notTested).toBe(0);
+    expect(progressLines(scoped)).toContain(`  - not in scope (--operations): ${operations.length - 4}`);
   });
 
   it('lists the missing test helpers with the tests waiting on them', () => {

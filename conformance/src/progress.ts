@@ -211,7 +211,9 @@ export function progressLines(p: Progress): string[] {
   if (p.notTested > 20)
     lines.push(`  ${ICON['not tested']} not tested (no request of this run reached it): ${p.notTested}`);
   else list('not tested', 'not tested (no request of this run reached it)');
-  list('not in scope', 'not in scope (--operations)');
+  // The team chose them: the count says enough when they are many.
+  if (p.notInScope > 20) lines.push(`  ${ICON['not in scope']} not in scope (--operations): ${p.notInScope}`);
+  else list('not in scope', 'not in scope (--operations)');
   const helpers = p.missing.filter((m) => !operations.some((o) => o.name === m.name));
   if (helpers.length)
     lines.push(
