@@ -1,8 +1,10 @@
 // No import circle in the workspaces' sources: a module that imports, through others, itself is
 // loaded half-initialised by one of its importers, and a layer that imports a layer above it is a
-// layer no more. The module graph is read with TypeScript's own pre-processor (type-only imports
-// count: they tie the files together just the same).
-import { readdirSync, readFileSync } from 'node:fs';
+// layer no more. The module graph is read with TypeScript's parser; `import type` and `export type`
+// declarations are left out, as they are erased before the code runs (an `import { type X }` is not:
+// Node keeps it as an import of the module).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -19,14 +21,22 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Each file's relative imports (`./x.ts`, `../y.ts`), resolved to files. */
+/** Each file's relative imports that exist at run time (`./x.ts`, `../y.ts`), resolved to files. */
 function moduleGraph(files: string[]): Map<string, string[]> {
   const known = new Set(files);
   return new Map(
     files.map((file) => {
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-      const targets = importedFiles
-        .map((i) => i.fileName)
+      const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+      const targets = source.statements
+        .flatMap((statement) => {
+          if (ts.isImportDeclaration(statement) && !statement.importClause?.isTypeOnly)
+            return [statement.moduleSpecifier];
+          if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && !statement.isTypeOnly)
+            return [statement.moduleSpecifier];
+          return [];
+        })
+        .filter(ts.isStringLiteral)
+        .map((specifier) => specifier.text)
         .filter((name) => name.startsWith('.'))
         .map((name) => resolve(dirname(file), name))
         .filter((target) => known.has(target));
@@ -71,6 +81,20 @@ describe('the import graph', () => {
         ]),
       ),
     ).toEqual([]);
+  });
+
+  it('counts the imports that run, not those erased with the types', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-graph-'));
+    try {
+      const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
+      write('a.ts', "import { b } from './b.ts';\nimport type { C } from './c.ts';\nexport const a = b;");
+      write('b.ts', "import { type A } from './a.ts';\nexport const b = 1;");
+      write('c.ts', "export type { A } from './a.ts';\nexport type C = number;");
+      const graph = moduleGraph(['a.ts', 'b.ts', 'c.ts'].map((f) => join(dir, f)));
+      expect(circles(graph).map((c) => c.map((f) => relative(dir, f)))).toEqual([['a.ts', 'b.ts']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('has no circle in the sources', () => {

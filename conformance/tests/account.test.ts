@@ -3,9 +3,9 @@
 // ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
 // month of the short URL limit is 30 days; left-out switches keep their stored values.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 
 beforeAll(resetIfPossible);
 
@@ -153,23 +153,24 @@ describe('E-mail events and the switches (seed: Events)', () => {
     /** Withdraws one new asset, accepts the offer, and counts the tradeCompleted e-mails so far. */
     const withdrawOne = async () => {
       const asset = await helpers.asset({ owner: me.platformId, itemId: item.id, state: 0 });
-      const answer = await post(me, '/inventory/withdraw', { ids: asset.assetId });
-      needsRoute(ctx, answer, 'to complete a trade');
+      const withdrawal = await post(me, '/inventory/withdraw', { ids: asset.assetId });
+      setUpOk(withdrawal);
       const offer = (await helpers.offers(me.platformId)).find(
         (o) => o.assetIds.includes(String(asset.id)) || o.assetIds.includes(asset.assetId),
       );
-      if (offer) await helpers.settleOffer(offer.tradeId, 'accept');
+      assertThat(withdrawal, offer !== undefined, 'a withdrawal sends the user a withdraw trade offer');
+      await helpers.settleOffer(offer!.tradeId, 'accept');
       return (await helpers.outbox('email', address)).filter((m) => m.kind === 'tradeCompleted').length;
     };
     const sent = await withdrawOne();
     const answer = await get(me, '/user/infos');
     assertThat(answer, sent === 1, 'on by default: one tradeCompleted e-mail');
-    await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } });
+    setUpOk(await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } }));
     assertThat(answer, (await withdrawOne()) === 1, 'its switch off: no e-mail');
-    await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: true } });
-    await post(me, '/user/setMailNotificationStatus', { enabled: false });
+    setUpOk(await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: true } }));
+    setUpOk(await post(me, '/user/setMailNotificationStatus', { enabled: false }));
     assertThat(answer, (await withdrawOne()) === 1, 'all e-mail off: no e-mail');
-    await post(me, '/user/setMailNotificationStatus', { enabled: true });
+    setUpOk(await post(me, '/user/setMailNotificationStatus', { enabled: true }));
     assertThat(answer, (await withdrawOne()) === 2, 'both on again: the e-mail is sent');
   });
 });
@@ -231,7 +232,7 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
     await needsHelpers(ctx);
     const me = await session();
     const base = `m-${me.platformId.slice(-8)}`;
-    await post(me, '/user/updateShortUrl', { shortUrl: `${base}-a` });
+    setUpOk(await post(me, '/user/updateShortUrl', { shortUrl: `${base}-a` }));
     await helpers.advance(30 * 86_400 - 60);
     const early = await post(me, '/user/updateShortUrl', { shortUrl: `${base}-b` });
     assertThat(early, refused(early, 'Short URL can only be changed once per month'), 'within 30 days');

@@ -4,14 +4,14 @@
 // limit, and only now: a caller refused so far costs no body), type a form body by the schema,
 // validate against the document. Whatever it refuses leaves in the API's envelope with the
 // documented message. What identifies a caller and what counts is the mounting side's.
-import type { ErrorRequestHandler, Express, NextFunction, Request, Response } from 'express';
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { guardBody, readBody } from './body-reader.ts';
 import type { Json } from './document.ts';
 import { sendError } from './envelope.ts';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
 import type { OperationInfo } from './operation-index.ts';
 import { type PermittedCaller, permits } from './permission.ts';
 import {
-  bodyReaders,
   documentOperations,
   isAbortedRequest,
   prepareBody,
@@ -41,6 +41,11 @@ export interface GateOptions<Caller extends PermittedCaller> {
 export interface Gate<Caller> {
   operations: Map<string, OperationInfo>;
   matcher: RouteMatcher;
+  /**
+   * The first middleware of `app`, before anything that might read a body: nothing of a body is
+   * read before the gate's reader, and an answer given before it cuts the body (body-reader.ts).
+   */
+  guard: RequestHandler;
   /** Mounts the gate on `app`: what comes after it sees only requests the document admits. */
   mount(app: Express): void;
   /** The last error handler of `app`: documented answers for refused requests, 500 for the rest. */
@@ -51,33 +56,20 @@ export interface Gate<Caller> {
   callerOf(res: Response): Caller | undefined;
 }
 
-/** Whether a request announces a body (a length above 0, or a chunked one). */
-export const hasBody = (req: Request): boolean =>
-  Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
-
-/**
- * Answers before the body is read. Node would otherwise read (and drop) the rest of an unread
- * body to keep the connection: a refused caller's upload would still cost its transfer.
- */
-export function refuseUnread(req: Request, res: Response, message: string, status: number): void {
-  if (hasBody(req)) res.set('Connection', 'close');
-  sendError(res, 'A', message, status);
-}
-
 export function createGate<Caller extends PermittedCaller>(options: GateOptions<Caller>): Gate<Caller> {
   const { document } = options;
   const operations = documentOperations(document);
   const matcher = new RouteMatcher(operations.values());
-  const readBody = bodyReaders();
   const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
   const callerOf = (res: Response): Caller | undefined => res.locals.caller;
 
   async function admit(req: Request, res: Response, next: NextFunction): Promise<void> {
     const op = matcher.match(req.method, req.path);
-    if (!op) return refuseUnread(req, res, NOT_FOUND, 404);
+    // A refusal here leaves the body unread, and its answer cuts it (guardBody).
+    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
     res.locals.operation = op;
     const caller = await options.identify(req, op);
-    if (!permits(op.permission, caller)) return refuseUnread(req, res, FORBIDDEN, 403);
+    if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
     res.locals.caller = caller;
     if (options.count && !(await options.count(req, res, op, caller))) return;
     // The body, read up to the operation's limit, then readied for validation.
@@ -86,8 +78,8 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       prepareBody(req, op, document);
       next();
     };
-    if (op.bodyLimit === undefined) return prepared();
-    readBody(options.bodyLimit?.(op, caller) ?? op.bodyLimit, req, res, prepared);
+    const limit = op.bodyLimit === undefined ? undefined : (options.bodyLimit?.(op, caller) ?? op.bodyLimit);
+    void readBody(limit, req, res, prepared);
   }
 
   return {
@@ -95,6 +87,10 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
     matcher,
     operationOf,
     callerOf,
+    guard(req: Request, res: Response, next: NextFunction) {
+      guardBody(req, res);
+      next();
+    },
     mount(app) {
       useRequestParsing(app);
       app.use(admit);
@@ -104,11 +100,7 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       if (isAbortedRequest(err)) return;
       // A request refused before its operation was matched (none is today): match it here.
       const answer = requestErrorAnswer(err, operationOf(res) ?? matcher.match(req.method, req.path));
-      if (answer) {
-        if (answer.closeConnection) res.set('Connection', 'close');
-        sendError(res, answer.envelope, answer.content, answer.status);
-        return;
-      }
+      if (answer) return sendError(res, answer.envelope, answer.content, answer.status);
       options.unexpected(err, req);
       if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
     },

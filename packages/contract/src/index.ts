@@ -1,11 +1,12 @@
 // @marketplace/contract: the document at run time, shared by the reference server and the mock
 // (packages/mock): its facts, the rules a request passes before any handler runs, and the gate that
-// applies them (ADR 0021).
+// applies them (ADR 0022).
 export { bodyLimitOf } from './body-limit.ts';
+export { BodyError, FORM_DEPTH, FORM_PARAMETERS, guardBody, readBody } from './body-reader.ts';
 export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';
 export { sendError, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';
-export { createGate, type Gate, type GateOptions, hasBody, refuseUnread } from './gate.ts';
+export { createGate, type Gate, type GateOptions } from './gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
 export {
   type Envelope,
@@ -17,11 +18,8 @@ export {
 } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
 export {
-  bodyReaders,
   documentOperations,
   type ErrorAnswer,
-  FORM_DEPTH,
-  FORM_PARAMETERS,
   isAbortedRequest,
   prepareBody,
   requestErrorAnswer,

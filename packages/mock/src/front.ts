@@ -1,6 +1,6 @@
 // The mock's front door (ADR 0017): a small Express app in front of Prism that applies the API's
 // conventions before Prism answers, through the gate the reference server mounts too
-// (@marketplace/contract, ADR 0021): an unknown route is the API's 404, a refused bearer 403
+// (@marketplace/contract, ADR 0022): an unknown route is the API's 404, a refused bearer 403
 // `forbidden`, a request that breaks the document the operation's documented 300. An unknown
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
@@ -124,6 +124,8 @@ export function createFront(options: FrontOptions): express.Express {
     res.setHeader(MOCK_HEADER, options.proxy ? 'proxy' : 'examples');
     next();
   });
+  // A body is read only by the gate's reader, and an answer given before that cuts it, as on the server.
+  app.use(gate.guard);
   // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
   gate.mount(app);

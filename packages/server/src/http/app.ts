@@ -4,7 +4,7 @@
 // refused so far costs no body), convert a form body to the schema's types, validate against the
 // document, run the handler. Every failure leaves in the API's envelope with the documented message.
 
-import { createGate, hasBody, type OperationInfo, sendError, sendOk } from '@marketplace/contract';
+import { createGate, type OperationInfo, sendError, sendOk } from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { NOT_FOUND, rateLimited } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
@@ -53,6 +53,8 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
+  app.use(gate.guard);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -120,6 +122,10 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   return app;
 }
 
+/** Whether a request announces a body (a length above 0, or a chunked one). */
+const hasBody = (req: Request): boolean =>
+  Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
+
 /**
  * Counts an upload of a caller without a JWT against its IP while it is in progress; refuses with
  * 429 past ANONYMOUS_UPLOADS, so nobody without an account holds the server's memory.
@@ -128,7 +134,6 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   const ip = req.ip ?? '';
   const held = uploads.get(ip) ?? 0;
   if (held >= ANONYMOUS_UPLOADS) {
-    res.set('Connection', 'close');
     sendRateLimited(res, { allowed: false, limit: ANONYMOUS_UPLOADS, remaining: 0, reset: now + 1, retryAfter: 1 });
     return false;
   }
