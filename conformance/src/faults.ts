@@ -42,7 +42,7 @@ export interface Fault {
   request?: (r: Outgoing, memory: Memory) => void;
   response?: (x: Exchange, memory: Memory) => void;
   /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
-  answer?: (r: Outgoing) => { status: number; body: Json } | undefined;
+  answer?: (r: Outgoing) => { status: number; body: Json; contentType?: string } | undefined;
 }
 
 const ok = (content: Json) => ({ err: false, success: true, content });
@@ -571,8 +571,8 @@ export async function startFaultyProxy(
     const out: Outgoing = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', upstream), headers, body: json };
     const instead = fault?.answer?.(out);
     if (instead) {
-      res.writeHead(instead.status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(instead.body));
+      res.writeHead(instead.status, { 'content-type': instead.contentType ?? 'application/json; charset=utf-8' });
+      res.end(typeof instead.body === 'string' ? instead.body : JSON.stringify(instead.body));
       return;
     }
     fault?.request?.(out, memory);
