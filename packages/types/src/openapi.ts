@@ -1780,9 +1780,11 @@ export interface paths {
          *     server, `http://127.0.0.1:8080/u/<shortUrl>`) and through `GET /user/store/{identifier}`. A
          *     change within a month of the previous one answers
          *     `Short URL can only be changed once per month` (message designed by this document; the seed
-         *     states the limit without a message); this document counts a month as 30 days. The list of
-         *     reserved short URLs is not shown. The confirmation text is not shown; this document settles on
-         *     `Short URL updated`.
+         *     states the limit without a message); this document counts a month as 30 days. Short URLs are
+         *     compared without case: `My-Store` is taken when `my-store` is (this document's rule). The seed
+         *     does not list the reserved short URLs; this document reserves at least `admin` (`Short URL is
+         *     reserved`), and an implementation may reserve more. The confirmation text is not shown; this
+         *     document settles on `Short URL updated`.
          */
         post: operations["postUserUpdateShortUrl"];
         delete?: never;
