@@ -1360,7 +1360,8 @@ export interface paths {
          *     cashout records", Sales summary). The seed gives two descriptions: totals of the caller's sales
          *     (`SalesSummary`: `totalSales, totalRevenue, averageSalePrice, itemsSold, last30DaysSales,
          *     last30DaysRevenue`), and the caller's items currently on sale (`SalesSummaryListing`:
-         *     `{nb, price, user}`). The reference server implements the first. Amounts are integer cents.
+         *     `{nb, price, user}`). The reference server implements the first. Amounts are integer cents;
+         *     revenues are sums of sale prices, before the 5 percent seller fee (this document's rule).
          */
         get: operations["getUserGetSalesInfos"];
         put?: never;
@@ -4469,8 +4470,9 @@ export interface components {
         /**
          * SalesSummary
          * @description The caller's sales summary, first description of `GET /user/getSalesInfos` (seed: "Purchase,
-         *     sale, cashout records", Sales summary). Amounts are integer cents. Whether revenues are before
-         *     or after the 5 percent seller fee is not shown.
+         *     sale, cashout records", Sales summary). Amounts are integer cents. Revenues are the sums of the
+         *     sale prices, before the 5 percent seller fee, as `totalRevenue` of the sales history (the seed
+         *     does not say; this document's rule).
          * @example {
          *       "totalSales": 42,
          *       "totalRevenue": 186300,
@@ -4527,7 +4529,7 @@ export interface components {
             date: string;
             /** @description Number of sales that day. */
             sales: number;
-            /** @description Revenue of that day, cents. */
+            /** @description Revenue of that day, cents (the sum of the sale prices, before the seller fee). */
             revenue: number;
         };
         /**
@@ -8094,7 +8096,7 @@ export interface operations {
                             statistics?: {
                                 /** @description Number of sales in the window. */
                                 totalSales: number;
-                                /** @description Revenue in the window, cents. */
+                                /** @description Revenue in the window, cents (the sum of the sale prices, before the seller fee). */
                                 totalRevenue: number;
                             };
                         };
