@@ -1,5 +1,5 @@
 // The API in the tools people already use, generated from the bundle by `npm run build` into
-// openapi/tools/ and shipped in @marketplace/openapi (ADR 0021): a Postman collection
+// openapi/tools/ and shipped in @marketplace/openapi (ADR 0023): a Postman collection
 // (tools-postman.ts), a Bruno collection (tools-bruno.ts), and llms.txt with one Markdown page per
 // operation (tools-llms.ts), all from the same operations (tools-operations.ts).
 import { bruno } from './tools-bruno.ts';
