@@ -12,6 +12,7 @@ import { bruToJsonV2 } from '@usebruno/lang';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/proxy.ts';
+import { startMock } from '../packages/mock/src/mock.ts';
 import { parseConfig } from '../packages/server/src/config.ts';
 import { startServer } from '../packages/server/src/server.ts';
 import { TOOLS_DIR, toolFiles } from './tools.ts';
@@ -25,13 +26,16 @@ const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 
 const operations = toolOperations(doc);
 const read = (rel: string) => readFileSync(join(tools, rel), 'utf8');
 
-/** The sandbox in test mode (response validation on) behind the validating proxy. */
-async function sandboxBehindProxy() {
-  const server = await startServer({
-    config: parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', PORT: '0' }),
-    demoData: true,
-    logger: pino({ level: 'silent' }),
-  });
+/** The sandbox in test mode (response validation on), or the mock, behind the validating proxy. */
+async function behindProxy(target: 'sandbox' | 'mock' = 'sandbox') {
+  const server =
+    target === 'mock'
+      ? await startMock({ log: () => {} }).then((m) => ({ url: m.url, close: m.stop }))
+      : await startServer({
+          config: parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', PORT: '0' }),
+          demoData: true,
+          logger: pino({ level: 'silent' }),
+        });
   const out = mkdtempSync(join(tmpdir(), 'tools-proxy-'));
   const proxy = await startValidatingProxy({ target: server.url, out, log: () => {} });
   return {
@@ -43,6 +47,20 @@ async function sandboxBehindProxy() {
     },
   };
 }
+
+/** Runs the Postman collection with newman in one of its environments, its baseUrl set to `url`. */
+async function runNewman(collection: Json, target: 'mock' | 'sandbox', url: string): Promise<Json> {
+  const environment = JSON.parse(read(`postman/${target}.postman_environment.json`));
+  environment.values.find((v: Json) => v.key === 'baseUrl').value = url;
+  const newman = require('newman');
+  return await new Promise((done, fail) =>
+    newman.run({ collection, environment, reporters: [], timeoutRequest: 30_000 }, (error: Error, s: Json) =>
+      error ? fail(error) : done(s),
+    ),
+  );
+}
+
+const failures = (summary: Json) => summary.run.failures.map((f: Json) => `${f.source?.name}: ${f.error?.message}`);
 
 const violations = (proxy: ValidatingProxy) => proxy.violations.map((v) => `${v.operation} ${v.status}: ${v.problems}`);
 
@@ -79,26 +97,19 @@ describe('the Postman collection', () => {
   });
 
   describe('run with newman against the sandbox, through the validating proxy', () => {
-    let sandbox: Awaited<ReturnType<typeof sandboxBehindProxy>>;
+    let sandbox: Awaited<ReturnType<typeof behindProxy>>;
     let summary: Json;
 
     beforeAll(async () => {
-      sandbox = await sandboxBehindProxy();
-      const environment = JSON.parse(read('postman/sandbox.postman_environment.json'));
-      environment.values.find((v: Json) => v.key === 'baseUrl').value = sandbox.proxy.url;
-      const newman = require('newman');
-      summary = await new Promise((done, fail) =>
-        newman.run({ collection, environment, reporters: [], timeoutRequest: 30_000 }, (error: Error, s: Json) =>
-          error ? fail(error) : done(s),
-        ),
-      );
+      sandbox = await behindProxy();
+      summary = await runNewman(collection, 'sandbox', sandbox.proxy.url);
     }, 240_000);
     afterAll(async () => {
       await sandbox?.stop();
     });
 
     it('sends every request and every test passes', () => {
-      expect(summary.run.failures.map((f: Json) => `${f.source?.name}: ${f.error?.message}`)).toEqual([]);
+      expect(failures(summary)).toEqual([]);
       expect(summary.run.executions).toHaveLength(operations.length);
       expect(summary.run.stats.assertions.failed).toBe(0);
     });
@@ -118,6 +129,23 @@ describe('the Postman collection', () => {
       expect(sandbox.proxy.checked()).toBe(operations.length);
     });
   });
+
+  it('runs green with newman against the mock in its mock environment, through the validating proxy', async () => {
+    const mock = await behindProxy('mock');
+    try {
+      const summary = await runNewman(collection, 'mock', mock.proxy.url);
+      expect(failures(summary)).toEqual([]);
+      expect(summary.run.executions).toHaveLength(operations.length);
+      // The mock answers each operation's success example: the JWT of the login's example lets
+      // the others in.
+      expect(summary.run.executions.filter((e: Json) => e.response.code !== 200).map((e: Json) => e.item.name)).toEqual(
+        [],
+      );
+      expect(violations(mock.proxy)).toEqual([]);
+    } finally {
+      await mock.stop();
+    }
+  }, 240_000);
 });
 
 describe('the Bruno collection', () => {
@@ -132,7 +160,7 @@ describe('the Bruno collection', () => {
   });
 
   it('is run by bru run against the sandbox, through the validating proxy, all green', async () => {
-    const sandbox = await sandboxBehindProxy();
+    const sandbox = await behindProxy();
     // bru run writes nothing we need, but it runs in the collection's folder: a copy keeps the
     // committed one untouched.
     const copy = mkdtempSync(join(tmpdir(), 'bruno-'));
