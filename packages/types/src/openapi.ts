@@ -8063,7 +8063,7 @@ export interface operations {
             query?: {
                 /** @description The window, `1W`, `1M`, `1Y` or `All` (default the last 30 days). */
                 period?: "1W" | "1M" | "1Y" | "All";
-                /** @description Accepted; its meaning is not shown by the seed. */
+                /** @description Accepted, any text; its meaning is not shown by the seed. Reserved characters may be sent as they are. */
                 chart?: string;
                 /** @description `1` or `true` returns the graph data (`values`) only. */
                 chart_only?: "0" | "1" | "true" | "false";
@@ -8331,7 +8331,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The `id` of a transaction history entry.
+                 * @description The `id` of a transaction history entry. Reserved characters may be sent as they are (`a+b`
+                 *     is read as `a b`): no such ID exists, so the answer is `Transaction not found or access denied`.
                  * @example sale-905
                  */
                 transactionId: string;
