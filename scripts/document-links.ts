@@ -1,4 +1,4 @@
-// The links of the document (ADR 20), checked so that a generic stateful tool can chain the seed's
+// The links of the document (ADR 21), checked so that a generic stateful tool can chain the seed's
 // flows from them alone: every link names an operation and parameters that exist and runtime
 // expressions that point into the schemas they read; the login links to every operation that
 // needs its JWT; a link to an operation that needs a JWT passes one on; and every identifier an

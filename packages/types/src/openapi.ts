@@ -1677,6 +1677,9 @@ export interface paths {
          *     all six stored values. The general switch is `POST /user/setMailNotificationStatus`. The seed
          *     does not show the confirmation text; this document settles on
          *     `Notification settings updated`.
+         *
+         *     As a form body: `notifications[marketing]=false` (the Encoding Object's `deepObject`), or OpenAPI's default
+         *     notation with the keys at the top level, `marketing=false`.
          */
         post: operations["postUserSetMailNotification"];
         delete?: never;
@@ -1724,6 +1727,9 @@ export interface paths {
          *     `showOnLeaderboard`. Keys left out keep their stored value; other keys are refused. The answer
          *     echoes all four stored values. The confirmation text is not shown by the seed; this document
          *     settles on `Privacy settings updated`. What each setting hides from whom is not shown.
+         *
+         *     As a form body: `settings[profilePublic]=false` (the Encoding Object's `deepObject`), or OpenAPI's default
+         *     notation with the keys at the top level, `profilePublic=false`.
          */
         post: operations["postUserSetPrivacySetting"];
         delete?: never;
