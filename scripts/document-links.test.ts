@@ -51,7 +51,6 @@ function doc(links: { login?: object; add?: object } = {}) {
               links: links.add ?? {
                 remove: {
                   operationId: 'postCartRemove',
-                  parameters: { 'header.Authorization': '$request.header.Authorization' },
                   requestBody: { cartId: '$response.body#/content/cart/0/cartId' },
                 },
               },
@@ -71,7 +70,6 @@ function doc(links: { login?: object; add?: object } = {}) {
 }
 
 const remove = (link: object) => ({ add: { remove: { operationId: 'postCartRemove', ...link } } });
-const auth = { 'header.Authorization': '$request.header.Authorization' };
 
 describe('linkProblems', () => {
   it('finds none in a document whose links are complete', () => {
@@ -93,28 +91,28 @@ describe('linkProblems', () => {
       ],
     ],
     [
-      'a link that does not pass the JWT on',
-      remove({ requestBody: { cartId: '$response.body#/content/cart/0/cartId' } }),
-      ['postCartAdd 200 link remove: postCartRemove needs a JWT: pass it on as header.Authorization'],
+      'an expression reading an undeclared request header (the JWT cannot be passed on)',
+      remove({ parameters: { 'header.Authorization': '$request.header.Authorization' }, requestBody: { cartId: 1 } }),
+      ['postCartAdd 200 link remove: $request.header.Authorization: postCartAdd has no header parameter Authorization'],
     ],
     [
       'a pointer outside the answer',
-      remove({ parameters: auth, requestBody: { cartId: '$response.body#/content/rows/0/cartId' } }),
+      remove({ requestBody: { cartId: '$response.body#/content/rows/0/cartId' } }),
       ['postCartAdd 200 link remove: $response.body#/content/rows/0/cartId: not in the 200 answer of postCartAdd'],
     ],
     [
       'a value of the wrong type',
-      remove({ parameters: auth, requestBody: { cartId: '$request.body#/comment' } }),
+      remove({ requestBody: { cartId: '$request.body#/comment' } }),
       ['postCartAdd 200 link remove: $request.body#/comment gives string, cartId takes integer'],
     ],
     [
       'a literal of the wrong type',
-      remove({ parameters: auth, requestBody: { cartId: '7' } }),
+      remove({ requestBody: { cartId: '7' } }),
       ['postCartAdd 200 link remove: "7" is not integer (cartId)'],
     ],
     [
       'a body missing a required field',
-      remove({ parameters: auth, requestBody: {} }),
+      remove({ requestBody: {} }),
       [
         "postCartAdd 200 link remove: the body lacks postCartRemove's required cartId",
         'postCartRemove takes the identifier body cartId but no link sets it',
@@ -125,7 +123,7 @@ describe('linkProblems', () => {
       {
         add: {
           a: { operationId: 'postNothing' },
-          remove: { operationId: 'postCartRemove', parameters: { ...auth, 'path.x': '1' }, requestBody: { cartId: 1 } },
+          remove: { operationId: 'postCartRemove', parameters: { 'path.x': '1' }, requestBody: { cartId: 1 } },
         },
       },
       [

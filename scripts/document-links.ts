@@ -1,9 +1,11 @@
 // The links of the document (ADR 21), checked so that a generic stateful tool can chain the seed's
 // flows from them alone: every link names an operation and parameters that exist and runtime
-// expressions that point into the schemas they read; the login links to every operation that
-// needs its JWT; a link to an operation that needs a JWT passes one on; and every identifier an
-// operation takes (a path parameter, a required `...id`/`...Id`/`ids`/`ticket`/`user`/`url`/
-// `trade`/`secret` field, enums aside) is set by some link from an operation that returns it.
+// expressions that point into the schemas they read (a `$request.header.X` only for a declared
+// header parameter: Schemathesis refuses a link that reads an undeclared one, the
+// `Authorization` header included); the login links to every operation that needs its JWT; and
+// every identifier an operation takes (a path parameter, a required `...id`/`...Id`/`ids`/`ticket`/
+// `user`/`url`/`trade`/`secret` field, enums aside) is set by some link from an operation that
+// returns it.
 import { type Json, operationsOf, type SourceOperation, schemaProperties, schemaTypes } from './document-source.ts';
 
 /** The operation whose answer carries the JWT (seed: "Authentication", Login). */
@@ -77,8 +79,6 @@ function expressionProblem(doc: Json, source: SourceOperation, status: string, e
     );
   if (!m) return `${expression} is not a runtime expression`;
   const params: Json[] = [...(doc.paths[source.path].parameters ?? []), ...(source.op.parameters ?? [])];
-  if (m[2] === 'header' && m[3]?.toLowerCase() === 'authorization')
-    return bearer(doc, source.op) === 'no' ? `${expression}: ${source.id} takes no JWT` : undefined;
   if (m[2] && !params.some((p) => p.in === m[2] && p.name === m[3]))
     return `${expression}: ${source.id} has no ${m[2]} parameter ${m[3]}`;
   if (m[4] === 'request' && !schemaAt(jsonBody(source.op), m[5] ?? ''))
@@ -185,8 +185,6 @@ export function linkProblems(doc: Json): string[] {
           if (!(field in link.requestBody)) problems.push(`${at}: the body lacks ${target.id}'s required ${field}`);
       }
     }
-    if (bearer(doc, target.op) === 'needs' && !link.parameters?.[AUTHORIZATION])
-      problems.push(`${at}: ${target.id} needs a JWT: pass it on as ${AUTHORIZATION}`);
     for (const expression of expressionsIn([link.parameters ?? {}, link.requestBody ?? null])) {
       const problem = expressionProblem(doc, source, status, expression);
       if (problem) problems.push(`${at}: ${problem}`);

@@ -74,6 +74,13 @@ describe('runtime expressions', () => {
     expect(resolveValue('Bearer {$response.body#/content/jwt}', x)).toBe('Bearer abc');
   });
 
+  it('keeps the credential of the walk for an operation that takes a JWT, and only for one', () => {
+    const cart = linkedRequest({ operationId: 'postCartRemove', requestBody: { cartId: 1 } }, x);
+    expect(cart?.headers).toEqual({ Authorization: 'Bearer t' });
+    const login = linkedRequest({ operationId: 'postUserLogin', requestBody: { apiKey: 'k' } }, x);
+    expect(login?.headers).toEqual({});
+  });
+
   it('gives no request when an expression finds nothing', () => {
     const link = { operationId: 'postCartRemove', requestBody: { cartId: '$response.body#/content/cart/3/cartId' } };
     expect(linkedRequest(link, x)).toBeUndefined();

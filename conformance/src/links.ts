@@ -2,7 +2,10 @@
 // exchange, a link names the next operation and gives some of its inputs as runtime expressions
 // (`$response.body#/content/cartId`, `$request.path.item`, `Bearer {$response.body#/content/jwt}`);
 // every other input is the document's own example, as for any request the suite builds. Nothing
-// here knows an operation: the expressions are resolved against what was sent and received.
+// here knows an operation: the expressions are resolved against what was sent and received. The
+// JWT comes from the login's links (`header.Authorization`); after that it stays the walk's
+// credential, as a stateful tool keeps its auth setting: a link cannot pass it on, since a link may
+// only read a header the source operation declares, and `Authorization` is never declared.
 import { deref, document, type Json, type Operation, operations } from './document.ts';
 import { type Answer, call } from './http.ts';
 import { buildRequest } from './requests.ts';
@@ -74,6 +77,10 @@ export function linksFrom(x: Exchange): Record<string, Json> {
   return deref(x.operation.op.responses?.[String(x.answer.status)])?.links ?? {};
 }
 
+/** Whether an operation needs or accepts a bearer JWT (its own security, else the document's). */
+const takesJwt = (o: Operation): boolean =>
+  (o.op.security ?? document.security ?? []).some((s: Json) => 'bearerAuth' in s);
+
 export interface LinkedRequest {
   operation: Operation;
   path: Record<string, string>;
@@ -112,6 +119,9 @@ export function linkedRequest(link: Json, x: Exchange): LinkedRequest | undefine
     if (error instanceof Unresolved) return undefined;
     throw error;
   }
+  const credential = header(x.request.headers, 'authorization');
+  if (credential && !header(request.headers, 'authorization') && takesJwt(operation))
+    request.headers.Authorization = credential;
   return request;
 }
 
