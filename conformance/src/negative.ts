@@ -6,6 +6,7 @@
 // A query parameter without `allowReserved` also gets its valid value with an unencoded reserved
 // character (`!`, which encodeURIComponent leaves as is): the document's conditions for it (a
 // number, an enum, a pattern) must exclude that value, and the refusal is its documented message.
+// Every query parameter sent twice is a list where one value is documented: its invalid message.
 import { deref, type Json, type Operation } from './document.ts';
 import { type Built, buildRequest, parameterValue } from './requests.ts';
 
@@ -106,14 +107,22 @@ export function negativeCases(o: Operation): NegativeCase[] {
         });
       }
     }
-    if (p.in === 'query' && !p.allowReserved) {
-      // Written into the path: the client's query builder would encode it.
+    if (p.in === 'query') {
+      // Written into the path: the client's query builder would encode the `!` and keep one value.
       const { [p.name]: _replaced, ...others } = base.query;
-      const raw = `${encodeURIComponent(String(parameterValue(p)))}!`;
-      const query = [new URLSearchParams(others).toString(), `${encodeURIComponent(p.name)}=${raw}`].filter(Boolean);
+      const valid = `${encodeURIComponent(p.name)}=${encodeURIComponent(String(parameterValue(p)))}`;
+      const path = (...pairs: string[]) =>
+        `${base.path}?${[new URLSearchParams(others).toString(), ...pairs].filter(Boolean).join('&')}`;
+      if (!p.allowReserved)
+        cases.push({
+          name: `query ${p.name}: an unencoded reserved character`,
+          request: { ...base, path: path(`${valid}!`), query: {} },
+          field: p.name,
+          reason: 'invalid',
+        });
       cases.push({
-        name: `query ${p.name}: an unencoded reserved character`,
-        request: { ...base, path: `${base.path}?${query.join('&')}`, query: {} },
+        name: `query ${p.name}: sent twice`,
+        request: { ...base, path: path(valid, valid), query: {} },
         field: p.name,
         reason: 'invalid',
       });
