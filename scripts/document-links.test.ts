@@ -86,8 +86,23 @@ describe('linkProblems', () => {
       'a Connected operation the login does not link to',
       { login: {} },
       [
-        'postCartAdd needs a JWT but postUserLogin has no link to it',
-        'postCartRemove needs a JWT but postUserLogin has no link to it',
+        "postCartAdd needs a JWT but no link of postUserLogin gives it (header.Authorization: 'Bearer {$response.body#/content/jwt}')",
+        "postCartRemove needs a JWT but no link of postUserLogin gives it (header.Authorization: 'Bearer {$response.body#/content/jwt}')",
+      ],
+    ],
+    [
+      'a login link that does not give the JWT',
+      {
+        login: {
+          add: { operationId: 'postCartAdd' },
+          remove: {
+            operationId: 'postCartRemove',
+            parameters: { 'header.Authorization': 'Bearer {$response.body#/content/jwt}' },
+          },
+        },
+      },
+      [
+        "postCartAdd needs a JWT but no link of postUserLogin gives it (header.Authorization: 'Bearer {$response.body#/content/jwt}')",
       ],
     ],
     [

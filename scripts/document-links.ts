@@ -191,12 +191,12 @@ export function linkProblems(doc: Json): string[] {
     }
   }
   for (const o of operations) {
-    if (
-      o.id !== LOGIN &&
-      bearer(doc, o.op) === 'needs' &&
-      !links.some((l) => l.source.id === LOGIN && l.link.operationId === o.id)
-    )
-      problems.push(`${o.id} needs a JWT but ${LOGIN} has no link to it`);
+    const givesJwt = (l: FoundLink) =>
+      l.source.id === LOGIN &&
+      l.link.operationId === o.id &&
+      String(l.link.parameters?.[AUTHORIZATION] ?? '').includes(`{${JWT}}`);
+    if (o.id !== LOGIN && bearer(doc, o.op) === 'needs' && !links.some(givesJwt))
+      problems.push(`${o.id} needs a JWT but no link of ${LOGIN} gives it (${AUTHORIZATION}: 'Bearer {${JWT}}')`);
     for (const input of identifierInputs(doc, o))
       if (!links.some((l) => l.link.operationId === o.id && sets(l.link, input)))
         problems.push(`${o.id} takes the identifier ${input.in} ${input.name} but no link sets it`);
