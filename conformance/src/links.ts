@@ -60,8 +60,8 @@ export function resolveValue(value: unknown, x: Exchange): unknown {
   if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, x)]));
   if (typeof value !== 'string') return value;
-  const whole = value.startsWith('$') ? evaluate(value, x) : undefined;
   if (value.startsWith('$')) {
+    const whole = evaluate(value, x);
     if (whole === undefined) throw new Unresolved(value);
     return whole;
   }
@@ -72,9 +72,10 @@ export function resolveValue(value: unknown, x: Exchange): unknown {
   });
 }
 
-/** The links of the answer's operation for the status it got. */
+/** The links of the answer's operation for the status it got (a `$ref` to `components/links` followed). */
 export function linksFrom(x: Exchange): Record<string, Json> {
-  return deref(x.operation.op.responses?.[String(x.answer.status)])?.links ?? {};
+  const links = deref(x.operation.op.responses?.[String(x.answer.status)])?.links ?? {};
+  return Object.fromEntries(Object.entries(links).map(([name, link]) => [name, deref(link)]));
 }
 
 /** Whether an operation needs or accepts a bearer JWT (its own security, else the document's). */
