@@ -1,8 +1,9 @@
 // The document's links walked against the reference server in test mode (in this process, on a
 // free port) with the suite's own HTTP code: after a login with a test-helper account's API key,
 // every request is made by following a link of the previous answer (links.ts), its other inputs
-// being the document's examples. The seed's main flows reach success answers that way, which is
-// what a generic stateful tool driven by the document can do.
+// being the document's examples and the JWT the login's link gave (kept as the walk's credential).
+// The seed's main flows reach success answers that way, which is what a generic stateful tool
+// driven by the document can do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../packages/server/src/routes/test-harness.ts';
 import { operations } from './document.ts';
