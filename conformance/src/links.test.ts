@@ -159,6 +159,54 @@ describe('the links of the document against the reference server', { timeout: 12
     await step(await step(await logIn(user.apiKey), 'postUserUpdateShortUrl'), 'getUserStoreIdentifier');
   });
 
+  it('lead a walk that chooses nothing itself, depth first over every link once, to the main flows', async () => {
+    const user = await server.user({ balance: 100_000 });
+    // A listing of the price list's item of its own (the flows above bought theirs).
+    await server.listed(item, [300]);
+    const hat = await server.item({ name: 'Walked Hat' });
+    await server.asset({ owner: user.platformId, itemId: hat.id, state: 0 });
+    const followed = new Set<string>();
+    const succeeded = new Set<string>();
+    const walk = async (x: Exchange): Promise<void> => {
+      for (const [name, link] of Object.entries(linksFrom(x))) {
+        const key = `${x.operation.id} ${name}`;
+        // Logging out would end the walk's session: a tool logs in again, this walk leaves them out.
+        if (followed.has(key) || /Disconnect/.test(link.operationId) || followed.size >= 500) continue;
+        followed.add(key);
+        const request = linkedRequest(link, x);
+        if (!request) continue;
+        const next = await send(request);
+        if (next.answer.status !== 200) continue;
+        succeeded.add(next.operation.id);
+        await walk(next);
+      }
+    };
+    await walk(await logIn(user.apiKey));
+    // Measured: about 160 links followed, about 70 operations answering 200.
+    expect([...succeeded], `${followed.size} links followed; 200 from ${[...succeeded].sort().join(' ')}`).toEqual(
+      expect.arrayContaining([
+        'getPublicPrice',
+        'postItemBuyorder',
+        'getUserBuyorderItem',
+        'postItemBuyorderUpdate',
+        'postItemBuyorderRemove',
+        'getItemListingItem',
+        'postCartAdd',
+        'postCartRemove',
+        'postSupportCreate',
+        'getSupportMessagesTicket',
+        'postSupportPost',
+        'postCashoutLink',
+        'postCashoutProcess',
+        'postCashoutCancel',
+        'getInventoryOnInventory',
+        'postInventoryWithdraw',
+        'getTradesActive',
+        'getTradesResend',
+      ]),
+    );
+  });
+
   // Last: the documented examples it sends take state the walks above need (the example short URL).
   it('carry the JWT of a login to every operation that takes one', async () => {
     const admin = await server.user({ admin: true, balance: 100_000 });
