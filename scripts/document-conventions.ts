@@ -3,7 +3,7 @@
 // YAML read it as a one-key object, which the docs page then shows as `[object Object]`. A query
 // parameter that admits a reserved character says `allowReserved` (the validator refuses one sent
 // unencoded otherwise, a reason no documented condition gives); a form body's object and array
-// fields have an Encoding Object naming the notation the server reads (ADR 21); and the links
+// fields have an Encoding Object naming the notation the server reads (ADR 22); and the links
 // (document-links.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

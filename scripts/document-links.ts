@@ -1,4 +1,4 @@
-// The links of the document (ADR 21), checked so that a generic stateful tool can chain the seed's
+// The links of the document (ADR 22), checked so that a generic stateful tool can chain the seed's
 // flows from them alone: every link names an operation and parameters that exist and runtime
 // expressions that point into the schemas they read (a `$request.header.X` only for a declared
 // header parameter: Schemathesis refuses a link that reads an undeclared one, the

@@ -1,4 +1,4 @@
-// The document's OpenAPI links, followed as a generic stateful tool follows them (ADR 21): from an
+// The document's OpenAPI links, followed as a generic stateful tool follows them (ADR 22): from an
 // exchange, a link names the next operation and gives some of its inputs as runtime expressions
 // (`$response.body#/content/cartId`, `$request.path.item`, `Bearer {$response.body#/content/jwt}`);
 // every other input is the document's own example, as for any request the suite builds. Nothing

@@ -1283,7 +1283,11 @@ export interface paths {
         /**
          * The caller's balance
          * @description Returns the caller's balance in integer cents of US dollars (seed: "User account",
-         *     `GET /user/balance`). Amounts reserved by buy orders are not shown as a separate field.
+         *     `GET /user/balance`). The balance is net of the amounts reserved by active buy orders: the
+         *     seed's "buying power of value x amount is reserved from balance" is read as leaving the
+         *     balance when the order is placed and coming back when it is released (update, removal, the
+         *     unused part of a unit on a fill). This is a rule of this document (see "This document's
+         *     rules"); reserved amounts are not shown as a separate field.
          */
         get: operations["getUserBalance"];
         put?: never;

@@ -3,7 +3,7 @@
 // type the operation's schema gives that field, so `price=150` validates like `{"price": 150}`.
 // JSON bodies are never coerced: a JSON string where a number is required stays an error.
 //
-// Objects and arrays in a form (ADR 21): the document's Encoding Object states `deepObject`
+// Objects and arrays in a form (ADR 22): the document's Encoding Object states `deepObject`
 // (`notifications[marketing]=false`) for objects and `form` exploded (`items=1&items=2`) for
 // arrays, which the form parser reads. An object whose keys the schema declares is also read in
 // OpenAPI's default notation, its keys spread at the top level (`marketing=false`), the way a

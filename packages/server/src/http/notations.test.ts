@@ -1,4 +1,4 @@
-// Every notation the document states is one the server reads (ADR 21). A form body sent in the
+// Every notation the document states is one the server reads (ADR 22). A form body sent in the
 // notation of each operation's Encoding Object (`notifications[marketing]=false`, `items=1&items=2`),
 // and an object also in OpenAPI's default notation (`marketing=false`), gets the very answer its
 // JSON example gets; a query parameter marked `allowReserved` is not refused for an unencoded
