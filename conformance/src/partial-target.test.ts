@@ -118,6 +118,21 @@ describe('a partial implementation: a random half of the operations and of the t
       for (const o of present) expect(contract(o.name)?.state, o.name).toBe('passed');
       if (helpersDetected && !removed.has('POST /test_helpers/reset'))
         expect(result!.levels.behavior.passed).toBeGreaterThan(0);
+      // The progress: a removed operation is never implemented (its 404s cover nothing), a present
+      // one never failing; the coverage counts the implemented ones only.
+      for (const r of result!.progress.operations)
+        if (removed.has(r.operation)) {
+          expect([r.operation, r.implemented, ['not implemented', 'not tested'].includes(r.state)]).toEqual([
+            r.operation,
+            false,
+            true,
+          ]);
+        } else expect([r.operation, r.state]).not.toEqual([r.operation, 'failing']);
+      expect(result!.progress.implemented).toBeGreaterThan(0);
+      expect(result!.coverage.operations.hit).toBe(result!.progress.implemented);
+      expect(stdout).toContain(
+        `Progress: ${result!.progress.implemented} of ${operations.length} operations implemented`,
+      );
     },
   );
 
