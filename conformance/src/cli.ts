@@ -2,6 +2,7 @@
 // marketplace-conformance --target <base-url> [options]         run the suite against a target
 // marketplace-conformance proxy --target <base-url> [--port P]  check live traffic against the document
 // marketplace-conformance verify <summary.json>                  check the seal of a badge summary
+// marketplace-conformance explore --target <base-url> [--seed N]  seeded stateful exploration (src/explore/)
 // Exit codes: 0 nothing failed, 1 a failure (or a violation seen by the proxy), 2 bad options or a
 // target that is not this API or does not answer.
 import { parseArgs } from 'node:util';
@@ -16,6 +17,7 @@ if (!process.stdout.isTTY || process.env.NO_COLOR !== undefined) {
 const USAGE = `usage: marketplace-conformance --target <base-url> [options]
        marketplace-conformance proxy --target <base-url> [--port <port>] [--out <dir>] [--reporter <name>]...
        marketplace-conformance verify <summary.json>
+       marketplace-conformance explore --target <base-url> [--seed <n>] [--steps <n>] [--time <s>] [--replay <file>] [--out <dir>]
 
   --target <url>          the implementation to test, with its scheme (or BASE_URL)
   --level <level>         contract, behavior or all (default all)
@@ -28,6 +30,9 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
   --mock                  the target is a mock (Prism): do not expect the API's error envelope
   --out <dir>             where reports go (default conformance/reports)
   --port <port>           proxy: the port to listen on (default: a free port, printed)
+  --seed <n>              explore: the seed (a run repeats exactly with the same seed and bounds)
+  --steps <n>, --time <s> explore: stop starting runs after this many steps or seconds (default 60 s)
+  --replay <file>         explore: play a replay file written by a failed exploration
   -h, --help              this text`;
 
 const OPTIONS = {
@@ -42,6 +47,10 @@ const OPTIONS = {
   'blocked-country': { type: 'string' },
   out: { type: 'string' },
   port: { type: 'string' },
+  seed: { type: 'string' },
+  steps: { type: 'string' },
+  time: { type: 'string' },
+  replay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -96,7 +105,7 @@ function parse(args: string[]): { values: Values; positionals: string[] } {
 }
 
 const argv = process.argv.slice(2);
-const command = argv[0] === 'proxy' || argv[0] === 'verify' ? argv[0] : 'run';
+const command = argv[0] === 'proxy' || argv[0] === 'verify' || argv[0] === 'explore' ? argv[0] : 'run';
 const { values, positionals } = parse(command === 'run' ? argv : argv.slice(1));
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -131,6 +140,29 @@ for (const r of reporters)
   if (!(REPORTERS as readonly string[]).includes(r))
     usageError(`unknown --reporter ${r} (one of ${REPORTERS.join(', ')})`);
 const out = values.out ?? 'conformance/reports';
+const EXPLORE_OPTIONS = ['seed', 'steps', 'time', 'replay'] as const;
+if (command !== 'explore')
+  for (const name of EXPLORE_OPTIONS) if (values[name] !== undefined) usageError(`--${name} is an option of explore`);
+
+if (command === 'explore') {
+  for (const name of [
+    'level',
+    'read-only',
+    'mock',
+    'grep',
+    'api-key',
+    'admin-api-key',
+    'blocked-country',
+    'port',
+  ] as const)
+    if (values[name] !== undefined) usageError(`--${name} is not an option of explore`);
+  const { exploreCommand } = await import('./explore/command.ts');
+  const code = await exploreCommand(
+    { target, out, seed: values.seed, steps: values.steps, time: values.time, replay: values.replay },
+    { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+  );
+  process.exit(code);
+}
 
 if (command === 'proxy') {
   for (const name of ['level', 'read-only', 'mock', 'grep', 'api-key', 'admin-api-key', 'blocked-country'] as const)

@@ -36,7 +36,7 @@ type Memory = Map<string, Json>;
 export interface Fault {
   description: string;
   /** The kind of weakness the fault plants (the three kinds of issue 15, or a plain contract break). */
-  kind?: 'scope' | 'states' | 'filter';
+  kind?: 'scope' | 'states' | 'filter' | 'money' | 'ownership' | 'order' | 'deadline' | 'rounding' | 'helper';
   /** The suite's tests that must notice it (a --grep pattern). */
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
@@ -526,6 +526,48 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'bulk takes the cheapest',
     request: (r) => {
       if (r.url.pathname === '/cart/bulk' && r.body && typeof r.body === 'object') delete r.body.sellerUserId;
+    },
+  },
+};
+
+/**
+ * Faults in state that no single answer shows, only the state read as a whole (money that does not
+ * add up, an asset in two places): what `marketplace-conformance explore` is for (src/explore/).
+ */
+export const STATE_FAULTS: Record<string, Fault> = {
+  'cashout-fee-not-debited': {
+    kind: 'money',
+    description: 'a cashout debits the amount but not its fee: the balance keeps the fee (money created)',
+    grep: 'cashout is accepted pending with the 2 percent fee',
+    response: (x, memory) => {
+      const kept = map(memory, 'kept');
+      if (x.path === '/cashout/process' && x.status === 200 && x.user && typeof x.body?.content?.fee === 'number')
+        kept.set(x.user, String(Number(kept.get(x.user) ?? 0) + x.body.content.fee));
+      if (x.path === '/user/balance' && x.user && kept.has(x.user) && typeof x.body?.content?.balance === 'number')
+        x.body.content.balance += Number(kept.get(x.user));
+    },
+  },
+  'seller-keeps-sold-asset': {
+    kind: 'ownership',
+    description: "a sold asset stays in the seller's inventory as well as the buyer's",
+    grep: 'sells at once',
+    response: (x, memory) => {
+      const owners = map(memory, 'owners');
+      const rows = map(memory, 'rows');
+      if (x.path === '/test_helpers/reset') for (const m of [owners, rows]) m.clear();
+      if (x.path === '/test_helpers/assets' && x.status === 200)
+        owners.set(String(x.body?.content?.assetId), String(x.requestBody?.owner));
+      if (x.path !== '/inventory/onInventory' || !x.user || !Array.isArray(x.body?.content?.items)) return;
+      const items: Json[] = x.body.content.items;
+      for (const row of items)
+        for (const id of String(row.ids).split(','))
+          if (owners.has(id) && owners.get(id) !== x.user)
+            rows.set(id, JSON.stringify({ ...row, ids: id, assetId: id, count: 1 }));
+      for (const [id, row] of rows)
+        if (owners.get(id) === x.user && !items.some((r) => String(r.ids).split(',').includes(id))) {
+          items.push(JSON.parse(row));
+          x.body.content.count += 1;
+        }
     },
   },
 };
