@@ -34,6 +34,16 @@ import { MemoryWorld, type SharedWorld, worldCache } from './world.ts';
 // the installed package), so the server validates against the contract version it was built with.
 export const BUNDLED_DOCUMENT = createRequire(import.meta.url).resolve('@marketplace/openapi/openapi.json');
 
+/**
+ * The document, read once per process: it is only read, and the servers of one process (the
+ * sandboxes of issue 25) then share the validators built for it (http/validators.ts).
+ */
+let document: unknown;
+const theDocument = () => {
+  document ??= JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
+  return document;
+};
+
 export const cryptoRandom: Random = {
   hex: (bytes) => randomBytes(bytes).toString('hex'),
   digits: (n) => Array.from({ length: n }, () => randomInt(10)).join(''),
@@ -86,7 +96,7 @@ export async function composeServer({ config, demoData = false, logger, store: s
     jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
     depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
     codeKey: await secret(undefined, 'code-key'),
-    document: JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')),
+    document: theDocument(),
     caches: worldCache(world),
   };
   // The admins' keys are only known here, once: the store keeps their hashes.
@@ -152,3 +162,12 @@ export async function startServer(options: ServerOptions) {
   };
   return { server, url: serverUrl(server), deps, demoAdmins, close };
 }
+
+export {
+  type PopulationAnswer,
+  type PopulationRequest,
+  type Sandbox,
+  type SandboxOptions,
+  type SandboxUser,
+  startSandbox,
+} from './sandbox.ts';

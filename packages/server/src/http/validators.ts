@@ -11,8 +11,23 @@ type Json = any;
 
 const segmentOf = (path: string): string => path.split('/')[1] ?? '';
 
+/**
+ * The validators built for a document, by whether they check responses. They hold no state of a
+ * server: servers of one process on one document (sandboxes, issue 25) share them, since building
+ * them (Ajv compiling every schema) costs about a second.
+ */
+const built = new WeakMap<object, Map<boolean, RequestHandler>>();
+
 /** One validator per first path segment, dispatched by the request's path. */
 export function documentValidators(document: Json, validateResponses: boolean): RequestHandler {
+  const byMode = built.get(document) ?? new Map<boolean, RequestHandler>();
+  built.set(document, byMode);
+  const handler = byMode.get(validateResponses) ?? buildValidators(document, validateResponses);
+  byMode.set(validateResponses, handler);
+  return handler;
+}
+
+function buildValidators(document: Json, validateResponses: boolean): RequestHandler {
   cacheValidatorRouteRegexps();
   const bySegment = new Map<string, express.Router>();
   const segments = new Set(Object.keys(document.paths).map(segmentOf));

@@ -1,0 +1,111 @@
+// A sandbox inside a test (issue 25): the reference server in this process, in test mode on an
+// in-memory store, listening on a free port, with a few users ready and the test helpers as
+// functions. Frontend tests (vitest, Playwright fixtures) get a world of their own per test or per
+// worker without starting a process or sharing state with another test.
+import pino from 'pino';
+import { parseConfig } from './config.ts';
+import { startServer } from './server.ts';
+
+/** A user of the sandbox: log in with its `apiKey` (`POST /user/login`). */
+export interface SandboxUser {
+  platformId: string;
+  apiKey: string;
+}
+
+export interface SandboxOptions {
+  /** Users created at start and again after every `reset` (`pop-0`, `pop-1`, ... as API keys): 0 to 100, default 2. */
+  users?: number;
+  /** Their balance in cents. Default 1,000,000. */
+  balance?: number;
+  /** More environment variables of the server (`MARKETPLACE_BLOCKED_COUNTRIES`, `LOG_LEVEL`, ...). */
+  env?: Record<string, string>;
+}
+
+/** What a population call adds (`POST /test_helpers/population`); see the test-helpers document. */
+export interface PopulationRequest {
+  users: number;
+  items: number;
+  assets: number;
+  listedShare?: number;
+  buyOrders?: number;
+  balance?: number;
+}
+
+export interface PopulationAnswer {
+  users: number;
+  items: number;
+  assets: number;
+  buyOrders: number;
+  apiKeys: string[];
+  platformIds: string[];
+  itemIds: number[];
+}
+
+export interface Sandbox {
+  /** The base URL of the API (`http://127.0.0.1:<port>`), test helpers included. */
+  url: string;
+  /** The users created at start; the same keys and platform IDs again after `reset`. */
+  users: SandboxUser[];
+  /** The server's clock (every time-based rule reads it); each call resolves to the new time, unix seconds. */
+  clock: { advance(seconds: number): Promise<number>; set(unixSeconds: number): Promise<number> };
+  /** Empties the world (`POST /test_helpers/reset`) and creates the same users again. */
+  reset(): Promise<void>;
+  /** Adds a population on top of what exists (`POST /test_helpers/population`). */
+  population(request: PopulationRequest): Promise<PopulationAnswer>;
+  /** Stops the server; its state is gone. */
+  close(): Promise<void>;
+}
+
+/** Calls a test helper of the server at `url`; resolves to its `content`, throws on a refusal. */
+export async function callHelper<T>(url: string, path: string, body: object = {}): Promise<T> {
+  const res = await fetch(`${url}/test_helpers${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { content: unknown };
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json.content)}`);
+  return json.content as T;
+}
+
+/** Starts a sandbox: the reference server in this process, test mode, memory store, a free port. */
+export async function startSandbox({
+  users = 2,
+  balance = 1_000_000,
+  env = {},
+}: SandboxOptions = {}): Promise<Sandbox> {
+  // The population answer lists the first 100 users' keys only.
+  if (!Number.isSafeInteger(users) || users < 0 || users > 100) throw new RangeError('users: an integer from 0 to 100');
+  const config = parseConfig({
+    MARKETPLACE_DB: ':memory:',
+    MARKETPLACE_TEST_MODE: '1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const server = await startServer({ config, logger: pino({ level: config.logLevel }) });
+  // fetch keeps a connection until shortly before the timeout the server announces; with Node's
+  // 5 s the two timers cross on a loaded machine and a reused socket fails (routes/test-harness.ts).
+  server.server.keepAliveTimeout = 65_000;
+  const { url } = server;
+  const populate = () =>
+    callHelper<PopulationAnswer>(url, '/population', { users, items: 0, assets: 0, balance }).then((p) =>
+      p.platformIds.map((platformId, n) => ({ platformId, apiKey: p.apiKeys[n]! })),
+    );
+  const sandboxUsers = users > 0 ? await populate() : [];
+  const clock = async (body: object) => (await callHelper<{ now: number }>(url, '/clock', body)).now;
+  return {
+    url,
+    users: sandboxUsers,
+    clock: { advance: (seconds) => clock({ advance: seconds }), set: (unixSeconds) => clock({ set: unixSeconds }) },
+    async reset() {
+      await callHelper(url, '/reset');
+      if (users > 0) await populate(); // population numbering starts over on an empty world: the same users
+    },
+    population: (request) => callHelper<PopulationAnswer>(url, '/population', request),
+    async close() {
+      server.server.closeIdleConnections();
+      await server.close();
+    },
+  };
+}
