@@ -37,6 +37,8 @@ export interface TestOutcome {
   reason?: string;
   /** The seed rules the test names (`rule(...)`). */
   rules?: string[];
+  /** The sides of its rules the test checks (rule.ts `sides`). */
+  sides?: string[];
   failure?: Failure;
   /** Milliseconds. */
   duration?: number;
