@@ -528,6 +528,99 @@ export const FAULTS: Record<string, Fault> = {
       if (r.url.pathname === '/cart/bulk' && r.body && typeof r.body === 'object') delete r.body.sellerUserId;
     },
   },
+
+  // Sides of a rule (issue 22): a list's order, the exact second of a deadline, the rounding of an
+  // amount, a promise of the test-helper contract.
+  'buy-orders-oldest-first': {
+    kind: 'order',
+    description: 'GET /user/getBuyorder lists buy orders by ID ascending instead of descending',
+    grep: 'GET /user/getBuyorder: records created out of order',
+    response: (x) => {
+      if (x.path === '/user/getBuyorder' && Array.isArray(x.body?.content?.values)) x.body.content.values.reverse();
+    },
+  },
+  'cashout-history-oldest-first': {
+    kind: 'order',
+    description: 'GET /user/getCashoutHistory lists cashouts oldest first',
+    grep: 'GET /user/getCashoutHistory: records created out of order',
+    response: (x) => {
+      if (x.path === '/user/getCashoutHistory' && Array.isArray(x.body?.content?.cashouts))
+        x.body.content.cashouts.reverse();
+    },
+  },
+  'cashout-cooldown-inclusive': {
+    kind: 'deadline',
+    description: 'a cashout exactly 24 hours after the previous one is still refused (`<=` for `<`)',
+    grep: '24 hours must pass between two cashout requests',
+    response: (x, memory) => {
+      const clock = map(memory, 'clock');
+      const last = map(memory, 'last');
+      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
+        clock.set('now', String(x.body.content.now));
+      if (x.path === '/user/getCashoutHistory' && x.user && Array.isArray(x.body?.content?.cashouts))
+        for (const c of x.body.content.cashouts)
+          last.set(x.user, String(Math.max(Number(c.requestedAt), Number(last.get(x.user) ?? 0))));
+      if (x.path === '/cashout/process' && x.status === 200 && x.user && last.has(x.user))
+        if (Number(last.get(x.user)) + 86_400 === Number(clock.get('now'))) {
+          x.status = 300;
+          x.body = refusal('Cooldown period');
+        }
+    },
+  },
+  'jwt-accepted-at-exp': {
+    kind: 'deadline',
+    description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',
+    grep: 'a JWT is refused from its',
+    response: (x, memory) => {
+      const clock = map(memory, 'clock');
+      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
+        clock.set('now', String(x.body.content.now));
+      const payload = x.headers.authorization?.replace(/^Bearer /, '').split('.')[1];
+      const exp = payload ? Number(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).exp) : Number.NaN;
+      if (x.path === '/user/balance' && x.status === 403 && exp === Number(clock.get('now'))) {
+        x.status = 200;
+        x.body = ok({ balance: 0 });
+      }
+    },
+  },
+  'cashout-fee-rounded-half': {
+    kind: 'rounding',
+    description: 'a cashout answers its fee rounded to the nearest cent instead of up',
+    grep: 'refunded when it fails',
+    response: (x) => {
+      const result = x.path === '/cashout/process' ? x.body?.content : undefined;
+      if (typeof result?.fee === 'number' && typeof result.amount === 'number')
+        result.fee = Math.round((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
+    },
+  },
+  'average-rounded-down': {
+    kind: 'rounding',
+    description: 'the average sale price is rounded down instead of to the nearest cent',
+    grep: 'GET /user/getSalesInfos averages',
+    response: (x) => {
+      const c = x.path === '/user/getSalesInfos' ? x.body?.content : undefined;
+      if (typeof c?.averageSalePrice === 'number' && c.itemsSold > 0)
+        c.averageSalePrice = Math.floor(c.totalRevenue / c.itemsSold);
+    },
+  },
+  'outbox-newest-first': {
+    kind: 'helper',
+    description: 'GET /test_helpers/outbox lists messages newest first',
+    grep: 'oldest first, filtered by channel',
+    response: (x) => {
+      if (x.path === '/test_helpers/outbox' && Array.isArray(x.body?.content?.messages))
+        x.body.content.messages.reverse();
+    },
+  },
+  'helper-slug-underscores': {
+    kind: 'helper',
+    description: 'POST /test_helpers/items makes slugs with "_" instead of "-"',
+    grep: 'the slug is the name in lower case',
+    response: (x) => {
+      if (x.path === '/test_helpers/items' && typeof x.body?.content?.url === 'string')
+        x.body.content.url = x.body.content.url.replaceAll('-', '_');
+    },
+  },
 };
 
 /**

@@ -1,6 +1,6 @@
 // `explore` proven against the reference server in test mode (in process, free port): a bounded
-// fixed-seed run finds nothing; behind a planted money fault and a planted ownership fault
-// (faults.ts, STATE_FAULTS) it fails with a shrunk sequence of at most 10 steps that replays to the
+// fixed-seed run finds nothing; behind a planted money fault, a planted ownership fault
+// (faults.ts, STATE_FAULTS) and a rounding fault (FAULTS) it fails with a shrunk sequence of at most 10 steps that replays to the
 // same failure, printed as curl lines and written as a replay file and an Arazzo workflow; and
 // against a target without the test helpers (the mock) the CLI says so and exits 2.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../../packages/mock/src/mock.ts';
 import { startTestServer } from '../../../packages/server/src/routes/test-harness.ts';
 import { runCli } from '../cli-process.ts';
-import { STATE_FAULTS, startFaultyProxy } from '../faults.ts';
+import { FAULTS, STATE_FAULTS, startFaultyProxy } from '../faults.ts';
 import { curlLines, explore, readReplay, replay } from './explore.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'explore-'));
@@ -35,11 +35,12 @@ describe('marketplace-conformance explore', () => {
   it.each([
     ['cashout-fee-not-debited', 'money is conserved', 3],
     ['seller-keeps-sold-asset', 'every asset is in exactly one place', 5],
+    ['cashout-fee-rounded-half', 'the answer is the one the seed rules give', 1],
   ])(
     'Given the planted fault %s, then it fails on "%s" with a shrunk sequence that replays',
     { timeout: 180_000 },
     async (name, kind, seed) => {
-      const proxy = await startFaultyProxy(reference.baseUrl, STATE_FAULTS[name]);
+      const proxy = await startFaultyProxy(reference.baseUrl, STATE_FAULTS[name] ?? FAULTS[name]);
       const out = mkdtempSync(join(scratch, 'fault-'));
       try {
         const result = await explore({ target: proxy.url, seed, steps: 200, time: 150, out });
