@@ -216,7 +216,7 @@ export function report(r: ExploreResult, how: string): string {
   return [
     `✗ explore: ${f.message}`,
     '',
-    `Shrunk to ${f.steps.length} steps (seed ${r.seed}; ${how}):`,
+    `Shrunk to ${f.steps.length} step${f.steps.length === 1 ? '' : 's'} (seed ${r.seed}; ${how}):`,
     ...f.steps.map((s, i) => `  ${i + 1}. ${s.step} ${JSON.stringify(s.args)}`),
     '',
     'Reproduce (each run starts with POST /test_helpers/reset):',
