@@ -206,20 +206,22 @@ const EXPLORE_OPTIONS = ['seed', 'steps', 'time', 'replay'] as const;
 if (command !== 'explore')
   for (const name of EXPLORE_OPTIONS) if (values[name] !== undefined) usageError(`--${name} is an option of explore`);
 
+/** The options of a plain run only (the proxy and explore refuse them). */
+const RUN_ONLY = [
+  'level',
+  'read-only',
+  'mock',
+  'grep',
+  'api-key',
+  'admin-api-key',
+  'blocked-country',
+  'operations',
+  'require-all',
+  'baseline',
+] as const;
+
 if (command === 'explore') {
-  for (const name of [
-    'level',
-    'read-only',
-    'mock',
-    'grep',
-    'api-key',
-    'admin-api-key',
-    'blocked-country',
-    'port',
-    'operations',
-    'require-all',
-    'baseline',
-  ] as const)
+  for (const name of [...RUN_ONLY, 'port'] as const)
     if (values[name] !== undefined) usageError(`--${name} is not an option of explore`);
   const { exploreCommand } = await import('./explore/command.ts');
   const code = await exploreCommand(
@@ -230,18 +232,7 @@ if (command === 'explore') {
 }
 
 if (command === 'proxy') {
-  for (const name of [
-    'level',
-    'read-only',
-    'mock',
-    'grep',
-    'api-key',
-    'admin-api-key',
-    'blocked-country',
-    'operations',
-    'require-all',
-    'baseline',
-  ] as const)
+  for (const name of RUN_ONLY)
     if (values[name] !== undefined) usageError(`--${name} is an option of a run, not of the proxy`);
   const port = Number(values.port ?? 0);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) usageError(`--port must be a port number, got ${values.port}`);

@@ -72,6 +72,13 @@ function tradeStatuses(x: Exchange, memory: Memory): Map<string, string> {
   return statuses;
 }
 
+/** The response rewrite of an implementation listing `field` of `path`'s content in reverse. */
+const reversed =
+  (path: string, field: string) =>
+  (x: Exchange): void => {
+    if (x.path === path && Array.isArray(x.body?.content?.[field])) x.body.content[field].reverse();
+  };
+
 /** The request rewrite of an implementation that ignores the query parameter `param` of `path`. */
 const ignoresQuery =
   (path: string, param: string) =>
@@ -537,18 +544,13 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'order',
     description: 'GET /user/getBuyorder lists buy orders by ID ascending instead of descending',
     grep: 'GET /user/getBuyorder: records created out of order',
-    response: (x) => {
-      if (x.path === '/user/getBuyorder' && Array.isArray(x.body?.content?.values)) x.body.content.values.reverse();
-    },
+    response: reversed('/user/getBuyorder', 'values'),
   },
   'cashout-history-oldest-first': {
     kind: 'order',
     description: 'GET /user/getCashoutHistory lists cashouts oldest first',
     grep: 'GET /user/getCashoutHistory: records created out of order',
-    response: (x) => {
-      if (x.path === '/user/getCashoutHistory' && Array.isArray(x.body?.content?.cashouts))
-        x.body.content.cashouts.reverse();
-    },
+    response: reversed('/user/getCashoutHistory', 'cashouts'),
   },
   'cashout-cooldown-inclusive': {
     kind: 'deadline',
@@ -609,10 +611,7 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'helper',
     description: 'GET /test_helpers/outbox lists messages newest first',
     grep: 'oldest first, filtered by channel',
-    response: (x) => {
-      if (x.path === '/test_helpers/outbox' && Array.isArray(x.body?.content?.messages))
-        x.body.content.messages.reverse();
-    },
+    response: reversed('/test_helpers/outbox', 'messages'),
   },
   'helper-slug-underscores': {
     kind: 'helper',

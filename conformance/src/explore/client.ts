@@ -3,6 +3,7 @@
 // checked with the suite's own contract check (contract.ts) before anything reads it.
 import { checkResponse, errorMessage } from '../contract.ts';
 import { findOperation } from '../document.ts';
+import { curlLine } from '../http.ts';
 
 /** Why the exchange was sent: preparing the run, a step of the sequence, or reading the state. */
 export type Phase = 'setup' | 'step' | 'observe';
@@ -37,8 +38,6 @@ export class Violation extends Error {
     this.evidence = evidence;
   }
 }
-
-const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 
 export interface Client {
   base: string;
@@ -81,13 +80,7 @@ export function client(base: string): Client {
         } catch {
           parsed = text;
         }
-      const curl = [
-        'curl -i',
-        `-X ${method}`,
-        quote(url.toString()),
-        ...Object.entries(headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
-        ...(body === undefined ? [] : [`--data ${quote(body)}`]),
-      ].join(' ');
+      const curl = curlLine(method, url, headers, body);
       const exchange: Exchange = {
         phase,
         step: this.label,
