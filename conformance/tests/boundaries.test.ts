@@ -17,6 +17,18 @@ beforeAll(resetIfPossible);
 
 const DAY = 86_400;
 
+/** A fresh user with two assets of a fresh item, for giveaways. */
+async function giveawayCreator() {
+  const me = await session();
+  const item = await helpers.item({ name: `Boundary Crate ${me.platformId.slice(-6)}`, game: 440 });
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i += 1) ids.push((await helpers.asset({ owner: me.platformId, itemId: item.id })).assetId);
+  return { me, ids };
+}
+
+/** A private giveaway of one asset for an hour. */
+const giveaway = (assetId: string) => ({ name: 'Boundary', maxEntries: 5, type: 1, duration: 3600, items: [assetId] });
+
 interface Outcome {
   want: string;
   ok: (a: Answer) => boolean;
@@ -164,6 +176,49 @@ const TIME_RULES: TimeRule[] = [
     },
     before: open,
     after: refused('Invalid or expired code'),
+  },
+  {
+    operation: 'POST /giveaways/create',
+    what: 'one giveaway per hour',
+    rules: ['R-LIMIT-GIVEAWAYS', 'R-MSG-GIVEAWAYS-CREATE'],
+    arrange: async (base) => {
+      const { me, ids } = await giveawayCreator();
+      await helpers.setClock(base);
+      const first = await postAs(me, '/giveaways/create', giveaway(ids[0]!));
+      assertThat(first, first.status === 200, 'the first giveaway is created');
+      return { boundary: base + 3600, act: () => postAs(me, '/giveaways/create', giveaway(ids[1]!)) };
+    },
+    before: refused('Rate limit exceeded. Maximum 1 giveaway per hour'),
+    after: open,
+  },
+  {
+    operation: 'POST /giveaways/comment',
+    what: 'one comment per 10 minutes',
+    rules: ['R-LIMIT-GIVEAWAYS', 'R-MSG-GIVEAWAYS-COMMENT'],
+    arrange: async (base) => {
+      const { me, ids } = await giveawayCreator();
+      const created = await postAs(me, '/giveaways/create', giveaway(ids[0]!));
+      const url = content(created).giveaway.url;
+      await helpers.setClock(base);
+      const first = await postAs(me, '/giveaways/comment', { url, comment: 'first' });
+      assertThat(first, first.status === 200, 'the first comment is posted');
+      return { boundary: base + 600, act: () => postAs(me, '/giveaways/comment', { url, comment: 'second' }) };
+    },
+    before: refused('You can only post one comment every 10 minutes'),
+    after: open,
+  },
+  {
+    operation: 'GET /giveaways/details/{url}',
+    what: 'a giveaway ends at its `endsAt`',
+    rules: ['R-GIVEAWAY-DETAILS', 'R-STATE-GIVEAWAY'],
+    arrange: async () => {
+      const { me, ids } = await giveawayCreator();
+      const created = await postAs(me, '/giveaways/create', giveaway(ids[0]!));
+      const { url, endsAt } = content(created).giveaway;
+      return { boundary: Number(endsAt), act: () => getAs(me, `/giveaways/details/${url}`) };
+    },
+    before: { want: 'not ended', ok: (a) => a.status === 200 && content(a).giveaway?.ended === false },
+    after: { want: 'ended', ok: (a) => a.status === 200 && content(a).giveaway?.ended === true },
   },
 ];
 
