@@ -33,9 +33,18 @@ export interface CashoutModel {
   status: CashoutStatus;
 }
 
+/** An asset on the external platform: held by the user there, or offered in a pending deposit trade. */
+export interface PlatformAsset {
+  assetId: string;
+  owner: number;
+  itemId: number;
+  offered?: number;
+}
+
 export interface Model {
   items: number[];
   assets: AssetModel[];
+  platform: PlatformAsset[];
   orders: OrderModel[];
   cashouts: CashoutModel[];
   /** Per user: the assets in the cart with the price stored when added. */
@@ -110,6 +119,7 @@ export async function setUp(real: Real): Promise<Model> {
   const model: Model = {
     items,
     assets: [],
+    platform: [],
     orders: [],
     cashouts: [],
     carts: OPENING_BALANCES.map(() => []),

@@ -3,78 +3,24 @@
 // in the model. A step's arguments are plain numbers and strings (indices resolved against the
 // model when it runs), so a shrunk sequence stays valid and is written to a file as it is.
 import fc from 'fast-check';
-import { type Exchange, received, Violation } from './client.ts';
+import { Violation } from './client.ts';
 import { checkInvariants } from './invariants.ts';
+import { type AssetModel, availableOf, cashoutFee, giveAsset, helper, login, type Model, type Real } from './model.ts';
 import {
-  type AssetModel,
-  availableOf,
-  cashoutFee,
-  giveAsset,
-  helper,
-  login,
-  type Model,
-  type OrderModel,
-  type Real,
-  sellerShare,
-  USERS,
-} from './model.ts';
-
-type Args = Record<string, number | string>;
-
-interface StepKind {
-  /** The operation the step exercises (not generated again once it answered 404). */
-  operation?: string;
-  args: fc.Arbitrary<Args>;
-  check: (m: Model, a: Args) => boolean;
-  run: (m: Model, r: Real, a: Args) => Promise<void>;
-}
-
-const ANSWER = 'the answer is the one the seed rules give';
-
-/** Fails unless the answer's status (and message, if given) is one of `allowed`. */
-function expectAnswer(x: Exchange, allowed: { status: number; message?: string }[], why: string): void {
-  const hit = allowed.some(
-    (a) => a.status === x.status && (a.message === undefined || a.message === (x.message as string)),
-  );
-  if (!hit) {
-    const want = allowed.map((a) => `${a.status}${a.message ? ` "${a.message}"` : ''}`).join(' or ');
-    throw new Violation(ANSWER, `${x.operation}: ${why}\n  expected: ${want}\n  received: ${received(x)}`, [x]);
-  }
-}
-
-const pick = <T>(xs: T[], k: number | string | undefined): T | undefined =>
-  xs.length ? xs[Number(k ?? 0) % xs.length] : undefined;
-const held = (m: Model, u: number) =>
-  m.assets.filter((a) => a.owner === u && (a.place === 'inventory' || a.place === 'sale'));
-const user = fc.integer({ min: 0, max: USERS - 1 });
-const choice = fc.nat({ max: 999 });
-const as = (r: Real, u: number) => ({ token: r.actors[u]!.token, ip: r.actors[u]!.ip });
-
-/** A 404 from a public route: the target does not implement the operation; nothing changed. */
-function notImplemented(m: Model, x: Exchange): boolean {
-  if (x.status !== 404) return false;
-  m.missing.add(x.operation);
-  return true;
-}
-
-/** The best buy order an asset of `itemId` offered by `seller` at `price` sells into (seed, States: matching). */
-function bestOrder(m: Model, itemId: number, seller: number, price: number): OrderModel | undefined {
-  return m.orders
-    .filter((o) => o.itemId === itemId && o.owner !== seller && o.price >= price)
-    .sort((a, b) => b.price - a.price || a.seq - b.seq)[0];
-}
-
-/** A sale at `price`: the buyer pays the price, the seller gets 95 percent rounded down, the asset moves. */
-function sell(m: Model, asset: AssetModel, buyer: number, price: number, order?: OrderModel): void {
-  m.wealth[asset.owner]! += sellerShare(price);
-  m.wealth[buyer]! -= price;
-  if (order) {
-    order.amount -= 1;
-    if (order.amount === 0) m.orders.splice(m.orders.indexOf(order), 1);
-  }
-  Object.assign(asset, { owner: buyer, place: 'inventory', price: undefined });
-  m.sales += 1;
-}
+  ANSWER,
+  type Args,
+  as,
+  bestOrder,
+  choice,
+  expectAnswer,
+  held,
+  notImplemented,
+  pick,
+  type StepKind,
+  sell,
+  user,
+} from './step-kit.ts';
+import { PLATFORM_STEPS } from './steps-platform.ts';
 
 const DAY = 86_400;
 /** Clock moves: none close to the 24-hour cooldown, which the real clock (seconds of the run) could tip. */
@@ -82,6 +28,7 @@ const ADVANCES = [60, 3_600, 43_200, 90_000];
 const MAX_ADVANCE = 20 * DAY; // JWTs live about 31 days (seed, JWT claims): a run stays well inside
 
 export const STEPS: Record<string, StepKind> = {
+  ...PLATFORM_STEPS,
   deposit: {
     args: fc.record({ user, item: choice }),
     check: () => true,
@@ -244,43 +191,6 @@ export const STEPS: Record<string, StepKind> = {
       if (x.status !== 200) return;
       for (const [i, c] of cart.entries()) sell(m, assets[i]!, u, c.price);
       m.carts[u] = [];
-    },
-  },
-  withdraw: {
-    operation: 'POST /inventory/withdraw',
-    args: fc.record({ user, asset: choice }),
-    check: (m, a) => held(m, Number(a.user)).length > 0,
-    run: async (m, r, a) => {
-      const u = Number(a.user);
-      const asset = pick(held(m, u), a.asset)!;
-      const x = await r.api.send('step', 'POST', '/inventory/withdraw', { json: { ids: asset.assetId }, ...as(r, u) });
-      if (notImplemented(m, x)) return;
-      expectAnswer(x, [{ status: 200 }], `user ${u + 1} withdraws their asset ${asset.assetId}`);
-      if (x.body.content.updated !== 1)
-        throw new Violation(ANSWER, `POST /inventory/withdraw: one asset in state 0 or 1 is counted in updated`, [x]);
-      Object.assign(asset, { place: 'withdrawing', price: undefined });
-    },
-  },
-  settleWithdrawal: {
-    args: fc.record({ asset: choice, outcome: fc.constantFrom('accept', 'decline', 'fail') }),
-    check: (m) => m.assets.some((s) => s.place === 'withdrawing'),
-    run: async (m, r, a) => {
-      const asset = pick(
-        m.assets.filter((s) => s.place === 'withdrawing'),
-        a.asset,
-      )!;
-      const owner = r.actors[asset.owner]!.platformId;
-      const offers = await r.api.send('step', 'GET', '/test_helpers/platform/offers', { query: { platformId: owner } });
-      const offer = (offers.body?.content?.offers ?? []).find(
-        (o: { kind: string; assetIds: string[]; status: number }) =>
-          o.kind === 'withdraw' && o.status === 0 && o.assetIds.map(String).includes(asset.assetId),
-      );
-      if (!offer)
-        throw new Violation('a withdrawal sends one offer', `no pending withdraw offer holds asset ${asset.assetId}`, [
-          offers,
-        ]);
-      await helper(r, 'step', `/platform/offers/${encodeURIComponent(offer.tradeId)}`, { outcome: a.outcome });
-      asset.place = a.outcome === 'accept' ? 'gone' : 'held';
     },
   },
   cashout: {
