@@ -6,16 +6,17 @@
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import {
-  bodyReaders,
   documentOperations,
   documentValidators,
   FORBIDDEN,
+  guardBody,
   INTERNAL_ERROR,
   NOT_FOUND,
   type OperationInfo,
   permits,
   prepareBody,
   RouteMatcher,
+  readBody,
   requestErrorAnswer,
   sendError,
   useRequestParsing,
@@ -124,10 +125,14 @@ export function createFront(options: FrontOptions): express.Express {
     res.setHeader(MOCK_HEADER, options.proxy ? 'proxy' : 'examples');
     next();
   });
+  // A body is read only by the reader below, and an answer given before that cuts it, as on the server.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    guardBody(req, res);
+    next();
+  });
   // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
   useRequestParsing(app);
-  const readBody = bodyReaders();
   app.use((req: Request, res: Response, next: NextFunction) => {
     const op = matcher.match(req.method, req.path);
     if (!op) return sendError(res, 'A', NOT_FOUND, 404);
@@ -145,8 +150,7 @@ export function createFront(options: FrontOptions): express.Express {
       prepareBody(req, op, document);
       next();
     };
-    if (op.bodyLimit === undefined) return prepared();
-    readBody(op.bodyLimit, req, res, prepared);
+    void readBody(op.bodyLimit, req, res, prepared);
   });
   app.use(documentValidators(document, false));
   app.use(forward);
