@@ -40,6 +40,8 @@ export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
  * stalled uploads do.
  */
 export const ANONYMOUS_UPLOADS = 32;
+/** Seconds a caller over ANONYMOUS_UPLOADS is told to wait: a body arrives in well under that. */
+export const UPLOAD_RETRY_AFTER = 1;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -178,7 +180,13 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   const ip = req.ip ?? '';
   const held = uploads.get(ip) ?? 0;
   if (held >= ANONYMOUS_UPLOADS) {
-    sendRateLimited(res, { allowed: false, limit: ANONYMOUS_UPLOADS, remaining: 0, reset: now + 1, retryAfter: 1 });
+    sendRateLimited(res, {
+      allowed: false,
+      limit: ANONYMOUS_UPLOADS,
+      remaining: 0,
+      reset: now + UPLOAD_RETRY_AFTER,
+      retryAfter: UPLOAD_RETRY_AFTER,
+    });
     return false;
   }
   uploads.set(ip, held + 1);
