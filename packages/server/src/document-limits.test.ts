@@ -11,6 +11,7 @@ import { TOKEN_LIFETIME_SECONDS } from './auth/jwt.ts';
 import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, GENERAL_LIMIT, UPLOAD_RETRY_AFTER } from './http/app.ts';
 import { BYTES_PER_CHARACTER, SLACK_BYTES } from './http/body-limit.ts';
 import { FORM_DEPTH, FORM_PARAMETERS } from './http/body-reader.ts';
+import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from './http/protocol-errors.ts';
 import { BUNDLED_DOCUMENT, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './server.ts';
 
 const document = JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
@@ -19,6 +20,7 @@ const login = document.paths['/user/login'].post;
 const globalBodyMessage: string = document['x-global-error-messages'].find(
   (m: { message: string }) => m.message === 'Invalid request body',
 ).condition;
+const protocolErrors: string = document['x-protocol-errors'].map((e: { condition: string }) => e.condition).join('\n');
 const readme = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
 /** The README's section on the reference server, up to the next section. */
 const readmeServer = readme.slice(
@@ -131,6 +133,22 @@ const limits: [string, [string, RegExp, number[]][]][] = [
         /\| a whole request, its headers \| (\d+) s, (\d+) s \|/,
         [REQUEST_TIMEOUT_MS / 1000, HEADERS_TIMEOUT_MS / 1000],
       ],
+    ],
+  ],
+  [
+    'request headers: bytes and fields',
+    [
+      [
+        introduction,
+        /for headers over ([\d,]+) bytes or more than (\d+)\s+header fields/,
+        [MAX_HEADER_BYTES, MAX_HEADER_FIELDS],
+      ],
+      [
+        protocolErrors,
+        /headers over ([\d,]+) bytes or more than (\d+) header fields/,
+        [MAX_HEADER_BYTES, MAX_HEADER_FIELDS],
+      ],
+      [readmeServer, /\| request headers \| ([\d,]+) bytes, (\d+) fields;/, [MAX_HEADER_BYTES, MAX_HEADER_FIELDS]],
     ],
   ],
   [

@@ -18,6 +18,7 @@ import { type DemoAdmin, seedDemoData } from './demo-data.ts';
 import { indexesOf } from './domain/indexes.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
+import { answerProtocolErrors, MAX_HEADER_BYTES } from './http/protocol-errors.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
@@ -147,9 +148,13 @@ export function listen(
       requestTimeout,
       headersTimeout: Math.min(headersTimeout, requestTimeout),
       connectionsCheckingInterval: Math.min(1000, headersTimeout, requestTimeout),
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Checked by the application, which answers in the envelope (Node's answer is a bare 400).
+      requireHostHeader: false,
     },
     app,
   );
+  answerProtocolErrors(server, app);
   return new Promise((done, fail) => {
     const refuse = (error: NodeJS.ErrnoException) => {
       const why = {

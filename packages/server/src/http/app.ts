@@ -15,6 +15,7 @@ import { doDueWork } from './due-work.ts';
 import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
 import type { OperationInfo } from './operation-index.ts';
+import { refuseMalformed } from './protocol-errors.ts';
 import { setRateLimitHeaders } from './rate-limited.ts';
 import {
   documentOperations,
@@ -67,7 +68,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
   app.use((req: Request, res: Response, next: NextFunction) => {
     guardBody(req, res);
-    next();
+    if (!refuseMalformed(req, res)) next();
   });
   useRequestParsing(app);
   // The access log costs a listener per request: only when someone reads debug logs.
