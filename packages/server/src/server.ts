@@ -12,6 +12,7 @@ import { outboxModeration } from './adapters/moderation.ts';
 import { Outbox } from './adapters/outbox.ts';
 import { PaymentsSimulator } from './adapters/payments.ts';
 import { PlatformSimulator } from './adapters/platform.ts';
+import { aesSealer, sealStoredSecrets } from './auth/sealed-secrets.ts';
 import { createTestClock, systemClock } from './clock.ts';
 import { type Config, checkSecret, keepNewSecret } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
@@ -56,6 +57,7 @@ const SECRETS = [
   { name: 'jwt-secret', variable: 'MARKETPLACE_JWT_SECRET', given: (c: Config) => c.jwtSecret },
   { name: 'deposit-secret', variable: 'MARKETPLACE_DEPOSIT_SECRET', given: (c: Config) => c.depositSecret },
   { name: 'code-key', variable: undefined, given: (_c: Config) => undefined },
+  { name: 'secrets-key', variable: 'MARKETPLACE_SECRETS_KEY', given: (c: Config) => c.secretsKey },
 ] as const;
 type SecretName = (typeof SECRETS)[number]['name'];
 
@@ -113,9 +115,11 @@ export async function composeServer({ config, demoData = false, logger, store: s
     jwtSecret: new TextEncoder().encode(await secret('jwt-secret')),
     depositSecret: await secret('deposit-secret'),
     codeKey: await secret('code-key'),
+    sealer: aesSealer(await secret('secrets-key')),
     document: theDocument(),
     caches: worldCache(world),
   };
+  await sealStoredSecrets(store, deps.sealer);
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [documentsRouter(deps.document)];
