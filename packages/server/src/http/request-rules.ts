@@ -4,7 +4,7 @@
 // One copy of these rules means a frontend built against the mock meets the errors the API sends.
 import type { Express, Request } from 'express';
 import { NOT_FOUND } from '../domain/messages.ts';
-import { coerceFormValue, derefSchema } from './form-body.ts';
+import { coerceFormValue, derefSchema, foldExplodedObjects } from './form-body.ts';
 import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
 import { INVALID_BODY, validationMessage } from './validation-message.ts';
 
@@ -39,8 +39,8 @@ export function useRequestParsing(app: Express): void {
 export function prepareBody(req: Request, op: OperationInfo, document: Json): void {
   const content = document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
   if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
-    const schema = content?.['application/x-www-form-urlencoded']?.schema;
-    req.body = coerceFormValue({ ...req.body }, derefSchema(schema, document), document);
+    const schema = derefSchema(content?.['application/x-www-form-urlencoded']?.schema, document);
+    req.body = coerceFormValue(foldExplodedObjects({ ...req.body }, schema, document), schema, document);
   } else if (content?.['application/json'] && isEmptyRequest(req)) {
     // A POST that sends nothing lacks every field; it is not a body of an unsupported type, so a
     // missing field gets its documented message.
