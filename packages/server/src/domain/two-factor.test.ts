@@ -77,17 +77,23 @@ describe('createSecret and activate', () => {
   });
 });
 
+/** A user with 2FA active (backup address b@example.com). */
+function enabled() {
+  const { s, me, secret } = activated();
+  activate(s.tx, {
+    user: me,
+    key: 'k1',
+    code: totpAt(secret, s.now),
+    email: 'b@example.com',
+    now: s.now,
+    sealer: SEALER,
+  });
+  return { s, me };
+}
+
 describe('askReset and validateReset', () => {
   it('mails a reset code to the backup address; the code with its request removes 2FA', () => {
-    const { s, me, secret } = activated();
-    activate(s.tx, {
-      user: me,
-      key: 'k1',
-      code: totpAt(secret, s.now),
-      email: 'b@example.com',
-      now: s.now,
-      sealer: SEALER,
-    });
+    const { s, me } = enabled();
     const asked = askReset(s.tx, { user: me, code: '424242', codeKey: CODE_KEY, now: s.now });
     expect(asked).toEqual({
       ok: true,
@@ -124,15 +130,7 @@ describe('askReset and validateReset', () => {
   });
 
   it('answers Too many attempts after 5 wrong codes, and keeps 2FA', () => {
-    const { s, me, secret } = activated();
-    activate(s.tx, {
-      user: me,
-      key: 'k1',
-      code: totpAt(secret, s.now),
-      email: 'b@example.com',
-      now: s.now,
-      sealer: SEALER,
-    });
+    const { s, me } = enabled();
     askReset(s.tx, { user: me, code: '424242', codeKey: CODE_KEY, now: s.now });
     for (let i = 0; i < MAX_ATTEMPTS; i += 1)
       validateReset(s.tx, { user: me, requestId: 1, code: '1', codeKey: CODE_KEY, now: s.now });
