@@ -5,7 +5,7 @@
 // the API sends.
 import type { Express, Request } from 'express';
 import { type Json, resolveRef } from './document.ts';
-import { coerceFormValue } from './form-body.ts';
+import { coerceFormValue, foldExplodedObjects } from './form-body.ts';
 import { NOT_FOUND } from './messages.ts';
 import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
 import { INVALID_BODY, validationMessage } from './validation-message.ts';
@@ -29,8 +29,8 @@ export function useRequestParsing(app: Express): void {
 export function prepareBody(req: Request, op: OperationInfo, document: Json): void {
   const content = document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
   if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
-    const schema = content?.['application/x-www-form-urlencoded']?.schema;
-    req.body = coerceFormValue({ ...req.body }, resolveRef(document, schema), document);
+    const schema = resolveRef(document, content?.['application/x-www-form-urlencoded']?.schema);
+    req.body = coerceFormValue(foldExplodedObjects({ ...req.body }, schema, document), schema, document);
   } else if (content?.['application/json'] && isEmptyRequest(req)) {
     // A POST that sends nothing lacks every field; it is not a body of an unsupported type, so a
     // missing field gets its documented message.

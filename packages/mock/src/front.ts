@@ -1,6 +1,6 @@
 // The mock's front door (ADR 0017): a small Express app in front of Prism that applies the API's
 // conventions before Prism answers, through the gate the reference server mounts too
-// (@marketplace/contract, ADR 0022): an unknown route is the API's 404, a refused bearer 403
+// (@marketplace/contract, ADR 0025): an unknown route is the API's 404, a refused bearer 403
 // `forbidden`, a request that breaks the document the operation's documented 300. An unknown
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).

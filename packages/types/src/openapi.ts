@@ -1360,7 +1360,8 @@ export interface paths {
          *     cashout records", Sales summary). The seed gives two descriptions: totals of the caller's sales
          *     (`SalesSummary`: `totalSales, totalRevenue, averageSalePrice, itemsSold, last30DaysSales,
          *     last30DaysRevenue`), and the caller's items currently on sale (`SalesSummaryListing`:
-         *     `{nb, price, user}`). The reference server implements the first. Amounts are integer cents.
+         *     `{nb, price, user}`). The reference server implements the first. Amounts are integer cents;
+         *     revenues are sums of sale prices, before the 5 percent seller fee (this document's rule).
          */
         get: operations["getUserGetSalesInfos"];
         put?: never;
@@ -1681,6 +1682,9 @@ export interface paths {
          *     all six stored values. The general switch is `POST /user/setMailNotificationStatus`. The seed
          *     does not show the confirmation text; this document settles on
          *     `Notification settings updated`.
+         *
+         *     As a form body: `notifications[marketing]=false` (the Encoding Object's `deepObject`), or OpenAPI's default
+         *     notation with the keys at the top level, `marketing=false`.
          */
         post: operations["postUserSetMailNotification"];
         delete?: never;
@@ -1728,6 +1732,9 @@ export interface paths {
          *     `showOnLeaderboard`. Keys left out keep their stored value; other keys are refused. The answer
          *     echoes all four stored values. The confirmation text is not shown by the seed; this document
          *     settles on `Privacy settings updated`. What each setting hides from whom is not shown.
+         *
+         *     As a form body: `settings[profilePublic]=false` (the Encoding Object's `deepObject`), or OpenAPI's default
+         *     notation with the keys at the top level, `profilePublic=false`.
          */
         post: operations["postUserSetPrivacySetting"];
         delete?: never;
@@ -1780,9 +1787,11 @@ export interface paths {
          *     server, `http://127.0.0.1:8080/u/<shortUrl>`) and through `GET /user/store/{identifier}`. A
          *     change within a month of the previous one answers
          *     `Short URL can only be changed once per month` (message designed by this document; the seed
-         *     states the limit without a message); this document counts a month as 30 days. The list of
-         *     reserved short URLs is not shown. The confirmation text is not shown; this document settles on
-         *     `Short URL updated`.
+         *     states the limit without a message); this document counts a month as 30 days. Short URLs are
+         *     compared without case: `My-Store` is taken when `my-store` is (this document's rule). The seed
+         *     does not list the reserved short URLs; this document reserves at least `admin` (`Short URL is
+         *     reserved`), and an implementation may reserve more. The confirmation text is not shown; this
+         *     document settles on `Short URL updated`.
          */
         post: operations["postUserUpdateShortUrl"];
         delete?: never;
@@ -4467,8 +4476,9 @@ export interface components {
         /**
          * SalesSummary
          * @description The caller's sales summary, first description of `GET /user/getSalesInfos` (seed: "Purchase,
-         *     sale, cashout records", Sales summary). Amounts are integer cents. Whether revenues are before
-         *     or after the 5 percent seller fee is not shown.
+         *     sale, cashout records", Sales summary). Amounts are integer cents. Revenues are the sums of the
+         *     sale prices, before the 5 percent seller fee, as `totalRevenue` of the sales history (the seed
+         *     does not say; this document's rule).
          * @example {
          *       "totalSales": 42,
          *       "totalRevenue": 186300,
@@ -4525,7 +4535,7 @@ export interface components {
             date: string;
             /** @description Number of sales that day. */
             sales: number;
-            /** @description Revenue of that day, cents. */
+            /** @description Revenue of that day, cents (the sum of the sale prices, before the seller fee). */
             revenue: number;
         };
         /**
@@ -8067,7 +8077,7 @@ export interface operations {
             query?: {
                 /** @description The window, `1W`, `1M`, `1Y` or `All` (default the last 30 days). */
                 period?: "1W" | "1M" | "1Y" | "All";
-                /** @description Accepted; its meaning is not shown by the seed. */
+                /** @description Accepted, any text; its meaning is not shown by the seed. Reserved characters may be sent as they are. */
                 chart?: string;
                 /** @description `1` or `true` returns the graph data (`values`) only. */
                 chart_only?: "0" | "1" | "true" | "false";
@@ -8092,7 +8102,7 @@ export interface operations {
                             statistics?: {
                                 /** @description Number of sales in the window. */
                                 totalSales: number;
-                                /** @description Revenue in the window, cents. */
+                                /** @description Revenue in the window, cents (the sum of the sale prices, before the seller fee). */
                                 totalRevenue: number;
                             };
                         };
@@ -8335,7 +8345,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The `id` of a transaction history entry.
+                 * @description The `id` of a transaction history entry. Reserved characters may be sent as they are (`a+b`
+                 *     is read as `a b`): no such ID exists, so the answer is `Transaction not found or access denied`.
                  * @example sale-905
                  */
                 transactionId: string;

@@ -813,6 +813,7 @@ export interface operations {
         parameters: {
             query?: {
                 channel?: "email" | "moderation" | "affiliate";
+                /** @description An address; reserved characters (`@`) may be sent as they are. */
                 to?: string;
             };
             header?: never;

@@ -14,6 +14,7 @@ import type { BaseCtx, Caller, RawReply, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { execute } from './execute.ts';
+import { refuseMalformed } from './protocol-errors.ts';
 import { setRateLimitHeaders } from './rate-limited.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
@@ -27,6 +28,8 @@ export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
  * stalled uploads do.
  */
 export const ANONYMOUS_UPLOADS = 32;
+/** Seconds a caller over ANONYMOUS_UPLOADS is told to wait: a body arrives in well under that. */
+export const UPLOAD_RETRY_AFTER = 1;
 
 export interface AppParts {
   deps: ServerDeps;
@@ -54,7 +57,12 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
-  app.use(gate.guard);
+  // A request HTTP parsers answer bare gets the document's answer here (protocol-errors.ts).
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    gate.guard(req, res, () => {
+      if (!refuseMalformed(req, res)) next();
+    }),
+  );
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -134,7 +142,13 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   const ip = req.ip ?? '';
   const held = uploads.get(ip) ?? 0;
   if (held >= ANONYMOUS_UPLOADS) {
-    sendRateLimited(res, { allowed: false, limit: ANONYMOUS_UPLOADS, remaining: 0, reset: now + 1, retryAfter: 1 });
+    sendRateLimited(res, {
+      allowed: false,
+      limit: ANONYMOUS_UPLOADS,
+      remaining: 0,
+      reset: now + UPLOAD_RETRY_AFTER,
+      retryAfter: UPLOAD_RETRY_AFTER,
+    });
     return false;
   }
   uploads.set(ip, held + 1);
