@@ -7,6 +7,7 @@ import { checkResponse, type Exchange, errorMessage } from './contract.ts';
 import { findOperation } from './document.ts';
 import type { ExchangeNote } from './rule.ts';
 import { levelOf, settings } from './settings.ts';
+import { apiPath, targetUrl } from './target-url.ts';
 
 export interface Call {
   query?: Record<string, string | number | boolean | undefined>;
@@ -40,7 +41,7 @@ const short = (curl: string) => (curl.length > 1000 ? `${curl.slice(0, 1000)}…
 
 /** Sends one request to the target and records it. */
 export async function call(method: string, path: string, c: Call = {}): Promise<Answer> {
-  const url = new URL(path, settings.target);
+  const url = targetUrl(settings.target, path);
   for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { ...(c.headers ?? {}) };
   if (c.token) headers.authorization = `Bearer ${c.token}`;
@@ -83,7 +84,7 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
   const answer: Answer = {
     method,
     url: url.toString(),
-    operation: findOperation(method, url.pathname)?.name,
+    operation: findOperation(method, apiPath(url, settings.target))?.name,
     request: { headers, body },
     status: res.status,
     headers: Object.fromEntries(res.headers.entries()),
@@ -176,7 +177,7 @@ function fails(a: Answer, message: string): never {
 
 /** Fails with the reproduction when an answer breaks the document. */
 export function assertConforms(a: Answer): void {
-  const violations = checkResponse(a);
+  const violations = checkResponse(a, settings.target);
   if (violations.length)
     fails(
       a,

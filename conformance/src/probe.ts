@@ -4,6 +4,8 @@
 // instead of hundreds of failures. Only the envelope is required here, not the exact answer: an
 // implementation with a wrong status or message is this API with a bug, for the suite to report.
 
+import { targetUrl } from './target-url.ts';
+
 const PROBES: { method: 'GET' | 'POST'; path: string; body?: string }[] = [
   { method: 'GET', path: '/item/listing/count/1' },
   // Without apiKey the API answers 300 `Missing required parameter: apiKey`, Prism its own 422.
@@ -33,7 +35,7 @@ export async function probeTarget(target: string, timeoutMs = 15_000): Promise<s
   }
   if (!['http:', 'https:'].includes(base.protocol)) return `--target ${target} must be an http:// or https:// URL`;
   for (const probe of PROBES) {
-    const url = new URL(probe.path, base);
+    const url = targetUrl(base, probe.path);
     let res: Response;
     try {
       res = await fetch(url, {

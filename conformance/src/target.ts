@@ -4,6 +4,7 @@
 // or --mock), and whether it is read-only.
 import { call } from './http.ts';
 import { settings } from './settings.ts';
+import { targetUrl } from './target-url.ts';
 
 export interface Target {
   helpers: boolean;
@@ -19,7 +20,7 @@ let detected: Promise<Target> | undefined;
 /** Detects the target's capabilities (cached for the file). */
 export function target(): Promise<Target> {
   detected ??= (async () => {
-    const clock = await fetch(new URL('/test_helpers/clock', settings.target)).catch(() => undefined);
+    const clock = await fetch(targetUrl(settings.target, '/test_helpers/clock')).catch(() => undefined);
     const body = clock?.headers.get('content-type')?.includes('json') ? await clock.json().catch(() => null) : null;
     const helpers = clock?.status === 200 && typeof body?.content?.now === 'number';
     // A login without apiKey changes nothing: the API answers 300, Prism its own 422.

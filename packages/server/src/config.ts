@@ -28,6 +28,17 @@ export interface Config {
   smtpUrl: string | undefined;
   siteUrl: string | undefined;
   logLevel: LogLevel;
+  /** `POST /sandboxes` and the worlds under `/sandboxes/{id}` (issue 25): on in test mode or when asked. */
+  sandboxes: SandboxLimits | undefined;
+}
+
+export interface SandboxLimits {
+  /** Sandboxes at once (`MARKETPLACE_SANDBOX_MAX`, 20). */
+  max: number;
+  /** Seconds without a request after which a sandbox is removed (`MARKETPLACE_SANDBOX_IDLE`, 1800). */
+  idleSeconds: number;
+  /** Megabytes of heap above which no sandbox is created and none grows by a population (`MARKETPLACE_SANDBOX_MEMORY`). */
+  memoryMb: number | undefined;
 }
 
 /**
@@ -64,6 +75,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.MARKETPLACE_SMTP_URL,
     siteUrl: e.MARKETPLACE_SITE_URL,
     logLevel: (e.LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    sandboxes:
+      e.MARKETPLACE_SANDBOXES === '1' || (e.MARKETPLACE_TEST_MODE === '1' && e.MARKETPLACE_SANDBOXES !== '0')
+        ? {
+            max: Number(e.MARKETPLACE_SANDBOX_MAX ?? 20),
+            idleSeconds: Number(e.MARKETPLACE_SANDBOX_IDLE ?? 1800),
+            memoryMb: e.MARKETPLACE_SANDBOX_MEMORY === undefined ? undefined : Number(e.MARKETPLACE_SANDBOX_MEMORY),
+          }
+        : undefined,
   };
 }
 

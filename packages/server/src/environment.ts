@@ -115,6 +115,19 @@ export const Environment = Type.Object(
       'is not an http:// or https:// URL with a host',
       withoutPassword,
     ),
+    MARKETPLACE_SANDBOXES: variable(oneOf(['0', '1']), 'must be 0 or 1'),
+    MARKETPLACE_SANDBOX_MAX: variable(
+      (v) => /^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'is not a number of sandboxes (1-1000)',
+    ),
+    MARKETPLACE_SANDBOX_IDLE: variable(
+      (v) => /^\d{1,6}$/.test(v) && Number(v) >= 1 && Number(v) <= 604_800,
+      'is not a number of seconds (1-604800)',
+    ),
+    MARKETPLACE_SANDBOX_MEMORY: variable(
+      (v) => /^\d{1,6}$/.test(v) && Number(v) >= 16,
+      'is not a number of megabytes (at least 16)',
+    ),
     LOG_LEVEL: variable(oneOf(LOG_LEVELS), `is not a log level (${LOG_LEVELS.join(', ')})`),
     INIT_CWD: Type.Optional(Type.String()),
   },

@@ -16,12 +16,14 @@ import { createTestClock, systemClock } from './clock.ts';
 import { type Config, loadSecret } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
 import { indexesOf } from './domain/indexes.ts';
+import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
+import { Sandboxes, type SandboxServer, sandboxesRouter } from './sandboxes.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
 import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
@@ -103,8 +105,52 @@ export async function composeServer({ config, demoData = false, logger, store: s
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [documentsRouter(deps.document)];
   if (config.testMode) before.push(testHelpersRouter(deps));
+  const limits = config.sandboxes;
+  const sandboxes = limits && new Sandboxes(limits, () => composeSandbox(config, deps.logger));
+  if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
   const app = createApp({ deps, routes, before });
-  return { deps, app, demoAdmins };
+  return { deps, app, demoAdmins, sandboxes };
+}
+
+/**
+ * A sandbox's server (POST /sandboxes): the server composed again in test mode on a memory store,
+ * with secrets of its own and no mail leaving it; everything but the document is its own.
+ */
+async function composeSandbox(config: Config, logger: pino.Logger): Promise<SandboxServer> {
+  const { deps, app } = await composeServer({
+    config: {
+      ...config,
+      db: ':memory:',
+      testMode: true,
+      sandboxes: undefined,
+      smtpUrl: undefined,
+      jwtSecret: undefined,
+      depositSecret: undefined,
+    },
+    logger,
+  });
+  return {
+    handle: app,
+    async populate(users, balance) {
+      const now = deps.clock.now();
+      const result = populate(deps.store.state, {
+        users,
+        items: 0,
+        assets: 0,
+        listedShare: 0,
+        buyOrders: 0,
+        balance,
+        now,
+      });
+      if (!result.ok) throw new Error(JSON.stringify(result.error));
+      await deps.store.replace(deps.store.state);
+      return result.value.platformIds.map((platformId, n) => ({ platformId, apiKey: result.value.apiKeys[n]! }));
+    },
+    async close() {
+      await deps.world.close();
+      await deps.store.close();
+    },
+  };
 }
 
 /** The URL a server listens on, from its real address (port 0 resolved, IPv6 in brackets). */
@@ -153,10 +199,11 @@ export interface ListenOptions {
 
 /** Starts listening; resolves with the server, its URL and a `close` that drains and flushes the store. */
 export async function startServer(options: ServerOptions) {
-  const { deps, app, demoAdmins } = await composeServer(options);
+  const { deps, app, demoAdmins, sandboxes } = await composeServer(options);
   const server = await listen(app, { port: options.config.port, host: options.config.host });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
+    await sandboxes?.close();
     await deps.world.close();
     await deps.store.close();
   };
