@@ -14,6 +14,9 @@ export default defineConfig({
     exclude: [],
     fileParallelism: false,
     isolate: false,
+    // Test names carry operation paths and case names in full (`GET /admin/support/messages/{ticket}/{user}`):
+    // reports, skips and --grep use them as printed.
+    taskTitleValueFormatTruncate: 0,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

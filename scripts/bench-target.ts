@@ -6,12 +6,17 @@
 // POST /test_helpers/population) that answers the bench's questions over IPC: its heap, the
 // longest event-loop pause while its store writes a snapshot, and the startup time (load + index
 // build) of a copy of its store; `instance` another reference server on the PostgreSQL database a
-// `reference` target seeded (issue 14: two instances, one service). Prints one JSON line
-// {url, ...} once it listens.
+// `reference` target seeded (issue 14: two instances, one service); `prism` bare Prism on the
+// bundled document, `mock` the mock (Prism behind its front, answer cache on) and `sandbox` the
+// reference server in memory with demo data (`npm run sandbox`), for the mock's table
+// (bench-mock.ts). Prints one JSON line {url, ...} once it listens.
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import express from 'express';
 import pino from 'pino';
+import { startMock } from '../packages/mock/src/mock.ts';
+import { startPrism } from '../packages/mock/src/prism.ts';
 import { parseConfig } from '../packages/server/src/config.ts';
 import { placeOrder } from '../packages/server/src/domain/buy-orders.ts';
 import { putAsset, putItem } from '../packages/server/src/domain/catalog.ts';
@@ -37,7 +42,23 @@ function stopOnSigterm(server: import('node:http').Server, store: { close(): Pro
   });
 }
 
-if (kind === 'bare') {
+if (kind === 'prism' || kind === 'mock') {
+  const document = join(import.meta.dirname, '../openapi/bundled/openapi.json');
+  const started = kind === 'prism' ? await startPrism({ document }) : await startMock({ document });
+  process.stdout.write(`${JSON.stringify({ url: started.url })}\n`);
+  process.on('SIGTERM', async () => {
+    await started.stop();
+    process.exit(0);
+  });
+} else if (kind === 'sandbox') {
+  const { app, deps } = await composeServer({
+    config: parseConfig({ MARKETPLACE_DB: ':memory:' }),
+    demoData: true,
+    logger: pino({ level: 'silent' }),
+  });
+  const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+  stopOnSigterm(server, deps.store);
+} else if (kind === 'bare') {
   const payload = JSON.parse(readFileSync(arg1!, 'utf8'));
   const app = express();
   app.get('/item/:route/:item', (_req, res) => {

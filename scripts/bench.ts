@@ -15,74 +15,22 @@
 //           of all instances are serialized by one sequence, so two instances are not expected to
 //           write faster; reads may scale with free cores. Skipped with its reason when no
 //           PostgreSQL binaries are found (scripts/postgres.ts starts a throwaway cluster).
+//   mock    GET /item/listing/1 over 50 connections: the mock (example answers reused from its
+//           answer cache) against bare Prism on the bundled document, the sandbox beside them:
+//           target ratio >= 4 and p99 < 20 ms (bench-mock.ts; alone: `npm run bench:mock`).
 //   scale   the main routes at 1k, 100k and 1M assets and the store at that size (bench-scale.ts).
 // Each target runs in its own process (scripts/bench-target.ts); autocannon runs here.
 // Production semantics: NODE_ENV=production, not test mode (no response validation), logs silent.
 // "met" compares the ratio with its target; with fewer than ~2 free cores the load generator and
 // the target share a CPU and every figure drops, so compare ratios, not absolute numbers.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { mockTable } from './bench-mock.ts';
+import { CONNECTIONS, DURATION, type Figures, figures, fmt, measure, printTable, start } from './bench-run.ts';
 import { scaleTable } from './bench-scale.ts';
 import { postgresMissing, startPostgres } from './postgres.ts';
-
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
-
-interface Started {
-  url: string;
-  item: number;
-  tokens: string[];
-  stop: () => Promise<void>;
-}
-
-/** Starts a target of scripts/bench-target.ts in its own process. */
-function start(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, [join(import.meta.dirname, 'bench-target.ts'), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  return new Promise((done, failed) => {
-    let buffer = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      buffer += chunk;
-      if (!buffer.includes('\n')) return;
-      const info = JSON.parse(buffer.split('\n')[0]!);
-      done({
-        ...info,
-        stop: () =>
-          new Promise<void>((r) => {
-            child.once('exit', () => r());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-    child.once('exit', (code) => failed(new Error(`bench target exited with ${code}`)));
-  });
-}
-
-interface Figures {
-  rps: number;
-  /** Mean latency in ms (a float: autocannon's percentiles are whole milliseconds). */
-  mean: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function measure(options: autocannon.Options): Promise<Figures> {
-  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
-  return {
-    rps: r.requests.average,
-    mean: r.latency.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors + r.non2xx,
-  };
-}
 
 /** One load split over several targets at once (half the connections each): the service's figures. */
 async function measureSplit(targets: autocannon.Options[]): Promise<Figures> {
@@ -119,17 +67,6 @@ function writeRequests(url: string, item: number, tokens: string[]): autocannon.
       },
     ],
   };
-}
-
-const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
-const figures = (f: Figures) => [fmt(f.rps), fmt(f.mean), fmt(f.p50), fmt(f.p99)];
-
-/** Prints rows under a header, each column as wide as its widest cell. */
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(line(header));
-  for (const r of rows) console.log(line(r));
 }
 
 /**
@@ -268,6 +205,9 @@ try {
     );
     printTable(['measurement', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'ratio', ''], pg);
   }
+
+  // The mock beside bare Prism and the sandbox (scripts/bench-mock.ts).
+  await mockTable();
 
   // Scale: the same routes at 1k, 100k and 1M assets (scripts/bench-scale.ts).
   const perRoute = Math.max(1, DURATION * 0.4);

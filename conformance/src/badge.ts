@@ -26,7 +26,17 @@ export interface RunSummary {
   level: string;
   readOnly: boolean;
   result: 'passed' | 'failed';
-  counts: { passed: number; failed: number; skipped: number; total: number };
+  counts: { passed: number; failed: number; skipped: number; total: number; known?: number };
+  /** How far the target is: operations implemented, passing, failing, not implemented, not in scope. */
+  operations?: {
+    of: number;
+    implemented: number;
+    passing: number;
+    failing: number;
+    notImplemented: number;
+    notInScope: number;
+  };
+  requireAll?: boolean;
   coverage: RunResult['coverage'];
   seal?: Seal;
 }
@@ -84,19 +94,35 @@ export function runSummary(
       failed: result.failed.length,
       skipped: result.skipped.length,
       total: result.outcomes.length,
+      ...(result.known.length ? { known: result.known.length } : {}),
     },
+    operations: {
+      of: result.progress.of,
+      implemented: result.progress.implemented,
+      passing: result.progress.passing,
+      failing: result.progress.failing,
+      notImplemented: result.progress.notImplemented,
+      notInScope: result.progress.notInScope,
+    },
+    ...(result.requireAll ? { requireAll: true } : {}),
     coverage: result.coverage,
   };
   return { ...summary, seal: digest(summary, key || undefined) };
 }
 
-/** A flat two-part badge in the usual README style: `conformance | 777 passed`. */
-export function badgeSvg(summary: Pick<RunSummary, 'counts' | 'result'>): string {
+/**
+ * A flat two-part badge in the usual README style: `conformance | 777 passed`, with the operations
+ * implemented when not all are (`17/104 operations, 202 passed`) and the known failures of a baseline.
+ */
+export function badgeSvg(summary: Pick<RunSummary, 'counts' | 'result' | 'operations'>): string {
   const label = 'conformance';
+  const ops = summary.operations;
+  const partial = ops && ops.implemented < ops.of ? `${ops.implemented}/${ops.of} operations, ` : '';
+  const known = summary.counts.known ? `, ${summary.counts.known} known` : '';
   const value =
     summary.result === 'passed'
-      ? `${summary.counts.passed} passed`
-      : `${summary.counts.failed} failed of ${summary.counts.passed + summary.counts.failed}`;
+      ? `${partial}${summary.counts.passed} passed${known}`
+      : `${partial}${summary.counts.failed} failed of ${summary.counts.passed + summary.counts.failed}${known}`;
   const colour = summary.result === 'passed' ? '#4c1' : '#e05d44';
   const width = (s: string) => s.length * 7 + 12;
   const [lw, vw] = [width(label), width(value)];

@@ -3,36 +3,46 @@
 import type { TestContext } from 'vitest';
 import { helpers } from './helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from './http.ts';
+import { NotImplemented, SetUpFailed } from './not-implemented.ts';
 import { LEVEL, runs } from './settings.ts';
-import { skip } from './skip.ts';
+import { skip, surface } from './skip.ts';
 import { NO_HELPERS, READ_ONLY, target } from './target.ts';
 
-/** Skips the test unless the behaviour level can run on this target. */
+/** What went wrong with the reset of the file running now (`resetIfPossible`), for its tests to surface. */
+let resetProblem: NotImplemented | SetUpFailed | undefined;
+
+/**
+ * Skips the test unless the behaviour level can run on this target, and ends it as its file's
+ * set-up ended when the reset failed: every behaviour test starts from the reset state.
+ */
 export async function needsHelpers(ctx: TestContext): Promise<void> {
   const t = await target();
   if (!runs('behavior')) skip(ctx, LEVEL);
   if (t.readOnly) skip(ctx, READ_ONLY);
   if (!t.helpers) skip(ctx, NO_HELPERS);
+  if (resetProblem) surface(ctx, resetProblem);
 }
 
-/** Resets the target's state when it has test helpers (call in beforeAll). */
+/**
+ * Resets the target's state when it has test helpers (call in beforeAll). A missing reset helper or
+ * a refused reset does not crash the file: each test that needs the reset state (`needsHelpers`)
+ * ends as a skip naming it, or as a failed set-up pinned on that exchange.
+ */
 export async function resetIfPossible(): Promise<void> {
+  resetProblem = undefined;
   const t = await target();
-  if (t.helpers && !t.readOnly && runs('behavior')) await helpers.reset();
+  if (!(t.helpers && !t.readOnly && runs('behavior'))) return;
+  try {
+    await helpers.reset();
+  } catch (e) {
+    if (!(e instanceof NotImplemented || e instanceof SetUpFailed)) throw e;
+    resetProblem = e;
+  }
 }
 
 /** The payload of a JWT (no verification: the suite checks what the target put in it). */
 export function jwtPayload(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
-}
-
-/**
- * Skips the test when a route it needs to set up state answers 404 `Not found` although the
- * document has it: the target does not implement that operation (yet), and the reason says which.
- */
-export function needsRoute(ctx: TestContext, answer: Answer, purpose: string): void {
-  if (answer.status === 404 && answer.operation)
-    skip(ctx, `the target does not implement ${answer.operation} (404), needed ${purpose}`);
 }
 
 /** The payload of an answer in either envelope (`content` or `data`). */

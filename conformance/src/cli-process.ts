@@ -19,11 +19,14 @@ export interface CliRun {
   result?: RunResult;
 }
 
-/** Runs `marketplace-conformance <args>` with its reports in a fresh directory under `scratch`. */
+/**
+ * Runs `marketplace-conformance <args>` with its reports in a fresh directory under `scratch`
+ * (unless `args` give their own `--out`, as `baseline write` does for its file).
+ */
 export function runCli(args: string[], options: { scratch?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
   const out = mkdtempSync(join(options.scratch ?? tmpdir(), 'run-'));
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--out', out], {
+    const child = spawn(process.execPath, [CLI, ...args, ...(args.includes('--out') ? [] : ['--out', out])], {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -43,7 +43,6 @@ describe('option errors: one line, the usage, exit 2', () => {
       ['--target', 'http://127.0.0.1:1', '--reporter', 'pdf'],
       'unknown --reporter pdf (one of junit, json, html, badge)',
     ],
-    [['--target', 'http://127.0.0.1:1', '--grep', '(unclosed'], '--grep (unclosed is not a valid regular expression'],
     [['--target', 'http://127.0.0.1:1', '--port', '80'], '--port is an option of the proxy command'],
     [['proxy', '--target', 'http://127.0.0.1:1', '--port', 'eighty'], '--port must be a port number, got eighty'],
   ])('%j', { timeout: 60_000 }, async (args, message) => {

@@ -2,6 +2,8 @@
 // marketplace-conformance --target <base-url> [options]         run the suite against a target
 // marketplace-conformance proxy --target <base-url> [--port P]  check live traffic against the document
 // marketplace-conformance verify <summary.json>                  check the seal of a badge summary
+// marketplace-conformance baseline write [--from results.json] [--out file] [--expires date]
+//                                                                record a run's failures as known
 // Exit codes: 0 nothing failed, 1 a failure (or a violation seen by the proxy), 2 bad options or a
 // target that is not this API or does not answer.
 import { parseArgs } from 'node:util';
@@ -16,18 +18,27 @@ if (!process.stdout.isTTY || process.env.NO_COLOR !== undefined) {
 const USAGE = `usage: marketplace-conformance --target <base-url> [options]
        marketplace-conformance proxy --target <base-url> [--port <port>] [--out <dir>] [--reporter <name>]...
        marketplace-conformance verify <summary.json>
+       marketplace-conformance baseline write [--from <results.json>] [--out <file>] [--expires <YYYY-MM-DD>]
 
   --target <url>          the implementation to test, with its scheme (or BASE_URL)
   --level <level>         contract, behavior or all (default all)
   --read-only             send only requests that change nothing (a deployment)
-  --grep <pattern>        run only the tests whose name matches (a regular expression)
+  --grep <pattern>        run only the tests whose name, as the reports print it, matches (a regular
+                          expression, or text as written)
   --reporter <name>       junit, json, html or badge; repeatable (results.json is always written)
   --api-key <key>         an account's API key, for a target without test helpers (or MARKETPLACE_API_KEY)
   --admin-api-key <key>   an admin account's API key (or MARKETPLACE_ADMIN_API_KEY)
   --blocked-country <CC>  a country the target refuses at login (or MARKETPLACE_BLOCKED_COUNTRY)
   --mock                  the target is a mock (Prism): do not expect the API's error envelope
+  --operations <list>     only these operations (comma-separated, or a file of one per line):
+                          the tests needing others skip, and nothing is sent to them
+  --require-all           an operation or test helper a test needs that answers 404 fails (a release gate)
+  --baseline <file>       known failures (baseline write): reported, not failing, until they expire
   --out <dir>             where reports go (default conformance/reports)
   --port <port>           proxy: the port to listen on (default: a free port, printed)
+  --from <results.json>   baseline write: the run to record (default conformance/reports/results.json)
+  --out <file>            baseline write: the baseline file (default conformance-baseline.json)
+  --expires <YYYY-MM-DD>  baseline write: the date new entries stop being known (default: never)
   -h, --help              this text`;
 
 const OPTIONS = {
@@ -35,12 +46,17 @@ const OPTIONS = {
   level: { type: 'string' },
   'read-only': { type: 'boolean' },
   mock: { type: 'boolean' },
+  operations: { type: 'string' },
+  'require-all': { type: 'boolean' },
   grep: { type: 'string' },
   reporter: { type: 'string', multiple: true },
   'api-key': { type: 'string' },
   'admin-api-key': { type: 'string' },
   'blocked-country': { type: 'string' },
   out: { type: 'string' },
+  baseline: { type: 'string' },
+  from: { type: 'string' },
+  expires: { type: 'string' },
   port: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -87,6 +103,23 @@ function optionError(e: Error & { code?: string }): string {
   return e.message.split('\n')[0] ?? 'bad options';
 }
 
+/**
+ * The operations of `--operations`: a file with one per line (`#` comments), or a comma-separated
+ * list; each `METHOD /path` as the reports print it, or an operationId. An unknown one stops the run.
+ */
+async function operationList(value: string): Promise<Set<string>> {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const { parseOperations } = await import('./not-implemented.ts');
+  const fromFile = existsSync(value);
+  const { names, unknown } = parseOperations(fromFile ? readFileSync(value, 'utf8') : value);
+  if (unknown.length)
+    usageError(
+      `--operations: ${unknown.map((u) => JSON.stringify(u)).join(', ')} ${unknown.length > 1 ? 'are' : 'is'} neither an operation of the document (\`GET /user/balance\`, or its operationId) nor a test helper${fromFile ? '' : ', and no such file'}`,
+    );
+  if (!names.size) usageError(`--operations ${value} names no operation`);
+  return names;
+}
+
 function parse(args: string[]): { values: Values; positionals: string[] } {
   try {
     return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
@@ -96,10 +129,39 @@ function parse(args: string[]): { values: Values; positionals: string[] } {
 }
 
 const argv = process.argv.slice(2);
-const command = argv[0] === 'proxy' || argv[0] === 'verify' ? argv[0] : 'run';
+const command = argv[0] === 'proxy' || argv[0] === 'verify' || argv[0] === 'baseline' ? argv[0] : 'run';
 const { values, positionals } = parse(command === 'run' ? argv : argv.slice(1));
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if (command !== 'baseline')
+  for (const name of ['from', 'expires'] as const)
+    if (values[name] !== undefined) usageError(`--${name} is an option of baseline write`);
+
+if (command === 'baseline') {
+  if (positionals.length !== 1 || positionals[0] !== 'write') usageError('baseline takes one command: write');
+  for (const name of Object.keys(values))
+    if (!['from', 'out', 'expires'].includes(name)) usageError(`--${name} is not an option of baseline write`);
+  const { readFileSync } = await import('node:fs');
+  const { baselineOf, isDate, writeBaseline } = await import('./baseline.ts');
+  if (values.expires !== undefined && !isDate(values.expires))
+    usageError(`--expires must be a date YYYY-MM-DD, got ${values.expires}`);
+  const from = values.from ?? 'conformance/reports/results.json';
+  let run: Parameters<typeof baselineOf>[0];
+  try {
+    run = JSON.parse(readFileSync(from, 'utf8'));
+    if (!Array.isArray(run.outcomes)) throw new Error('no "outcomes": not the results.json of a run');
+  } catch (e) {
+    stop(`cannot read ${from}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const file = values.out ?? 'conformance-baseline.json';
+  const baseline = baselineOf(run, values.expires);
+  writeBaseline(file, baseline);
+  const n = baseline.failures.length;
+  process.stdout.write(
+    `${file}: ${n} known failure${n === 1 ? '' : 's'} of ${from}${values.expires ? ` (new ones known until ${values.expires})` : ''}; run with --baseline ${file}\n`,
+  );
   process.exit(0);
 }
 
@@ -133,7 +195,18 @@ for (const r of reporters)
 const out = values.out ?? 'conformance/reports';
 
 if (command === 'proxy') {
-  for (const name of ['level', 'read-only', 'mock', 'grep', 'api-key', 'admin-api-key', 'blocked-country'] as const)
+  for (const name of [
+    'level',
+    'read-only',
+    'mock',
+    'grep',
+    'api-key',
+    'admin-api-key',
+    'blocked-country',
+    'operations',
+    'require-all',
+    'baseline',
+  ] as const)
     if (values[name] !== undefined) usageError(`--${name} is an option of a run, not of the proxy`);
   const port = Number(values.port ?? 0);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) usageError(`--port must be a port number, got ${values.port}`);
@@ -159,13 +232,15 @@ if (command === 'proxy') {
   const level = values.level ?? 'all';
   if (!['contract', 'behavior', 'all'].includes(level))
     usageError(`--level must be contract, behavior or all, got ${level}`);
-  if (values.grep !== undefined) {
+  if (values.baseline !== undefined) {
+    const { readBaseline } = await import('./baseline.ts');
     try {
-      new RegExp(values.grep);
-    } catch {
-      usageError(`--grep ${values.grep} is not a valid regular expression`);
+      readBaseline(values.baseline);
+    } catch (e) {
+      stop((e as Error).message);
     }
   }
+  const operations = values.operations === undefined ? undefined : await operationList(values.operations);
   const { probeTarget } = await import('./probe.ts');
   const problem = await probeTarget(target);
   if (problem) stop(problem);
@@ -181,7 +256,10 @@ if (command === 'proxy') {
     apiKey: values['api-key'] ?? process.env.MARKETPLACE_API_KEY,
     adminApiKey: values['admin-api-key'] ?? process.env.MARKETPLACE_ADMIN_API_KEY,
     blockedCountry: values['blocked-country'] ?? process.env.MARKETPLACE_BLOCKED_COUNTRY,
+    operations,
+    requireAll: values['require-all'] ?? false,
     out,
+    baseline: values.baseline,
   };
   const result = await runConformance(options);
   if (!result.outcomes.length) stop('the suite collected no test: see the messages above');

@@ -51,11 +51,32 @@ describe('coverage', () => {
     expect(t.statuses.all).toBe(rows.flatMap((r) => r.statuses).length);
   });
 
+  it('counts nothing of an operation that answered only 404 (the unknown route): not implemented', () => {
+    const bare = coverage([
+      ...seen,
+      { op: 'GET /user/balance', status: 404, message: 'Unknown route or resource' },
+      { op: 'GET /user/balance', status: 404 },
+      { op: 'GET /item/listing/{item}', status: 404 },
+      { op: 'GET /item/listing/{item}', status: 200 },
+    ]);
+    const balance = bare.find((r) => r.operation === 'GET /user/balance')!;
+    expect([balance.implemented, balance.statuses.some((s) => s.hit), balance.messages.some((m) => m.hit)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    const listing = bare.find((r) => r.operation === 'GET /item/listing/{item}')!;
+    expect(listing.implemented).toBe(true);
+    expect(listing.statuses.filter((s) => s.hit).map((s) => s.status)).toEqual(['200', '404']);
+    expect(totals(bare).operations).toEqual({ hit: 3, all: operations.length });
+  });
+
   it('writes coverage.md and coverage.html with the totals and percentages', () => {
     writeCoverage(dir, rows, 'http://api.test');
     const md = readFileSync(join(dir, 'coverage.md'), 'utf8');
     expect(md).toContain(`operations 2/${operations.length} (${Math.round((2 / operations.length) * 100)}%)`);
-    expect(md).toContain('| `POST /user/login` | ✔ 200 ✔ 300 · 403 · 429 · 500 | 1/4 |');
+    expect(md).toContain('| `POST /user/login` | ✔ | ✔ 200 ✔ 300 · 403 · 429 · 500 | 1/4 |');
+    expect(md).toContain('| `GET /user/balance` | · | ');
     expect(md).toContain('- ✔ `Missing required parameter: apiKey`');
     const html = readFileSync(join(dir, 'coverage.html'), 'utf8');
     expect(html).toContain('<code>POST /user/login</code>');

@@ -18,6 +18,8 @@ export interface Seen {
 
 export interface CoverageRow {
   operation: string;
+  /** It answered something other than 404 (the unknown route): only then does its traffic count. */
+  implemented: boolean;
   statuses: { status: string; hit: boolean }[];
   messages: { message: string; hit: boolean }[];
 }
@@ -33,10 +35,15 @@ export function readTraffic(out: string, { remove = true } = {}): Seen[] {
   return seen;
 }
 
-/** The matrix of what the document promises against what the run saw. */
+/**
+ * The matrix of what the document promises against what the run saw. An operation that answered
+ * nothing but 404 is not implemented: its 404s cover nothing.
+ */
 export function coverage(seen: Seen[]): CoverageRow[] {
   return operations.map((o) => {
-    const mine = seen.filter((s) => s.op === o.name);
+    const all = seen.filter((s) => s.op === o.name);
+    const implemented = all.some((s) => s.status !== 404);
+    const mine = implemented ? all : [];
     const statuses = Object.keys(o.op.responses).map((status) => ({
       status,
       hit: mine.some((s) => String(s.status) === status),
@@ -49,7 +56,7 @@ export function coverage(seen: Seen[]): CoverageRow[] {
         (s) => s.message !== undefined && (m.type ? s.message === m.type : templateRegex(m.message).test(s.message)),
       ),
     }));
-    return { operation: o.name, statuses, messages };
+    return { operation: o.name, implemented, statuses, messages };
   });
 }
 
@@ -90,11 +97,11 @@ export function writeCoverage(
     '',
     head,
     '',
-    '| Operation | Statuses (✔ exercised) | Messages exercised |',
-    '|---|---|---|',
+    '| Operation | Implemented (answered other than 404) | Statuses (✔ exercised) | Messages exercised |',
+    '|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| \`${r.operation}\` | ${r.statuses.map((s) => `${mark(s.hit)} ${s.status}`).join(' ')} | ${r.messages.length ? `${r.messages.filter((m) => m.hit).length}/${r.messages.length}` : '—'} |`,
+        `| \`${r.operation}\` | ${r.implemented ? '✔' : '·'} | ${r.statuses.map((s) => `${mark(s.hit)} ${s.status}`).join(' ')} | ${r.messages.length ? `${r.messages.filter((m) => m.hit).length}/${r.messages.length}` : '—'} |`,
     ),
     '',
     '## Messages',

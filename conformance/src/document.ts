@@ -37,20 +37,23 @@ export const operations: Operation[] = Object.entries(document.paths as Json).fl
     }),
 );
 
-const compiled = operations
-  .map((o) => {
-    const segments = o.path.split('/').filter(Boolean);
-    const source = segments
-      .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/');
-    return { o, re: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length };
-  })
-  .sort((a, b) => b.literals - a.literals);
+/** A lookup of concrete request paths among `ops`, literal segments winning over parameters. */
+export function pathMatcher<T extends { method: string; path: string }>(ops: T[]) {
+  const compiled = ops
+    .map((o) => {
+      const segments = o.path.split('/').filter(Boolean);
+      const source = segments
+        .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      return { o, re: new RegExp(`^/${source}/?$`), literals: segments.filter((s) => !s.startsWith('{')).length };
+    })
+    .sort((a, b) => b.literals - a.literals);
+  return (method: string, pathname: string): T | undefined =>
+    compiled.find((c) => c.o.method === method.toUpperCase() && c.re.test(pathname))?.o;
+}
 
 /** The operation a request addresses, if the document has it. */
-export function findOperation(method: string, pathname: string): Operation | undefined {
-  return compiled.find((c) => c.o.method === method.toUpperCase() && c.re.test(pathname))?.o;
-}
+export const findOperation = pathMatcher(operations);
 
 /** Follows local `$ref`s. */
 export function deref(node: Json): Json {

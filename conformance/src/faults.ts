@@ -41,6 +41,8 @@ export interface Fault {
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
   response?: (x: Exchange, memory: Memory) => void;
+  /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
+  answer?: (r: Outgoing) => { status: number; body: Json } | undefined;
 }
 
 const ok = (content: Json) => ({ err: false, success: true, content });
@@ -567,6 +569,12 @@ export async function startFaultyProxy(
       }
     const sent = JSON.stringify(json);
     const out: Outgoing = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', upstream), headers, body: json };
+    const instead = fault?.answer?.(out);
+    if (instead) {
+      res.writeHead(instead.status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(instead.body));
+      return;
+    }
     fault?.request?.(out, memory);
     // Bodies a fault did not touch go out byte for byte (big numbers, odd spacing).
     const body = json !== undefined && JSON.stringify(out.body) !== sent ? JSON.stringify(out.body) : raw;

@@ -1,16 +1,22 @@
 // The test helpers of shared/test-helpers.md, typed by the test-helpers document: state set-up,
 // the clock, the outbox, the platform's inventory and offers, payments and GeoIP. Only used when the target exposes them.
 import type { TestHelperComponents } from '@marketplace/types';
-import { call } from './http.ts';
+import type { TestContext } from 'vitest';
+import { isConnected, type Operation } from './document.ts';
+import { call, setUpOk } from './http.ts';
+import { NotImplemented, SetUpFailed } from './not-implemented.ts';
 import { settings } from './settings.ts';
+import { skip, surface } from './skip.ts';
 import type { Target } from './target.ts';
 
 type Schemas = TestHelperComponents['schemas'];
 
+/** Calls a test helper: a 404 skips the test (the target lacks it), another refusal fails its set-up. */
 async function helper<T>(method: 'GET' | 'POST', path: string, json?: unknown): Promise<T> {
   const a = await call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
-  if (a.status !== 200) throw new Error(`test helper ${path} answered ${a.status}: ${JSON.stringify(a.body)}`);
-  return (a.body as { content: T }).content;
+  const content = (a.body as { content?: T } | null)?.content;
+  setUpOk(a, a.status === 200 && content !== undefined);
+  return content as T;
 }
 
 export const helpers = {
@@ -59,15 +65,15 @@ export const helpers = {
 /** A fresh user logged in from `ip`: its platform ID, API key and JWT. */
 export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '198.51.100.10') {
   const user = await helpers.user(opts);
-  const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
-  return { ...user, ip, token: (login.body as { content: { jwt: string } }).content.jwt };
+  return { ...user, ip, token: await login(user.apiKey, ip) };
 }
 
-async function login(apiKey: string | undefined, ip: string): Promise<string | undefined> {
-  if (!apiKey) return undefined;
-  const answer = await call('POST', '/user/login', { json: { apiKey }, ip });
-  return (answer.body as { content?: { jwt?: string } })?.content?.jwt;
+/** The JWT of a login with `apiKey` from `ip`; a refused login fails the set-up, pinned on it. */
+async function login(apiKey: string, ip: string): Promise<string> {
+  const answer = await call('POST', '/user/login', { json: { apiKey }, ip, purpose: 'log in' });
+  const jwt = (answer.body as { content?: { jwt?: unknown } } | null)?.content?.jwt;
+  setUpOk(answer, answer.status === 200 && typeof jwt === 'string', 'a login with the API key the test set up');
+  return jwt as string;
 }
 
 /**
@@ -76,17 +82,48 @@ async function login(apiKey: string | undefined, ip: string): Promise<string | u
  * --admin-api-key (when given).
  * A JWT is bound to the login IP: call with the same `ip`.
  */
-export async function callerTokens(t: Target, ip: string): Promise<{ user?: string; admin?: string }> {
-  if (t.helpers && !t.readOnly)
-    return {
-      user: (await session({ balance: 1_000_000 }, ip)).token,
-      admin: (await session({ admin: true, balance: 1_000_000 }, ip)).token,
-    };
-  if (t.prism) {
-    const token = await login(settings.apiKey ?? 'any key: a mock answers its example', ip);
-    return { user: token, admin: token };
+export async function callerTokens(t: Target, ip: string): Promise<CallerTokens> {
+  const tokens: CallerTokens = {};
+  const keep = async (role: 'user' | 'admin', get: () => Promise<string>) => {
+    try {
+      tokens[role] = await get();
+    } catch (e) {
+      if (!(e instanceof NotImplemented || e instanceof SetUpFailed)) throw e;
+      tokens.problem ??= e;
+    }
+  };
+  if (t.helpers && !t.readOnly) {
+    await keep('user', async () => (await session({ balance: 1_000_000 }, ip)).token);
+    await keep('admin', async () => (await session({ admin: true, balance: 1_000_000 }, ip)).token);
+  } else if (t.prism) {
+    await keep('user', () => login(settings.apiKey ?? 'any key: a mock answers its example', ip));
+    if (tokens.user) tokens.admin = tokens.user;
+  } else {
+    const { apiKey, adminApiKey } = settings;
+    if (apiKey) await keep('user', () => login(apiKey, ip));
+    if (adminApiKey) await keep('admin', () => login(adminApiKey, ip));
   }
-  return { user: await login(settings.apiKey, ip), admin: await login(settings.adminApiKey, ip) };
+  return tokens;
+}
+
+export interface CallerTokens {
+  user?: string;
+  admin?: string;
+  /** Why a token is missing: the set-up met a missing operation or a refusal (surfaced by `tokenFor`). */
+  problem?: NotImplemented | SetUpFailed;
+}
+
+/**
+ * The token a test calls `o` with: none for a route without session, else the user's or admin's;
+ * when that token could not be had, the test ends as its set-up problem says, or skips for want of
+ * credentials.
+ */
+export function tokenFor(ctx: TestContext, tokens: CallerTokens, o: Operation): string | undefined {
+  const admin = o.permission === 'admin';
+  const token = admin ? tokens.admin : tokens.user;
+  if (token || !isConnected(o)) return token;
+  if (tokens.problem) surface(ctx, tokens.problem);
+  return skip(ctx, noCredentials(admin));
 }
 
 /**

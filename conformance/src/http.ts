@@ -4,9 +4,21 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, TestRunner } from 'vitest';
 import { checkResponse, type Exchange, errorMessage } from './contract.ts';
-import { findOperation } from './document.ts';
+import { findOperation, operations } from './document.ts';
+import {
+  findHelper,
+  helperPurpose,
+  inScope,
+  isNotImplemented,
+  NotImplemented,
+  notImplementedReason,
+  outOfScopeReason,
+  SetUpFailed,
+} from './not-implemented.ts';
+import { buildRequest } from './requests.ts';
 import type { ExchangeNote } from './rule.ts';
 import { levelOf, settings } from './settings.ts';
+import { surface } from './skip.ts';
 import { apiPath, targetUrl } from './target-url.ts';
 
 export interface Call {
@@ -22,11 +34,24 @@ export interface Call {
   headers?: Record<string, string>;
   /** false: leave the exchange out of the coverage (the suite's own probes). */
   record?: boolean;
+  /** What the exchange is needed for, named when the target lacks its operation (`read the balance`). */
+  purpose?: string;
+  /**
+   * What a 404 means. By default the target lacks the operation (or test helper): the running test
+   * ends as a skip naming it (a set-up outside a test throws `NotImplemented`, see skip.ts
+   * `surface`). `answer`: the caller expects the 404 and gets it (a test helper outside test mode,
+   * the suite's own probes, a loop over operations that skips the missing ones itself).
+   * `documented`: the operation documents a 404 for this input, so a 404 is an answer once the
+   * operation is known to exist (it answered something else, or answers its documented request).
+   */
+  on404?: 'skip' | 'answer' | 'documented';
 }
 
 export interface Answer extends Exchange {
   /** The operation the request addressed (`GET /item/listing/{item}`), if the document has it. */
   operation?: string;
+  /** The test helper the request addressed (`POST /test_helpers/users`), if it is one. */
+  helper?: string;
   /** What was sent, as sent. */
   request: { headers: Record<string, string>; body?: string };
   /** The curl line that reproduces the request. */
@@ -39,10 +64,20 @@ const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 /** A curl line cut to a readable length (a 7 MB body stays out of the report). */
 const short = (curl: string) => (curl.length > 1000 ? `${curl.slice(0, 1000)}… (${curl.length} characters)` : curl);
 
-/** Sends one request to the target and records it. */
+/** Sends one request to the target and records it; a 404 ends the running test as a skip (see `on404`). */
 export async function call(method: string, path: string, c: Call = {}): Promise<Answer> {
   const url = targetUrl(settings.target, path);
   for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const apiRoute = apiPath(url, settings.target);
+  const operation = findOperation(method, apiRoute)?.name;
+  const helper = operation ? undefined : findHelper(method, apiRoute);
+  const name = operation ?? helper?.name;
+  const purpose = () => c.purpose ?? (helper ? helperPurpose(helper) : purposeOf(operation ?? ''));
+  if (name && !inScope(settings.operations, name)) {
+    const problem = new NotImplemented(name, outOfScopeReason(name, purpose()), undefined, true);
+    if (c.on404 === 'answer') throw problem;
+    missing(problem);
+  }
   const headers: Record<string, string> = { ...(c.headers ?? {}) };
   if (c.token) headers.authorization = `Bearer ${c.token}`;
   if (c.ip) headers['x-forwarded-for'] = c.ip;
@@ -84,7 +119,8 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
   const answer: Answer = {
     method,
     url: url.toString(),
-    operation: findOperation(method, apiPath(url, settings.target))?.name,
+    operation,
+    ...(helper ? { helper: helper.name } : {}),
     request: { headers, body },
     status: res.status,
     headers: Object.fromEntries(res.headers.entries()),
@@ -97,7 +133,59 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     record(answer);
     noteExchange(answer);
   }
-  return answer;
+  if (!name) return answer;
+  if (!isNotImplemented(answer.status)) {
+    present.set(name, Promise.resolve(true));
+    return answer;
+  }
+  if (c.on404 === 'answer') return answer;
+  if (c.on404 === 'documented' && operation && (await exists(operation, c))) return answer;
+  return missing(new NotImplemented(name, notImplementedReason(name, purpose()), note(answer)));
+}
+
+/** The operations and helpers known to exist in this worker: they answered something else than 404. */
+const present = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether the target has `operation`: it answered something else than 404 before, or answers its
+ * documented request (sent once, with the caller's credentials, left out of the coverage) so.
+ */
+function exists(operation: string, c: Call): Promise<boolean> {
+  const known = present.get(operation);
+  if (known) return known;
+  const o = operations.find((x) => x.name === operation);
+  if (!o) return Promise.resolve(false);
+  const built = buildRequest(o);
+  const probe = call(o.method, built.path, {
+    query: built.query,
+    json: built.json,
+    token: c.token,
+    ip: c.ip,
+    record: false,
+    on404: 'answer',
+  }).then((a) => !isNotImplemented(a.status));
+  present.set(operation, probe);
+  return probe;
+}
+
+/** Why a test needs an operation it did not say it needs: it is what the test checks, or a step of it. */
+function purposeOf(operation: string): string {
+  const test = currentTest();
+  if (!test) return 'set up the tests of this file';
+  let name = test.name;
+  for (let suite = test.suite; suite?.name; suite = suite.suite) name = `${suite.name} ${name}`;
+  return name.includes(operation) ? 'test this operation' : 'set up or check the state of this test';
+}
+
+/**
+ * The target lacks an operation (or --operations leaves it out): the running test ends as a skip
+ * listing it as missing (a failure with --require-all); outside a test (a `beforeAll`) the problem
+ * is thrown for the tests that need that set-up to surface.
+ */
+function missing(problem: NotImplemented): never {
+  const test = currentTest();
+  if (!test) throw problem;
+  return surface(test.context, problem);
 }
 
 /** The running test (undefined in hooks and outside vitest). */
@@ -123,8 +211,11 @@ const responseText = (a: Answer) => {
   return body.length > 600 ? `${body.slice(0, 600)}…` : body;
 };
 
-const note = (a: Answer): ExchangeNote | undefined =>
-  a.operation ? { operation: a.operation, status: a.status, body: responseText(a), curl: short(a.curl) } : undefined;
+/** The exchange as reports show it, named by its operation or test helper. */
+function note(a: Answer): ExchangeNote | undefined {
+  const operation = a.operation ?? a.helper;
+  return operation ? { operation, status: a.status, body: responseText(a), curl: short(a.curl) } : undefined;
+}
 
 /** Tells the reports which operations the running test called, and its last exchange. */
 function noteExchange(a: Answer): void {
@@ -173,6 +264,24 @@ function fails(a: Answer, message: string): never {
   const test = currentTest();
   if (test) test.meta.subject = note(a);
   throw new Error(message);
+}
+
+/**
+ * Checks a set-up exchange (a test helper, a login, a step that prepares state): unless `ok`
+ * (default: a 200), it throws "set-up failed: `<operation>` answered `<status> <body>`", pinned on
+ * that exchange. (A 404 never gets here: `call` has skipped the test already.)
+ */
+export function setUpOk(a: Answer, ok = a.status === 200, what?: string): void {
+  if (ok) return;
+  const subject = note(a) ?? {
+    operation: `${a.method} ${a.url}`,
+    status: a.status,
+    body: responseText(a),
+    curl: short(a.curl),
+  };
+  const test = currentTest();
+  if (test) test.meta.subject = subject;
+  throw new SetUpFailed(subject, what);
 }
 
 /** Fails with the reproduction when an answer breaks the document. */

@@ -24,7 +24,8 @@ import { coverage, type Seen, totals, writeCoverage } from './coverage.ts';
 import { findOperation, operations } from './document.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
-import { type Failure, type RunResult, type TestOutcome, writeResults } from './report.ts';
+import { implementedOperations, progressOf } from './progress.ts';
+import { type Failure, type RunResult, type TestOutcome, withJwt, writeResults } from './report.ts';
 import type { ReporterName } from './settings.ts';
 import { targetUrl } from './target-url.ts';
 
@@ -209,6 +210,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
     writeCoverage(out, rows, options.target);
     const outcomes: TestOutcome[] = [...perOperation].map(([op, entry]) => {
       const first = entry.violations[0];
+      const { curl, jwt } = withJwt(first?.curl);
       const failure: Failure | undefined = first && {
         summary: cut(
           `${op}: ${first.problems.join('; ')} (${entry.violations.length} of ${entry.exchanges} exchanges)`,
@@ -218,7 +220,8 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
         rules: [],
         expected: 'an answer as documented',
         received: first.response.split('\n')[0]!.slice(0, 300),
-        curl: first.curl,
+        ...(curl ? { curl } : {}),
+        ...(jwt ? { jwt } : {}),
         response: first.response,
         text: entry.violations.map((v) => `${v.status}: ${v.problems.join('; ')}\n  request:  ${v.curl}`).join('\n'),
       };
@@ -233,13 +236,14 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
         ...(failure ? { failure, reason: failure.text } : {}),
       };
     });
-    const addressed = new Set(seen.map((s) => s.op)).size;
+    const addressed = implementedOperations(seen).size;
     const result: RunResult = {
       target: options.target,
       level: 'traffic',
       readOnly: false,
       passed: outcomes.filter((o) => o.state === 'passed').length,
       failed: outcomes.filter((o) => o.state === 'failed'),
+      known: [],
       skipped: [],
       outcomes,
       levels: {
@@ -247,6 +251,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
         behavior: { operations: 0, of: operations.length, passed: 0, failed: 0, skipped: 0 },
       },
       coverage: totals(rows),
+      progress: progressOf(seen, outcomes),
       out,
     };
     result.levels.contract.passed = result.passed;

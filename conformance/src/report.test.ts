@@ -6,7 +6,17 @@ import { badgeSvg, canonical, runSummary, verifySummary } from './badge.ts';
 import { htmlReport } from './html-report.ts';
 import { checksRules } from './http.ts';
 import { junitReport } from './junit.ts';
-import { failureOf, type RunResult, summary, type TestOutcome } from './report.ts';
+import { progressOf } from './progress.ts';
+import {
+  causeOf,
+  failureLines,
+  failureOf,
+  groupFailures,
+  type RunResult,
+  summary,
+  type TestOutcome,
+  withJwt,
+} from './report.ts';
 import { rule } from './rule.ts';
 
 const curl = `curl -i -X POST 'http://127.0.0.1:9/cart/add' -H 'content-type: application/json' --data '{"assetIds":[1]}'`;
@@ -52,6 +62,7 @@ const result: RunResult = {
   readOnly: false,
   passed: 2,
   failed: outcomes.filter((o) => o.state === 'failed'),
+  known: [],
   skipped: outcomes.filter((o) => o.state === 'skipped'),
   outcomes,
   levels: {
@@ -59,6 +70,13 @@ const result: RunResult = {
     behavior: { operations: 2, of: 104, passed: 2, failed: 1, skipped: 2 },
   },
   coverage: { operations: { hit: 2, all: 104 }, statuses: { hit: 3, all: 531 }, messages: { hit: 1, all: 317 } },
+  progress: progressOf(
+    [
+      { op: 'POST /cart/add', status: 300 },
+      { op: 'POST /user/login', status: 200 },
+    ],
+    outcomes,
+  ),
   out: '/tmp/out',
 };
 
@@ -97,12 +115,13 @@ describe('a failure', () => {
     ]);
   });
 
-  it('is printed in the console with each part on its line', () => {
+  it('is printed in the console grouped by operation and cause, each part on its line', () => {
     const text = summary(result, ['results.json']);
     expect(text).toContain(
       [
-        '  ✗ Given an own asset, then refused  (tests/cart.test.ts)',
-        '    POST /cart/add: the seed message; received 300 "Something went wrong"',
+        'Failed (1 test in 1 group by operation and cause):',
+        '  ✗ POST /cart/add: received 300 "Something went wrong" (1 test)',
+        '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts)',
         '    operation: POST /cart/add',
         '    rule:      R-CART-3',
         '    expected:  the seed message',
@@ -111,6 +130,7 @@ describe('a failure', () => {
       ].join('\n'),
     );
     expect(text).toContain('  2 × the target does not implement POST /cart/add (404)');
+    expect(text).toContain('  Result: FAILED: 1 test failed');
   });
 
   it('gives test options naming its rules', () => {
@@ -211,5 +231,122 @@ describe('the badge', () => {
     expect(badgeSvg({ result: 'failed', counts: { passed: 5, failed: 2, skipped: 0, total: 7 } })).toMatch(
       /fill="#e05d44".*2 failed of 7/s,
     );
+  });
+});
+
+describe('what a team acts on', () => {
+  const token = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI3NjUifQ.c2lnbmF0dXJl';
+  const bearerCurl = `curl -i -X GET 'http://127.0.0.1:9/user/balance' -H 'authorization: Bearer ${token}' -H 'x-forwarded-for: 198.51.100.10'`;
+  const balanceFailure = (balance: number) =>
+    failureOf(
+      {
+        message: `the balance after the sale\n  expected: ${balance - 1}\n  received: ${balance}\n  request:  ${bearerCurl}\n  response: 200 {"content":{"balance":${balance}}}`,
+      },
+      { subject: { operation: 'GET /user/balance', status: 200, body: `{"balance":${balance}}`, curl: bearerCurl } },
+      'POST /inventory/price',
+      ['R-AUTH-IP', 'R-NOT-IN-THE-SEED'],
+    );
+
+  it('names the rules of the title and options with the seed quote of each (unknown IDs bare)', () => {
+    expect(balanceFailure(1426).rules).toEqual([
+      { id: 'R-AUTH-IP', sentence: expect.stringContaining('The JWT is bound to the client IP used at login') },
+      { id: 'R-NOT-IN-THE-SEED' },
+    ]);
+  });
+
+  it('shows $JWT in the curl line and the message, and the token once per report as JWT=', () => {
+    const f = balanceFailure(1426);
+    expect(f.curl).toBe(
+      `curl -i -X GET 'http://127.0.0.1:9/user/balance' -H "authorization: Bearer $JWT" -H 'x-forwarded-for: 198.51.100.10'`,
+    );
+    expect(f.jwt).toBe(token);
+    expect(f.text).not.toContain(token);
+    const shown = new Set<string>();
+    const first = failureLines(f, shown);
+    expect(first.indexOf(`JWT=${token}`)).toBe(first.findIndex((l) => l.startsWith('reproduce:')) - 1);
+    expect(failureLines(balanceFailure(1500), shown).filter((l) => l.startsWith('JWT='))).toEqual([]);
+    expect([withJwt(curl).curl, withJwt(curl).jwt]).toEqual([curl, undefined]);
+  });
+
+  it('groups failures by the operation they are pinned on and their cause, numbers aside', () => {
+    const failed = [1426, 1500].map((n, i) =>
+      outcome({ name: `sale ${i}`, state: 'failed', failure: balanceFailure(n), operation: 'POST /inventory/price' }),
+    );
+    const other = outcome({ name: 'own asset', state: 'failed', failure });
+    const groups = groupFailures([...failed, other]);
+    expect(groups.map((g) => [g.operation, g.cause, g.tests.length])).toEqual([
+      ['GET /user/balance', 'received #', 2],
+      ['POST /cart/add', 'received 300 "Something went wrong"', 1],
+    ]);
+    expect(causeOf(undefined, 'timed out after 5000 ms\nat …')).toBe('timed out after # ms');
+  });
+
+  const partial: RunResult = {
+    ...result,
+    failed: [],
+    known: outcomes.filter((o) => o.state === 'failed').map((o) => ({ ...o, known: { expires: '2027-01-31' } })),
+    baseline: {
+      file: 'conformance-baseline.json',
+      known: 1,
+      fixed: [{ test: 'Given a listing, then added' }],
+      expired: [],
+      notRun: [],
+    },
+  };
+  partial.outcomes = outcomes.map((o) => partial.known.find((k) => k.name === o.name) ?? o);
+  partial.progress = progressOf(
+    [
+      { op: 'POST /cart/add', status: 300 },
+      { op: 'POST /user/login', status: 200 },
+      { op: 'GET /user/ipList', status: 404 },
+    ],
+    partial.outcomes,
+    { missing: new Map([['GET /user/ipList', 3]]) },
+  );
+
+  it('prints the progress, the known failures and the fixed ones in the console, and passes', () => {
+    const text = summary(partial, ['results.json']);
+    expect(text).toContain('  passed 2, failed 0, known 1 (baseline), skipped 2');
+    expect(text).toContain(
+      '  Result: passed: nothing the run could test failed (besides the known failures of the baseline)',
+    );
+    expect(text).toContain(
+      `Progress: 2 of ${partial.progress.of} operations implemented: 1 passing, 0 failing, 1 with known failures only; 1 not implemented`,
+    );
+    expect(text).toContain('GET /user/ipList (3 tests wait)');
+    expect(text).toContain('Baseline conformance-baseline.json: 1 known failures (reported, not failing)');
+    expect(text).toContain(
+      '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts) (known until 2027-01-31)',
+    );
+    expect(text).toContain('    ✓ Given a listing, then added');
+  });
+
+  it('has the progress and the known failures in junit.xml, report.html and the badge', () => {
+    const xml = junitReport(partial);
+    expect(xml).toMatch(/<testsuite name="progress: 2 of \d+ operations implemented[^"]*" tests="0"/);
+    expect(xml).toContain(
+      '<property name="operation GET /user/ipList" value="not implemented: 0 passed, 0 failed, 0 known, 0 skipped"/>',
+    );
+    expect(xml).toContain(
+      '<skipped message="known failure (baseline until 2027-01-31): POST /cart/add: the seed message',
+    );
+    expect(xml).toMatch(/<testsuites name="[^"]*" tests="5" failures="0" errors="0" skipped="3"/);
+    const html = htmlReport(partial);
+    expect(html).toContain(
+      '<tr class="skipped"><td><code>GET /user/ipList</code></td><td class="name">not implemented</td>',
+    );
+    expect(html).toContain(
+      '<h4>Fixed: remove from the baseline (baseline write does) (1)</h4><ul><li>Given a listing, then added</li></ul>',
+    );
+    expect(html).toContain(
+      '<div class="test known"><span class="name">~ known failure (baseline until 2027-01-31): Given an own asset',
+    );
+    const s = runSummary(partial, undefined, new Date('2026-11-25T06:00:00Z'));
+    expect(s).toMatchObject({
+      result: 'passed',
+      counts: { failed: 0, known: 1 },
+      operations: { implemented: 2, notImplemented: 1 },
+    });
+    expect(badgeSvg(s)).toContain(`>2/${partial.progress.of} operations, 2 passed, 1 known</text>`);
   });
 });

@@ -4,7 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskMeta } from 'vitest';
+import type { BaselineUse } from './baseline.ts';
 import type { totals } from './coverage.ts';
+import { type Progress, progressLines } from './progress.ts';
 import { RULE_SENTENCES } from './rule.ts';
 
 /** A failure, as every report states it. */
@@ -16,8 +18,10 @@ export interface Failure {
   rules: { id: string; sentence?: string }[];
   expected?: string;
   received?: string;
-  /** The curl line reproducing the request the failure is about. */
+  /** The curl line reproducing the request the failure is about, with `$JWT` for its bearer token. */
   curl?: string;
+  /** The bearer token of the curl line (`JWT=<this>` before running it). */
+  jwt?: string;
   /** The status and body that came back. */
   response?: string;
   /** The whole message, without stack frames. */
@@ -38,12 +42,18 @@ export interface TestOutcome {
   /** The seed rules the test names (`rule(...)`). */
   rules?: string[];
   failure?: Failure;
+  /** A skip caused by these operations or test helpers answering 404 (the skip records' `missing`). */
+  missing?: string[];
+  /** A failure the baseline lists, not expired: reported, not failing. */
+  known?: { expires?: string };
+  /** A failure whose baseline entry expired: failing again. */
+  baseline?: { expires?: string; expired: true };
   /** Milliseconds. */
   duration?: number;
 }
 
 export interface LevelTotals {
-  /** Operations of the document the level's requests addressed, of all operations. */
+  /** Operations of the document that answered the level's requests with something other than 404, of all operations. */
   operations: number;
   of: number;
   passed: number;
@@ -55,12 +65,22 @@ export interface RunResult {
   target: string;
   level: string;
   readOnly: boolean;
+  /** --require-all: every operation in scope that is not implemented is a failure. */
+  requireAll?: boolean;
+  /** --operations: the operations in scope (all when absent). */
+  scope?: string[];
   passed: number;
+  /** Failures that fail the run (not those the baseline lists). */
   failed: TestOutcome[];
+  /** Failures the baseline lists: reported, not failing. */
+  known: TestOutcome[];
   skipped: TestOutcome[];
   outcomes: TestOutcome[];
   levels: Record<'contract' | 'behavior', LevelTotals>;
   coverage: ReturnType<typeof totals>;
+  /** Each operation: implemented, passing, failing, not implemented, not in scope. */
+  progress: Progress;
+  baseline?: BaselineUse;
   out: string;
 }
 
@@ -78,19 +98,40 @@ const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s)
 const labelled = (text: string, label: string) =>
   text.match(new RegExp(`^\\s+${label}:\\s+(.*)$`, 'm'))?.[1]?.trim() || undefined;
 
+/** A bearer token in a curl line of http.ts (`-H 'authorization: Bearer <token>'`). */
+const BEARER = /-H 'authorization: Bearer ([^']+)'/i;
+
+/**
+ * A curl line and the texts around it with `$JWT` for the bearer token of the curl line (double
+ * quotes, so the shell expands it), and that token: reports print it once, as `JWT=<token>`.
+ */
+export function withJwt(curl: string | undefined): { curl?: string; jwt?: string; hide: (s: string) => string } {
+  const jwt = curl?.match(BEARER)?.[1];
+  if (!curl || !jwt) return { curl, hide: (s) => s };
+  const hide = (s: string) =>
+    s
+      .replaceAll(`-H 'authorization: Bearer ${jwt}'`, () => '-H "authorization: Bearer $JWT"')
+      .replaceAll(jwt, () => '$JWT');
+  return { curl: hide(curl), jwt, hide };
+}
+
 /**
  * Breaks a test's error into what to fix. The operation and curl line come from the exchange the
  * failing check named (`assertThat`, `assertConforms`) or else the test's last exchange; expected
- * and received from the message's `expected:`/`received:` lines or vitest's assertion values.
+ * and received from the message's `expected:`/`received:` lines or vitest's assertion values; the
+ * rules from `ruleIds` (the test's options and its title) or else the test's metadata.
  */
 export function failureOf(
   error: { message?: string; expected?: string; actual?: string },
   meta: TaskMeta | Record<string, never>,
   operation?: string,
+  ruleIds: string[] = meta.rules ?? [],
 ): Failure {
-  const text = withoutStack(error.message ?? 'failed');
-  const first = text.split('\n')[0] ?? '';
+  const raw = withoutStack(error.message ?? 'failed');
   const exchange = meta.subject ?? meta.last;
+  const { curl, jwt, hide } = withJwt(labelled(raw, 'request') ?? exchange?.curl);
+  const text = hide(raw);
+  const first = text.split('\n')[0] ?? '';
   const op = meta.subject?.operation ?? operation ?? exchange?.operation;
   // A failed assertThat states what was expected as its first line.
   const expected =
@@ -101,9 +142,8 @@ export function failureOf(
     labelled(text, 'received') ??
     (error.actual === undefined ? undefined : cut(error.actual, 300)) ??
     (meta.subject ? `${meta.subject.status} ${cut(meta.subject.body, 200)}` : undefined);
-  const curl = labelled(text, 'request') ?? exchange?.curl;
-  const response = labelled(text, 'response') ?? (exchange ? `${exchange.status} ${exchange.body}` : undefined);
-  const rules = (meta.rules ?? []).map((id) => ({
+  const response = labelled(text, 'response') ?? (exchange ? hide(`${exchange.status} ${exchange.body}`) : undefined);
+  const rules = [...new Set(ruleIds)].map((id) => ({
     id,
     ...(RULE_SENTENCES.has(id) ? { sentence: RULE_SENTENCES.get(id) } : {}),
   }));
@@ -118,18 +158,29 @@ export function failureOf(
     ...(expected ? { expected } : {}),
     ...(received ? { received } : {}),
     ...(curl ? { curl } : {}),
+    ...(jwt ? { jwt } : {}),
     ...(response ? { response } : {}),
     text,
   };
 }
 
-/** The lines of a failure in the console and the HTML report. */
-export function failureLines(f: Failure): string[] {
+/** A seed rule's quote on one line, cut for the console. */
+const quote = (sentence: string, n = 200) => cut(sentence.replace(/\s+/g, ' '), n);
+
+/**
+ * The lines of a failure in the console and the HTML report. `JWT=<token>` comes before the curl
+ * line unless `shown` says the report printed that token already.
+ */
+export function failureLines(f: Failure, shown = new Set<string>()): string[] {
   const lines = [f.summary];
   if (f.operation) lines.push(`operation: ${f.operation}`);
-  for (const r of f.rules) lines.push(`rule:      ${r.id}${r.sentence ? ` "${r.sentence}"` : ''}`);
+  for (const r of f.rules) lines.push(`rule:      ${r.id}${r.sentence ? ` "${quote(r.sentence)}"` : ''}`);
   if (f.expected) lines.push(`expected:  ${f.expected}`);
   if (f.received) lines.push(`received:  ${f.received}`);
+  if (f.jwt && !shown.has(f.jwt)) {
+    shown.add(f.jwt);
+    lines.push(`JWT=${f.jwt}`);
+  }
   if (f.curl) lines.push(`reproduce: ${f.curl}`);
   if (f.response) lines.push(`response:  ${cut(f.response, 600)}`);
   return lines;
@@ -142,30 +193,145 @@ export function skipsByReason(skipped: TestOutcome[]): [string, TestOutcome[]][]
   return [...byReason].sort((a, b) => b[1].length - a[1].length);
 }
 
-/** The closing console summary of a run. */
+/**
+ * What a failure is about, for grouping: what came back (digits and IDs masked, so one bug
+ * failing many tests with different numbers is one cause), else its first line.
+ */
+export function causeOf(f: Failure | undefined, reason = ''): string {
+  if (f?.received) {
+    const [, status = '', rest = ''] = f.received.match(/^(\d{3}\b)?([\s\S]*)$/) ?? [];
+    return cut(`received ${status}${rest.replace(/\d+/g, '#')}`, 200);
+  }
+  return cut(((f?.text ?? reason).split('\n')[0] ?? '').replace(/\d+/g, '#'), 200);
+}
+
+export interface FailureGroup {
+  operation: string;
+  cause: string;
+  tests: TestOutcome[];
+}
+
+/** Failures grouped by the operation they are pinned on and their cause, largest group first. */
+export function groupFailures(failed: TestOutcome[]): FailureGroup[] {
+  const groups = new Map<string, FailureGroup>();
+  for (const o of failed) {
+    const operation = o.failure?.operation ?? o.operation ?? '(no operation)';
+    const cause = causeOf(o.failure, o.reason);
+    const key = `${operation}\n${cause}`;
+    if (!groups.has(key)) groups.set(key, { operation, cause, tests: [] });
+    groups.get(key)!.tests.push(o);
+  }
+  return [...groups.values()].sort((a, b) => b.tests.length - a.tests.length || a.operation.localeCompare(b.operation));
+}
+
+/** `1 test`, `2 tests`. */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Test names a group lists in the console before "and N more". */
+const LISTED = 8;
+
+/** A failure group in the console: its head, each test, the breakdown of its first test. */
+function groupLines(g: FailureGroup, shown: Set<string>, mark = '✗', detail = true): string[] {
+  const lines = [`  ${mark} ${g.operation}: ${g.cause} (${count(g.tests.length, 'test')})`];
+  for (const t of g.tests.slice(0, LISTED)) {
+    const ids = t.failure?.rules.map((r) => r.id).filter((id) => !t.name.includes(id)) ?? [];
+    const expiry = t.known?.expires
+      ? ` (known until ${t.known.expires})`
+      : t.baseline?.expired
+        ? ` (baseline entry expired ${t.baseline.expires})`
+        : '';
+    lines.push(`    - ${t.name}${ids.length ? ` [${ids.join(', ')}]` : ''}  (${t.file})${expiry}`);
+  }
+  if (g.tests.length > LISTED) lines.push(`    - and ${g.tests.length - LISTED} more (results.json, report.html)`);
+  if (!detail) return lines;
+  const first = g.tests[0]!;
+  const breakdown = first.failure ? failureLines(first.failure, shown).slice(1) : (first.reason ?? '').split('\n');
+  // The first test's rules quoted; the others' IDs once.
+  const quoted = new Set(first.failure?.rules.map((r) => r.id));
+  const others = [...new Set(g.tests.flatMap((t) => t.failure?.rules.map((r) => r.id) ?? []))].filter(
+    (id) => !quoted.has(id),
+  );
+  if (others.length) breakdown.push(`other rules the group's tests name: ${others.join(', ')}`);
+  lines.push(...breakdown.filter(Boolean).map((l) => `    ${l}`));
+  return lines;
+}
+
+/** Failure groups the console breaks down; the others get their head and test names. */
+const DETAILED = 20;
+
+/** Skip reasons the console lists before "and N more". */
+const REASONS = 12;
+
+/** The closing console summary of a run: the result, the progress, failures grouped, skips by reason. */
 export function summary(result: RunResult, files: string[]): string {
   const lines: string[] = [];
   const c = result.coverage;
-  lines.push(`Conformance of ${result.target} (level ${result.level}${result.readOnly ? ', read-only' : ''})`);
-  lines.push(`  passed ${result.passed}, failed ${result.failed.length}, skipped ${result.skipped.length}`);
+  const flags = [
+    result.readOnly ? 'read-only' : '',
+    result.requireAll ? '--require-all' : '',
+    result.scope ? `--operations: ${result.scope.length}` : '',
+  ]
+    .filter(Boolean)
+    .map((f) => `, ${f}`)
+    .join('');
+  lines.push(`Conformance of ${result.target} (level ${result.level}${flags})`);
+  const known = result.known.length ? `, known ${result.known.length} (baseline)` : '';
+  lines.push(`  passed ${result.passed}, failed ${result.failed.length}${known}, skipped ${result.skipped.length}`);
+  lines.push(
+    result.failed.length
+      ? `  Result: FAILED: ${count(result.failed.length, 'test')} failed`
+      : `  Result: passed: nothing the run could test failed${result.known.length ? ' (besides the known failures of the baseline)' : ''}`,
+  );
+  lines.push('', ...progressLines(result.progress));
   lines.push('', 'Tested (operations × levels):');
   for (const [level, t] of Object.entries(result.levels))
     lines.push(
-      `  ${level.padEnd(9)} ${t.operations}/${t.of} operations addressed; tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`,
+      `  ${level.padEnd(9)} ${t.operations}/${t.of} operations answered (not 404); tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`,
     );
   lines.push(
     `  coverage: operations ${c.operations.hit}/${c.operations.all}, documented statuses ${c.statuses.hit}/${c.statuses.all}, documented messages ${c.messages.hit}/${c.messages.all}`,
   );
+  const shown = new Set<string>();
   if (result.failed.length) {
-    lines.push('', 'Failed:');
-    for (const f of result.failed) {
-      lines.push(`  ✗ ${f.name}  (${f.file})`);
-      if (f.failure) for (const line of failureLines(f.failure)) lines.push(`    ${line}`);
+    const groups = groupFailures(result.failed);
+    lines.push(
+      '',
+      `Failed (${count(result.failed.length, 'test')} in ${count(groups.length, 'group')} by operation and cause):`,
+    );
+    groups.forEach((g, i) => {
+      lines.push(...groupLines(g, shown, '✗', i < DETAILED));
+    });
+  }
+  const b = result.baseline;
+  if (b) {
+    lines.push('', `Baseline ${b.file}: ${b.known} known failures (reported, not failing)`);
+    for (const g of groupFailures(result.known)) lines.push(...groupLines(g, shown, '~', false));
+    if (b.fixed.length) {
+      lines.push(
+        `  fixed: remove from the baseline (${b.fixed.length}; \`marketplace-conformance baseline write\` writes it without them):`,
+      );
+      for (const e of b.fixed) lines.push(`    ✓ ${e.test}`);
     }
+    if (b.expired.length) {
+      lines.push(`  expired, failing again (${b.expired.length}):`);
+      for (const e of b.expired) lines.push(`    ✗ ${e.test} (expired ${e.expires})`);
+    }
+    if (b.notRun.length) lines.push(`  not run or skipped this time: ${b.notRun.length} entries (kept)`);
   }
   if (result.skipped.length) {
     lines.push('', 'Skipped:');
-    for (const [reason, tests] of skipsByReason(result.skipped)) lines.push(`  ${tests.length} × ${reason}`);
+    // One line per missing operation, whatever each test needed it for (report.html has each reason).
+    const reasons = skipsByReason(
+      result.skipped.map((o) => ({
+        ...o,
+        reason: o.reason?.replace(/^(not implemented: .*? answered 404) \(needed to .*\)$/, '$1'),
+      })),
+    );
+    for (const [reason, tests] of reasons.slice(0, REASONS)) lines.push(`  ${tests.length} × ${reason}`);
+    if (reasons.length > REASONS)
+      lines.push(
+        `  and ${reasons.slice(REASONS).reduce((n, [, t]) => n + t.length, 0)} more skips for ${reasons.length - REASONS} other reasons (results.json)`,
+      );
   }
   lines.push('', `Reports in ${result.out}: ${files.join(', ')}`);
   return lines.join('\n');

@@ -5,14 +5,17 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { startVitest } from 'vitest/node';
 import { writeBadge } from './badge.ts';
+import { applyBaseline, type Baseline, readBaseline } from './baseline.ts';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
 import { operations } from './document.ts';
+import { grepPattern } from './grep.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
+import { implementedOperations, operationNames, progressOf, requiredFailures } from './progress.ts';
 import { type Failure, failureOf, type RunResult, type TestOutcome, writeResults } from './report.ts';
 import { rulesOf } from './rules.ts';
 import { type Level, levelOf, type ReporterName } from './settings.ts';
-import { readSkips } from './skip.ts';
+import { readSkips, type SkipRecord } from './skip.ts';
 
 export type { RunResult, TestOutcome } from './report.ts';
 
@@ -30,8 +33,14 @@ export interface RunOptions {
   adminApiKey?: string;
   blockedCountry?: string;
   out?: string;
+  /** --operations: the only operations (report names) the run may call; tests needing others skip. */
+  operations?: Iterable<string>;
+  /** --require-all: an operation or test helper a test needs that answers 404 is a failure. */
+  requireAll?: boolean;
   /** Print the progress, one line per file and one per failure (the CLI does; the project's tests do not). */
   quiet?: boolean;
+  /** --baseline: a file of known failures (`baseline write`), reported but not failing until they expire. */
+  baseline?: string;
 }
 
 // The suite's root: conformance/ in the repository, dist/ of the installed package (compiled tests
@@ -68,20 +77,31 @@ function mainOperation(name: string, called: string[] | undefined): string | und
   return called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
 }
 
-/** Collects every test's outcome and, unless quiet, prints one line per file and per failure. */
+/** Failing tests a file lists as they happen before "and N more" (the summary groups them all). */
+const LIVE_FAILURES = 5;
+
+/** Collects every test's outcome and, unless quiet, prints one line per file and its first failures. */
 class Collector implements Reporter {
   readonly modules: TestModule[] = [];
   readonly loadErrors: TestOutcome[] = [];
   readonly quiet: boolean;
   /** With --grep, files where nothing ran are not listed. */
   readonly grep: boolean;
-  constructor(quiet: boolean, grep: boolean) {
+  /** Failures the baseline lists are not printed as they happen. */
+  readonly known: Set<string>;
+  private shown = new Map<string, number>();
+  constructor(quiet: boolean, grep: boolean, known: Set<string>) {
     this.quiet = quiet;
     this.grep = grep;
+    this.known = known;
   }
 
   onTestCaseResult(test: TestCase): void {
-    if (!this.quiet && test.result().state === 'failed') process.stdout.write(`    ✗ ${fullName(test)}\n`);
+    if (this.quiet || test.result().state !== 'failed' || this.known.has(fullName(test))) return;
+    const file = test.module.moduleId;
+    const n = (this.shown.get(file) ?? 0) + 1;
+    this.shown.set(file, n);
+    if (n <= LIVE_FAILURES) process.stdout.write(`    ✗ ${fullName(test)}\n`);
   }
 
   onTestModuleEnd(module: TestModule): void {
@@ -94,6 +114,8 @@ class Collector implements Reporter {
     }
     const ok = count.failed === 0 && module.state() !== 'failed';
     if (this.grep && ok && count.passed === 0) return;
+    const more = (this.shown.get(module.moduleId) ?? 0) - LIVE_FAILURES;
+    if (more > 0) process.stdout.write(`    ✗ and ${more} more (grouped in the summary)\n`);
     const ms = Math.round(module.diagnostic().duration);
     process.stdout.write(
       `${ok ? '✓' : '✗'} ${relative(ROOT, module.moduleId)}  ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped (${ms} ms)\n`,
@@ -115,7 +137,7 @@ class Collector implements Reporter {
 }
 
 /** Every test of the run with its state, reason and, for a failure, what to fix. */
-function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep: string | undefined): TestOutcome[] {
+function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: string | undefined): TestOutcome[] {
   const unexplained = grep ? `left out by --grep ${grep}` : 'skipped without a recorded reason';
   const outcomes: TestOutcome[] = [...collector.loadErrors];
   for (const module of collector.modules) {
@@ -150,12 +172,14 @@ function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep
         duration: Math.round(test.diagnostic()?.duration ?? 0),
       };
       if (result.state === 'failed') {
-        const failure: Failure = failureOf(result.errors[0] ?? { message: 'failed' }, meta, operation);
+        const failure: Failure = failureOf(result.errors[0] ?? { message: 'failed' }, meta, operation, rules);
         outcome.failure = failure;
         outcome.reason = failure.text;
       } else if (outcome.state === 'skipped') {
         const note = result.state === 'skipped' ? result.note : undefined;
-        outcome.reason = skipReasons.get(name) ?? note ?? unexplained;
+        const record = skips.get(name);
+        outcome.reason = record?.reason ?? note ?? unexplained;
+        if (record?.missing?.length) outcome.missing = record.missing;
       }
       outcomes.push(outcome);
     }
@@ -163,9 +187,17 @@ function outcomesOf(collector: Collector, skipReasons: Map<string, string>, grep
   return outcomes;
 }
 
+/** How many skipped tests each missing operation or test helper held back. */
+function missingCounts(outcomes: TestOutcome[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) for (const name of o.missing ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return counts;
+}
+
 /** Runs the suite once and returns what passed, failed and was skipped (with reasons). */
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const out = resolve(options.out ?? 'conformance/reports');
+  const baseline: Baseline | undefined = options.baseline ? readBaseline(options.baseline) : undefined;
   mkdirSync(out, { recursive: true });
   readTraffic(out); // a previous run's leftovers
   readSkips(out);
@@ -175,44 +207,58 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     CONFORMANCE_READ_ONLY: options.readOnly ? '1' : '0',
     CONFORMANCE_MOCK: options.mock ? '1' : '0',
     CONFORMANCE_OUT: out,
+    CONFORMANCE_OPERATIONS: options.operations ? [...options.operations].join('\n') : '',
+    CONFORMANCE_REQUIRE_ALL: options.requireAll ? '1' : '0',
     ...(options.apiKey ? { MARKETPLACE_API_KEY: options.apiKey } : {}),
     ...(options.adminApiKey ? { MARKETPLACE_ADMIN_API_KEY: options.adminApiKey } : {}),
     ...(options.blockedCountry ? { MARKETPLACE_BLOCKED_COUNTRY: options.blockedCountry } : {}),
   });
-  const collector = new Collector(options.quiet ?? false, options.grep !== undefined);
+  const known = new Set(baseline?.failures.map((f) => f.test));
+  const collector = new Collector(options.quiet ?? false, options.grep !== undefined, known);
   const vitest = await startVitest('test', [], {
     root: ROOT,
     config: resolve(ROOT, CONFIG),
     watch: false,
     reporters: [collector],
-    testNamePattern: options.grep,
+    testNamePattern: options.grep === undefined ? undefined : grepPattern(options.grep),
     silent: options.quiet,
   });
   await vitest?.close();
   const outcomes = outcomesOf(collector, readSkips(out), options.grep);
   const traffic = readTraffic(out);
   const rows = coverage(traffic);
+  const scope = options.operations ? operationNames(options.operations) : undefined;
+  const progress = progressOf(traffic, outcomes, { scope, missing: missingCounts(outcomes) });
+  if (options.requireAll) outcomes.push(...requiredFailures(progress));
+  const used = baseline && options.baseline ? applyBaseline(outcomes, baseline, options.baseline) : undefined;
   writeCoverage(out, rows, options.target, outcomes);
   const perLevel = (level: 'contract' | 'behavior') => {
     const mine = outcomes.filter((o) => o.level === level);
     return {
-      operations: new Set(traffic.filter((s) => s.level === level).map((s) => s.op)).size,
+      operations: implementedOperations(traffic.filter((s) => s.level === level)).size,
       of: operations.length,
       passed: mine.filter((o) => o.state === 'passed').length,
-      failed: mine.filter((o) => o.state === 'failed').length,
+      failed: mine.filter((o) => o.state === 'failed' && !o.known).length,
       skipped: mine.filter((o) => o.state === 'skipped').length,
     };
   };
+  const failed = outcomes.filter((o) => o.state === 'failed');
   const result: RunResult = {
     target: options.target,
     level: options.level ?? 'all',
     readOnly: options.readOnly ?? false,
+    ...(options.requireAll ? { requireAll: true } : {}),
+    ...(scope ? { scope: [...scope] } : {}),
     passed: outcomes.filter((o) => o.state === 'passed').length,
-    failed: outcomes.filter((o) => o.state === 'failed'),
+    failed: failed.filter((o) => !o.known),
+    known: failed.filter((o) => o.known),
     skipped: outcomes.filter((o) => o.state === 'skipped'),
     outcomes,
     levels: { contract: perLevel('contract'), behavior: perLevel('behavior') },
     coverage: totals(rows),
+    // Counted again: the baseline made some failures known, --require-all added some.
+    progress: progressOf(traffic, outcomes, { scope, missing: missingCounts(outcomes) }),
+    ...(used ? { baseline: used } : {}),
     out,
   };
   writeResults(out, result);

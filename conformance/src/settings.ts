@@ -15,6 +15,13 @@ export const settings = {
   adminApiKey: env.MARKETPLACE_ADMIN_API_KEY,
   blockedCountry: env.MARKETPLACE_BLOCKED_COUNTRY,
   out: resolve(env.CONFORMANCE_OUT ?? 'conformance/reports'),
+  /**
+   * --operations: the operations (and, when it names some, test helpers) the run may call, by
+   * report name, one per line; the tests needing others skip without sending anything to them.
+   */
+  operations: env.CONFORMANCE_OPERATIONS ? new Set(env.CONFORMANCE_OPERATIONS.split('\n')) : undefined,
+  /** --require-all: an operation or test helper a test needs that answers 404 fails the test (a release gate). */
+  requireAll: env.CONFORMANCE_REQUIRE_ALL === '1',
 };
 
 /** Whether tests of a level run in this invocation. */

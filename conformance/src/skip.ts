@@ -1,8 +1,10 @@
 // Skips a test with its reason, and records the reason for the summary and results.json: a test
-// the target cannot take is never dropped silently.
+// the target cannot take is never dropped silently. A skip because the target lacks an operation
+// or a test helper lists it in `missing` (not-implemented.ts), for the progress reports.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'vitest';
+import { NotImplemented, SetUpFailed } from './not-implemented.ts';
 import { settings } from './settings.ts';
 
 /** The name the JSON reporter gives a test: its suites' titles and its own, space-separated. */
@@ -12,28 +14,54 @@ function fullName(ctx: TestContext): string {
   return names.join(' ');
 }
 
-/** Skips the running test, recording why. */
-export function skip(ctx: TestContext, reason: string): never {
+/** A recorded skip: why, and the operations or test helpers whose absence caused it. */
+export interface SkipRecord {
+  reason: string;
+  missing?: string[];
+}
+
+/** Skips the running test, recording why (and what it missed). */
+export function skip(ctx: TestContext, reason: string, missing?: string[]): never {
   mkdirSync(settings.out, { recursive: true });
   appendFileSync(
     join(settings.out, `skips-${process.pid}.ndjson`),
-    `${JSON.stringify({ name: fullName(ctx), reason })}\n`,
+    `${JSON.stringify({ name: fullName(ctx), reason, ...(missing?.length ? { missing } : {}) })}\n`,
   );
   ctx.skip(reason);
   throw new Error('unreachable');
 }
 
-/** Reads and removes the recorded skip reasons, by test name. */
-export function readSkips(out: string): Map<string, string> {
-  const reasons = new Map<string, string>();
-  if (!existsSync(out)) return reasons;
+/**
+ * Ends the test on a missing operation or a set-up call that answered wrongly, met in the test or
+ * raised outside it (a `beforeAll`): a missing operation skips it (fails it with --require-all; one
+ * left out by --operations always skips), a wrong set-up answer fails it, pinned on that exchange.
+ * Anything else is rethrown as is.
+ */
+export function surface(ctx: TestContext, problem: unknown): never {
+  if (problem instanceof NotImplemented && (!settings.requireAll || problem.outOfScope))
+    skip(ctx, problem.reason, [problem.missing]);
+  if (problem instanceof NotImplemented || problem instanceof SetUpFailed) {
+    if (problem.subject) ctx.task.meta.subject = problem.subject;
+    throw new Error(
+      problem instanceof NotImplemented
+        ? `${problem.reason}: --require-all makes every missing operation a failure`
+        : problem.message,
+    );
+  }
+  throw problem;
+}
+
+/** Reads and removes the recorded skips, by test name. */
+export function readSkips(out: string): Map<string, SkipRecord> {
+  const skips = new Map<string, SkipRecord>();
+  if (!existsSync(out)) return skips;
   for (const file of readdirSync(out).filter((f) => f.startsWith('skips-'))) {
     for (const line of readFileSync(join(out, file), 'utf8').split('\n')) {
       if (!line) continue;
-      const { name, reason } = JSON.parse(line) as { name: string; reason: string };
-      reasons.set(name, reason);
+      const { name, reason, missing } = JSON.parse(line) as { name: string } & SkipRecord;
+      skips.set(name, missing ? { reason, missing } : { reason });
     }
     rmSync(join(out, file));
   }
-  return reasons;
+  return skips;
 }

@@ -3,9 +3,9 @@
 // ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
 // month of the short URL limit is 30 days; left-out switches keep their stored values.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 
 beforeAll(resetIfPossible);
 
@@ -153,12 +153,13 @@ describe('E-mail events and the switches (seed: Events)', () => {
     /** Withdraws one new asset, accepts the offer, and counts the tradeCompleted e-mails so far. */
     const withdrawOne = async () => {
       const asset = await helpers.asset({ owner: me.platformId, itemId: item.id, state: 0 });
-      const answer = await post(me, '/inventory/withdraw', { ids: asset.assetId });
-      needsRoute(ctx, answer, 'to complete a trade');
+      const withdrawal = await post(me, '/inventory/withdraw', { ids: asset.assetId });
+      setUpOk(withdrawal);
       const offer = (await helpers.offers(me.platformId)).find(
         (o) => o.assetIds.includes(String(asset.id)) || o.assetIds.includes(asset.assetId),
       );
-      if (offer) await helpers.settleOffer(offer.tradeId, 'accept');
+      assertThat(withdrawal, offer !== undefined, 'a withdrawal sends the user a withdraw trade offer');
+      await helpers.settleOffer(offer!.tradeId, 'accept');
       return (await helpers.outbox('email', address)).filter((m) => m.kind === 'tradeCompleted').length;
     };
     const sent = await withdrawOne();

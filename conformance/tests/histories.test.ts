@@ -4,8 +4,8 @@
 // makes: a buyer's buy order of 2 units at 1000 cents, filled by a seller who lists one asset at
 // 1000 and, ten seconds later, one at 800 (a sale at the asset's price). The seller is credited
 // floor(95 %) of each price: 950 and 760.
-import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { content, getOk, needsHelpers, needsRoute, resetIfPossible } from '../src/behavior.ts';
+import { beforeAll, describe, it } from 'vitest';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertConforms, assertThat, call } from '../src/http.ts';
@@ -19,7 +19,7 @@ const proceeds = (price: number) => Math.floor((price * 95) / 100);
 const OPENING = 10_000;
 
 /** Two sales from `seller` to `buyer` through the buyer's order, at PRICES, ten seconds apart. */
-async function twoSales(ctx: TestContext, name: string) {
+async function twoSales(name: string) {
   const item = await helpers.item({ name, game: 440 });
   const seller = await session({ name: `${name} Seller` });
   const buyer = await session({ name: `${name} Buyer`, balance: OPENING });
@@ -34,7 +34,6 @@ async function twoSales(ctx: TestContext, name: string) {
       token: seller.token,
       ip: seller.ip,
     });
-    needsRoute(ctx, sold, 'to record a sale');
     assertThat(sold, sold.status === 200, `the asset listed at ${price} sells into the order`);
     assets.push(asset.assetId);
     await helpers.advance(10);
@@ -52,7 +51,7 @@ const balanceOf = async (me: Me) => (await get(me, '/user/balance')).c.balance a
 describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
   it('Given two sales, the seller sees them newest first with the buyer and the prices, and the buyer sees the same two purchases [R-SALES-HISTORY, R-TRANS-ITEM-SELL, R-LIMIT-SELLER-FEE]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, buyer, times } = await twoSales(ctx, 'Ledger Hat');
+    const { seller, buyer, times } = await twoSales('Ledger Hat');
     const { answer: salesAnswer, c: sales } = await get(seller, '/user/getSalesHistory');
     const rows = sales.sales as Json[];
     assertThat(
@@ -91,7 +90,7 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
 
   it('Given two sales, search keeps matching item names and range drops sales older than the window [R-SALES-HISTORY]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller } = await twoSales(ctx, 'Ranged Cap');
+    const { seller } = await twoSales('Ranged Cap');
     const { answer: foundAnswer, c: found } = await get(seller, '/user/getSalesHistory', { search: 'RANGED c' });
     assertThat(foundAnswer, found.total === 2, 'the search is case-insensitive on the item name');
     const { answer: missingAnswer, c: missing } = await get(seller, '/user/getSalesHistory', {
@@ -113,7 +112,7 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
 describe('GET /user/getBalanceHistory', () => {
   it('Given two sales, the entries are newest first, each balance is the previous one plus the amount, and type keeps one type [R-BALANCE-HISTORY, R-BALANCE-TRANSACTION]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, buyer } = await twoSales(ctx, 'Balance Mask');
+    const { seller, buyer } = await twoSales('Balance Mask');
     const { answer: creditsAnswer, c: credits } = await get(seller, '/user/getBalanceHistory', { type: 'sale' });
     assertThat(
       creditsAnswer,
@@ -159,7 +158,7 @@ describe('GET /user/getBalanceHistory', () => {
 describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () => {
   it('Given two sales, each event appears once and the amounts of the unified history add up to the balance [R-TRANSACTION-HISTORY]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, buyer } = await twoSales(ctx, 'Unified Boots');
+    const { seller, buyer } = await twoSales('Unified Boots');
     for (const me of [seller, buyer]) {
       const { answer: pageAnswer, c: page } = await get(me, '/user/getTransactionHistory', { limit: 100 });
       const sum = (page.transactions as Json[]).reduce((n, e) => n + e.amount, 0);
@@ -187,7 +186,7 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
 
   it('Given a sale, its details show the item, the asset and the buyer to the seller, and another user is refused [R-TRANSACTION-DETAILS, R-MSG-TRANSACTION-DETAILS]', async (ctx) => {
     await needsHelpers(ctx);
-    const { item, seller, buyer, assets } = await twoSales(ctx, 'Detailed Gloves');
+    const { item, seller, buyer, assets } = await twoSales('Detailed Gloves');
     const newest = ((await get(seller, '/user/getTransactionHistory')).c.transactions as Json[]).find(
       (e) => e.kind === 'sale',
     )!;
@@ -224,7 +223,7 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
 describe('GET /user/getSalesInfos and /user/getSalesChartInfos', () => {
   it('Given two sales today, the summary counts them and the week chart has seven days with both sales on today [R-SALES-SUMMARY, R-SALES-CHART]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, times } = await twoSales(ctx, 'Charted Scarf');
+    const { seller, times } = await twoSales('Charted Scarf');
     const { answer: summaryAnswer, c: summary } = await get(seller, '/user/getSalesInfos');
     assertThat(
       summaryAnswer,

@@ -4,8 +4,8 @@
 // 5xx (a server whose arithmetic overflows answers 500 here).
 import { beforeAll, describe, it } from 'vitest';
 import { messageText } from '../src/contract.ts';
-import { isConnected, operations } from '../src/document.ts';
-import { callerTokens, noCredentials, session } from '../src/helpers.ts';
+import { operations } from '../src/document.ts';
+import { type CallerTokens, callerTokens, session, tokenFor } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 import { expectedMessages, largestNumberCases } from '../src/negative.ts';
 import { LEVEL, runs } from '../src/settings.ts';
@@ -14,7 +14,7 @@ import { PRISM_INVALID, READ_ONLY, type Target, target } from '../src/target.ts'
 
 let t: Target;
 const IP = '198.51.100.31';
-let tokens: { user?: string; admin?: string } = {};
+let tokens: CallerTokens = {};
 
 beforeAll(async () => {
   t = await target();
@@ -25,11 +25,9 @@ describe.each(operations.filter((o) => largestNumberCases(o).length > 0))('large
   it.for(largestNumberCases(o))('Given $name, then no server error', async (c, ctx) => {
     if (!runs('contract')) return skip(ctx, LEVEL);
     if (t.readOnly) return skip(ctx, READ_ONLY);
-    let token = o.permission === 'admin' ? tokens.admin : tokens.user;
     // A route with its own tight limit gets a fresh caller per case, so the limit is not what answers.
-    if ([o.op['x-rate-limit'] ?? []].flat().some((r: { exceeded?: string }) => r.exceeded === 'reject') && t.helpers)
-      token = (await session({}, IP)).token;
-    if (isConnected(o) && !token) return skip(ctx, noCredentials(o.permission === 'admin'));
+    const limited = [o.op['x-rate-limit'] ?? []].flat().some((r: { exceeded?: string }) => r.exceeded === 'reject');
+    const token = limited && t.helpers ? (await session({}, IP)).token : tokenFor(ctx, tokens, o);
     const answer: Answer = await call(o.method, c.request.path, {
       query: c.request.query,
       json: c.request.json,

@@ -2,8 +2,8 @@
 // envelope with the documented message, never a success, never a 5xx.
 import { beforeAll, describe, it } from 'vitest';
 import { messageText } from '../src/contract.ts';
-import { isConnected, operations } from '../src/document.ts';
-import { callerTokens, noCredentials, session } from '../src/helpers.ts';
+import { operations } from '../src/document.ts';
+import { type CallerTokens, callerTokens, session, tokenFor } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 import { expectedMessages, negativeCases } from '../src/negative.ts';
 import { LEVEL, runs } from '../src/settings.ts';
@@ -12,7 +12,7 @@ import { PRISM_INVALID, PRISM_LARGE, READ_ONLY, type Target, target } from '../s
 
 let t: Target;
 const IP = '198.51.100.30';
-let tokens: { user?: string; admin?: string } = {};
+let tokens: CallerTokens = {};
 
 beforeAll(async () => {
   t = await target();
@@ -26,10 +26,8 @@ describe.each(operations.filter((o) => negativeCases(o).length > 0))('negative d
       if (!runs('contract')) return skip(ctx, LEVEL);
       if (t.readOnly) return skip(ctx, READ_ONLY);
       const limited = o.op['x-rate-limit']?.exceeded === 'reject';
-      let token = o.permission === 'admin' ? tokens.admin : tokens.user;
       // A route with its own tight limit gets a fresh caller per case, so the limit is not what answers.
-      if (limited && t.helpers) token = (await session({}, IP)).token;
-      if (isConnected(o) && !token) return skip(ctx, noCredentials(o.permission === 'admin'));
+      const token = limited && t.helpers ? (await session({}, IP)).token : tokenFor(ctx, tokens, o);
       // Prism never answers a malformed JSON body (the request hangs until the client gives up).
       if (t.ownErrors && c.request.raw?.contentType === 'application/json') return skip(ctx, PRISM_INVALID);
       if (t.ownErrors && JSON.stringify(c.request.json ?? '').length > 1_000_000) return skip(ctx, PRISM_LARGE);
@@ -39,6 +37,8 @@ describe.each(operations.filter((o) => negativeCases(o).length > 0))('negative d
         raw: c.request.raw,
         token,
         ip: IP,
+        // A 404 the operation documents is an answer to bad input once the operation is known to exist.
+        on404: o.op.responses['404'] ? 'documented' : 'skip',
       });
       assertThat(answer, answer.status < 500, 'bad input must not produce a server error');
       assertThat(answer, answer.status < 200 || answer.status >= 300, 'bad input must not succeed');

@@ -12,32 +12,7 @@ export type PathsWith<M extends Method> = {
 /** The operation object of the generated types. */
 export type Operation<P extends keyof paths, M extends Method> = paths[P] extends { [K in M]: infer O } ? O : never;
 
-type JsonOf<R> = R extends { content: infer C } ? C[keyof C] : never;
-
-/** The body of a 200 answer (either envelope, or a raw document such as CSV). */
-export type SuccessBody<O> = O extends { responses: { 200: infer R } } ? JsonOf<R> : never;
-
-/**
- * What a success carries: envelope A's `content`, envelope B's `data`, else the body itself.
- * The envelopes are told apart by their required keys (`err` for A, `status` for B), as the
- * optional `content?` of A would match B too.
- */
-export type Content<O> = Unwrapped<SuccessBody<O>>;
-type Unwrapped<B> = B extends { err: boolean }
-  ? B extends { content?: infer C }
-    ? Exclude<C, undefined>
-    : never
-  : B extends { status: string }
-    ? B extends { data?: infer D }
-      ? D
-      : undefined
-    : B;
-
-/**
- * The body of a business error (HTTP 300). openapi-fetch types `error` from 4xx and 5xx answers
- * only (its `ErrorStatus`), so a 300 body is not in its `error` type: this is the bridge.
- */
-export type BusinessErrorBody<O> = O extends { responses: { 300: infer R } } ? JsonOf<R> : never;
+export type { BusinessErrorBody, Content, SuccessBody } from '@marketplace/types';
 
 type Index = typeof operationIndex;
 

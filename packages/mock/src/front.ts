@@ -21,6 +21,7 @@ import {
   useRequestParsing,
 } from '@marketplace/server/request-rules';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';
 import type { Json } from './document.ts';
 import { checkPrefer, documentExamples } from './examples.ts';
@@ -36,6 +37,8 @@ export interface FrontOptions {
   log: (line: string) => void;
   /** Unix seconds, for the expiry of bearer tokens. */
   now?: () => number;
+  /** Where Prism's deterministic answers are kept for reuse (answer-cache.ts); none: every request goes to Prism. */
+  cache?: AnswerCache;
 }
 
 // Hop-by-hop headers belong to one connection: neither forwarded to Prism nor copied back.
@@ -68,6 +71,14 @@ export function createFront(options: FrontOptions): express.Express {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(body.length);
     }
+    const op = operationOf(res);
+    const key = op && options.cache?.keyOf(op.method, op.path, headers);
+    const cached = key === undefined ? undefined : options.cache?.get(key);
+    if (cached) {
+      res.writeHead(cached.status, cached.headers);
+      res.end(cached.body);
+      return;
+    }
     const outgoing = httpRequest(new URL(req.originalUrl, options.prism), { method: req.method, headers, agent });
     outgoing.on('response', (answer) => {
       const status = answer.statusCode ?? 500;
@@ -75,6 +86,11 @@ export function createFront(options: FrontOptions): express.Express {
       if (violations) log(`${req.method} ${req.originalUrl}: the answer breaks the document: ${violations}`);
       if (!String(answer.headers['content-type'] ?? '').includes('problem+json')) {
         res.writeHead(status, withoutHopByHop(answer.headers));
+        if (key !== undefined) {
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () => options.cache?.keep(key, status, answer.headers, Buffer.concat(chunks)));
+        }
         answer.pipe(res);
         return;
       }

@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AnswerCache } from './answer-cache.ts';
 import { locateDocument, readDocument } from './document.ts';
 import { createFront } from './front.ts';
 import { startPrism } from './prism.ts';
@@ -41,7 +42,9 @@ export async function startMock({
 }: MockOptions = {}): Promise<MockServer> {
   const parsed = readDocument(document);
   const prism = await startPrism({ document, proxy, dynamic });
-  const app = createFront({ document: parsed, prism: prism.url, proxy: proxy !== undefined, log });
+  // Proxied and dynamic answers vary per request: only example answers are kept for reuse.
+  const cache = proxy === undefined && !dynamic ? new AnswerCache() : undefined;
+  const app = createFront({ document: parsed, prism: prism.url, proxy: proxy !== undefined, log, cache });
   let server: Server;
   try {
     server = await new Promise<Server>((done, fail) => {

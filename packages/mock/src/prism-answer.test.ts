@@ -12,6 +12,7 @@ const op: OperationInfo = {
   envelope: 'B',
   errorMessages: [{ message: 'Amount must be a number', condition: 'absent', field: 'amount', reason: 'missing' }],
   rateLimits: [],
+  numericParams: [],
 };
 
 describe('prismIssue', () => {

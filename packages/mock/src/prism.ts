@@ -61,7 +61,20 @@ export async function startPrism(options: PrismOptions, timeoutMs = 60_000): Pro
 async function tryStart(options: PrismOptions, port: number, timeoutMs: number): Promise<Prism | { error: string }> {
   const cli = resolve(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
   const mode = options.proxy ? ['proxy', options.document, options.proxy] : ['mock', options.document];
-  const args = [cli, ...mode, '-p', String(port), '-h', HOST, '-v', 'error', ...(options.dynamic ? ['-d'] : [])];
+  // One process: Prism's multi-process mode, its default under NODE_ENV=production, fails to
+  // start on Node 24 (it reads `isPrimary` of an undefined cluster module).
+  const args = [
+    cli,
+    ...mode,
+    '-p',
+    String(port),
+    '-h',
+    HOST,
+    '-v',
+    'error',
+    '--no-multiprocess',
+    ...(options.dynamic ? ['-d'] : []),
+  ];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', SCARF_ANALYTICS: 'false' },

@@ -76,7 +76,8 @@ export function banHistory(tx: Tx, platformId: string, now: number) {
   });
 }
 
-const attribute = (a: PlatformAsset, name: string) => (a[name] === undefined ? null : a[name]);
+/** An attribute of a platform asset: a string where the platform sets one (the test helpers' document types them). */
+const attribute = (a: PlatformAsset, name: string) => (a[name] === undefined ? null : (a[name] as string | null));
 
 /** The document's PlatformInventoryAsset rows of what a user holds on the platform. */
 export function platformInventoryView(tx: Tx, assets: readonly PlatformAsset[]) {

@@ -4,6 +4,7 @@
 // and gives the fee back, which is what auditMoney expects (records.ts, Cashout). The payment
 // provider is an outside effect (`payout`); what it reports comes back through `applyPayment`.
 // Every stage sends a service e-mail (kind `cashout<Status>`).
+import type { Schema } from '@marketplace/types';
 import { move } from './ledger.ts';
 import { CASHOUT } from './messages.ts';
 import { cashoutFee, type PayoutMethod } from './money.ts';
@@ -19,7 +20,7 @@ export const CASHOUT_COOLDOWN_SECONDS = 24 * 60 * 60;
 const DAY = 24 * 60 * 60;
 
 /** Seed: processing time 1 to 3 business days (provider_a), 3 to 5 (provider_b). */
-const PROCESSING: Record<PayoutMethod, { text: string; days: number }> = {
+const PROCESSING: Record<PayoutMethod, { text: CashoutResult['estimatedCompletion']; days: number }> = {
   provider_a: { text: '1-3 business days', days: 3 },
   provider_b: { text: '3-5 business days', days: 5 },
 };
@@ -47,16 +48,7 @@ export interface CashoutRequest {
 }
 
 /** The seed's "Cashout request result". */
-export interface CashoutResult {
-  cashoutId: number;
-  amount: number;
-  method: PayoutMethod;
-  fee: number;
-  netAmount: number;
-  status: 'pending';
-  estimatedCompletion: string;
-  message: string;
-}
+export type CashoutResult = Schema<'CashoutResult'>;
 
 /**
  * Accepts a cashout request (seed: POST /cashout/process). Checks in the document's order: minimum,
@@ -180,7 +172,7 @@ function mailStage(tx: Tx, cashout: Cashout): void {
 }
 
 /** The document's CashoutRecord: completedAt only when completed, estimatedCompletionAt only when pending. */
-export function cashoutView(c: Cashout): Record<string, unknown> {
+export function cashoutView(c: Cashout): Schema<'CashoutRecord'> {
   return {
     id: c.id,
     amount: c.amount,

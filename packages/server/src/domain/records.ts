@@ -125,7 +125,7 @@ export const Ticket = StoredRecord({
   topic: Str,
   concern: Str,
   /** 0 open, 1 answered, 2 closed (the document's design; the seed shows no meaning of the codes). */
-  status: Int,
+  status: Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal(2)]),
   /** Platform ID of the assigned administrator (the API shows their name), or null. */
   assigned: Nullable(Str),
   created: Time,

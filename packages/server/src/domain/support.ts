@@ -235,11 +235,13 @@ export function answerTicket(tx: Tx, input: AdminMessage): Result<Ticket> {
 
 /** Sets a ticket's status; 2 closes it, 0 or 1 reopens it (seed: POST /admin/support/status). */
 export function setTicketStatus(tx: Tx, user: string, number: number, status: number): Result<Ticket> {
-  if (!(STATUS_TEXT[status] && Number.isInteger(status))) return fail(SUPPORT.invalidTicketStatus);
+  if (!isTicketStatus(status)) return fail(SUPPORT.invalidTicketStatus);
   const ticket = ticketOf(tx, user, number);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
   return ok(tx.put('tickets', ticket.id, { ...ticket, status }));
 }
+
+const isTicketStatus = (status: number): status is Ticket['status'] => status === 0 || status === 1 || status === 2;
 
 /** Blocks (1) or unblocks (0) a user from writing to support (seed: POST /admin/support/block). */
 export function setSupportBlock(tx: Tx, user: string, status: number): Result<User> {

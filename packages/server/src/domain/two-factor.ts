@@ -76,7 +76,7 @@ export function createSecret(
 export function activate(
   tx: Tx,
   input: { user: string; key: string; code: string; email: string; now: number },
-): Result<string> {
+): Result<typeof TWO_FACTOR.activated> {
   const pending = tx.get('records', pendingId(input.user)) as PendingSecret | undefined;
   if (!pending || pending.key !== input.key) return fail(TWO_FACTOR.notSetUp);
   if (!totpValid(pending.secret, input.code, input.now)) return fail(TWO_FACTOR.invalidCode);

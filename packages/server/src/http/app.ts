@@ -6,10 +6,10 @@
 
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '../domain/messages.ts';
-import { Tx } from '../domain/tx.ts';
+import { type Result, Tx } from '../domain/tx.ts';
 import type { Verdict } from '../rate-limit.ts';
 import { identify } from './authenticate.ts';
-import type { Caller, Ctx, Routes } from './context.ts';
+import type { BaseCtx, Caller, RawReply, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { sendError, sendOk } from './envelope.ts';
@@ -117,17 +117,19 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   // The operation was matched once, before anything else (literals first: `/item/pricing/bulk`
   // before `/item/pricing/{item}`); its handler is found by it, with no Express router to walk
   // (routers per path segment cost a tenth of a simple GET's CPU time).
-  const handlers = new Map<OperationInfo, Routes[string]>();
+  // Each handler was typed by its operation where it was written; here the operation is known at
+  // run time only, and the validator has checked the request against that operation's schemas.
+  const byId = routes as unknown as Record<string, EdgeHandler | undefined>;
+  const handlers = new Map<OperationInfo, EdgeHandler>();
   for (const op of operations.values()) {
-    const handler = routes[op.operationId];
-    if (handler) handlers.set(op, handler); // not implemented yet: answers 404 like an unknown route
+    const handler = byId[op.operationId];
+    if (handler) handlers.set(op, handler); // none (a JavaScript caller's table): 404 like an unknown route
   }
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const op = req.operation;
     const handler = op && handlers.get(op);
     if (!op || !handler) return next();
-    req.params = matcher.params(op, req.path);
-    const ctx = context(deps, req, op);
+    const ctx = context(deps, req, op, matcher.typedParams(op, req.path));
     await doDueWork(ctx);
     const reply = await handler(ctx);
     // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
@@ -205,7 +207,11 @@ function sendRateLimited(res: Response, verdict: Verdict): void {
   sendError(res, 'A', rateLimited(verdict.retryAfter), 429);
 }
 
-function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
+/** A handler as the pipeline sees it: its operation's types erased. */
+type EdgeCtx = BaseCtx & { body: unknown; query: unknown; params: unknown };
+type EdgeHandler = (ctx: EdgeCtx) => Result<unknown> | RawReply | Promise<Result<unknown> | RawReply>;
+
+function context(deps: ServerDeps, req: Request, op: OperationInfo, params: Record<string, string | number>): EdgeCtx {
   return {
     req,
     op,
@@ -215,7 +221,7 @@ function context(deps: ServerDeps, req: Request, op: OperationInfo): Ctx {
     caller: req.caller,
     body: req.body ?? {},
     query: req.query ?? {},
-    params: req.params as Record<string, string>,
+    params,
     run: (command) => execute(deps, command),
     read: (query) => query(new Tx(deps.store.state)),
   };

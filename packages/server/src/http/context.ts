@@ -1,6 +1,9 @@
 // What a route handler receives and returns. Handlers are thin: read the validated request, call
 // the engine once through `run` (one synchronous unit of work, journaled before the reply), map the
-// result. They are registered by operationId, so every handler answers a documented operation.
+// result. They are registered by operationId, and typed from the document by it: a handler reads
+// only the fields its operation declares (path and query values already typed by their schemas, so
+// `{item}` is a number) and answers only what its operation documents as its success.
+import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawMediaOf, RequestBodyOf } from '@marketplace/types';
 import type { Request } from 'express';
 import type { Claims } from '../auth/jwt.ts';
 import type { Session, User } from '../domain/state.ts';
@@ -8,13 +11,16 @@ import type { Result, Tx } from '../domain/tx.ts';
 import type { ServerDeps } from './deps.ts';
 import type { OperationInfo } from './operation-index.ts';
 
+export type { OperationId } from '@marketplace/types';
+
 export interface Caller {
   user: User;
   session: Session;
   claims: Claims;
 }
 
-export interface Ctx {
+/** What every handler receives, whatever its operation (what helpers shared by handlers take). */
+export interface BaseCtx {
   req: Request;
   op: OperationInfo;
   deps: ServerDeps;
@@ -23,27 +29,43 @@ export interface Ctx {
   ip: string;
   /** The authenticated caller (always set on Connected routes; optional on API-only routes). */
   caller: Caller | undefined;
-  // biome-ignore lint/suspicious/noExplicitAny: validated against the document before the handler runs
-  body: any;
-  // biome-ignore lint/suspicious/noExplicitAny: validated against the document before the handler runs
-  query: any;
-  params: Record<string, string>;
   /** Runs one engine command; its changes are durable before this resolves. */
   run<T>(command: (tx: Tx) => Result<T>): Promise<Result<T>>;
   /** Reads the state without changing it. */
   read<T>(query: (tx: Tx) => T): T;
 }
 
-/** A handler's answer: a result (content or documented error), or a raw body such as CSV. */
-export type Reply = Result<unknown> | { ok: true; raw: { contentType: string; body: string } };
+/** A handler's input: the request of operation `Id`, validated against the document. */
+export interface Ctx<Id extends OperationId> extends BaseCtx {
+  /** The body (`{}` when the operation takes none or the client sent none). */
+  body: RequestBodyOf<Id>;
+  /** The query, its values converted by their schemas and absent ones set to their defaults. */
+  query: QueryOf<Id>;
+  /** The path parameters, numbers where the schema says so. */
+  params: PathParamsOf<Id>;
+}
 
-export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
+/** A body that is not JSON (the CSV price list), in one of the media types the success documents. */
+export interface RawReply<Media extends string = string> {
+  ok: true;
+  raw: { contentType: Media; body: string };
+}
 
-/** Handlers by operationId. */
-export type Routes = Record<string, Handler>;
+/** A handler's answer: the documented success content, a documented error, or a documented raw body. */
+export type Reply<Id extends OperationId> =
+  | Result<JsonContentOf<Id>>
+  | ([RawMediaOf<Id>] extends [never] ? never : RawReply<RawMediaOf<Id> & string>);
+
+export type Handler<Id extends OperationId> = (ctx: Ctx<Id>) => Reply<Id> | Promise<Reply<Id>>;
+
+/** One handler for every operation of the document, by operationId. */
+export type Routes = { [Id in OperationId]: Handler<Id> };
+
+/** The handlers of one area of the API (`satisfies AreaRoutes`: a misspelled operationId fails). */
+export type AreaRoutes = Partial<Routes>;
 
 /** The authenticated caller of a Connected route (the auth middleware guarantees it). */
-export function callerOf(ctx: Ctx): Caller {
+export function callerOf(ctx: BaseCtx): Caller {
   if (!ctx.caller) throw new Error(`${ctx.op.operationId} needs an authenticated caller`);
   return ctx.caller;
 }

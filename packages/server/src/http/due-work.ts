@@ -4,8 +4,8 @@
 // (inventories, listings, item details) therefore already sees a due giveaway ended.
 import { anyDue, endDue } from '../domain/giveaways.ts';
 import { ok } from '../domain/tx.ts';
-import type { Ctx } from './context.ts';
+import type { BaseCtx } from './context.ts';
 
-export async function doDueWork(ctx: Pick<Ctx, 'read' | 'run' | 'now'>): Promise<void> {
+export async function doDueWork(ctx: Pick<BaseCtx, 'read' | 'run' | 'now'>): Promise<void> {
   if (ctx.read((tx) => anyDue(tx, ctx.now))) await ctx.run((tx) => ok(endDue(tx, ctx.now)));
 }

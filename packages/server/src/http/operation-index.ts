@@ -40,6 +40,8 @@ export interface OperationInfo {
   /** Bytes of request body the operation reads at most (body-limit.ts); undefined without a body. */
   bodyLimit?: number;
   errorMessages: ErrorMessage[];
+  /** The path parameters whose schema is a number (`{item}`): the matcher hands them over as numbers. */
+  numericParams: string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
@@ -76,8 +78,28 @@ export function indexOperations(
         rateLimits,
         bodyLimit: bodyLimitOf(doc, op),
         errorMessages: op['x-error-messages'] ?? [],
+        numericParams: numericPathParams(doc, [...(item.parameters ?? []), ...(op.parameters ?? [])]),
       });
     }
   }
   return index;
+}
+
+/** What a local `$ref` (`#/components/...`) points at, or the value itself. */
+function resolved(doc: Json, value: Json): Json {
+  let current = value;
+  while (current && typeof current.$ref === 'string' && current.$ref.startsWith('#/'))
+    current = current.$ref
+      .slice(2)
+      .split('/')
+      .reduce((node: Json, key: string) => node?.[key], doc);
+  return current;
+}
+
+/** Names of the path parameters typed `integer` or `number` by their schema. */
+function numericPathParams(doc: Json, parameters: Json[]): string[] {
+  return parameters
+    .map((p) => resolved(doc, p))
+    .filter((p) => p?.in === 'path' && ['integer', 'number'].includes(resolved(doc, p.schema)?.type))
+    .map((p) => p.name);
 }

@@ -10,6 +10,7 @@ const op = (method: string, path: string): OperationInfo => ({
   envelope: 'A',
   rateLimits: [],
   errorMessages: [],
+  numericParams: path.includes('{item}') ? ['item'] : [],
 });
 const matcher = new RouteMatcher([
   op('GET', '/user/disconnectSession/{id}'),
@@ -43,6 +44,16 @@ describe('RouteMatcher', () => {
     expect(matcher.params(found, path)).toEqual({ user: '76561198 00', ticket: '7' });
     const literal = matcher.match('GET', '/user/disconnectSession/all')!;
     expect(matcher.params(literal, '/user/disconnectSession/all')).toEqual({});
+  });
+
+  it('hands over the parameters the document types as numbers as numbers', () => {
+    const found = matcher.match('GET', '/item/listing/count/5021')!;
+    expect(matcher.typedParams(found, '/item/listing/count/5021')).toEqual({ item: 5021 });
+    const ticket = matcher.match('GET', '/support/admin/ticket/76561198000000001/7')!;
+    expect(matcher.typedParams(ticket, '/support/admin/ticket/76561198000000001/7')).toEqual({
+      user: '76561198000000001',
+      ticket: '7',
+    });
   });
 
   it('keeps a malformed escape as sent, for the schema to judge', () => {

@@ -67,6 +67,16 @@ export class RouteMatcher {
     return params;
   }
 
+  /**
+   * The path parameters typed as the document types them: a parameter whose schema is a number is
+   * one. Only for a request the validator has passed (its numbers are then numbers).
+   */
+  typedParams(info: OperationInfo, path: string): Record<string, string | number> {
+    const params: Record<string, string | number> = this.params(info, path);
+    for (const name of info.numericParams) if (name in params) params[name] = Number(params[name]);
+    return params;
+  }
+
   /** Whether some operation has this path with another method (for 405-style answers). */
   knowsPath(path: string): boolean {
     return (this.#bySegment.get(firstSegment(path)) ?? []).some((r) => r.pattern.test(path));

@@ -16,22 +16,22 @@ import {
 import { requestEmailChange, validateEmailChange } from '../domain/email-change.ts';
 import { activate, askReset, createSecret, validateReset } from '../domain/two-factor.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 
-const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
 
 /** Where the stores live: the configured site URL, else this server's own address. */
-const siteUrl = (ctx: Ctx) => ctx.deps.config.siteUrl ?? `${ctx.req.protocol}://${ctx.req.get('host')}`;
+const siteUrl = (ctx: BaseCtx) => ctx.deps.config.siteUrl ?? `${ctx.req.protocol}://${ctx.req.get('host')}`;
 
-export const accountRoutes: Routes = {
+export const accountRoutes = {
   getUserInfos: (ctx) => ok({ informations: ctx.read((tx) => accountInfos(tx, callerOf(ctx).user)) }),
 
   getUserBalance: (ctx) => ok({ balance: callerOf(ctx).user.balance }),
 
   getUserNotifications(ctx) {
     const opts = {
-      unreadOnly: ctx.query.unreadOnly === true || ctx.query.unreadOnly === 'true',
-      limit: Number(ctx.query.limit ?? 20),
+      unreadOnly: ctx.query.unreadOnly === true,
+      limit: ctx.query.limit ?? 20,
     };
     return ok(ctx.read((tx) => notificationsOf(tx, me(ctx), opts)));
   },
@@ -40,7 +40,7 @@ export const accountRoutes: Routes = {
 
   getUserGenerateCSVToken: (ctx) => ok({ token: csvToken(me(ctx), ctx.deps.random.hex(32), ctx.now) }),
 
-  postUserClosePaymentAlert: (ctx) => ctx.run((tx) => closePaymentAlert(tx, me(ctx), Number(ctx.body.id))),
+  postUserClosePaymentAlert: (ctx) => ctx.run((tx) => closePaymentAlert(tx, me(ctx), ctx.body.id)),
 
   postUserClosePaymentReviews: (ctx) => ctx.run((tx) => closePaymentReviews(tx, me(ctx))),
 
@@ -116,4 +116,4 @@ export const accountRoutes: Routes = {
         now: ctx.now,
       }),
     ),
-};
+} satisfies AreaRoutes;

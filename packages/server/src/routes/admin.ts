@@ -3,9 +3,9 @@
 // validated from the document; the engine (domain/bans.ts) applies the rules.
 import { banHistory, banUser, platformInventoryView } from '../domain/bans.ts';
 import { ok } from '../domain/tx.ts';
-import { callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, callerOf } from '../http/context.ts';
 
-export const adminRoutes: Routes = {
+export const adminRoutes = {
   postAdminBan(ctx) {
     const { platformId, time, reason } = ctx.body;
     const admin = callerOf(ctx).user.platformId;
@@ -13,14 +13,13 @@ export const adminRoutes: Routes = {
   },
 
   getAdminBanList(ctx) {
-    const platformId = String(ctx.query.platformId);
+    const { platformId } = ctx.query;
     return ok({ platformId, bans: ctx.read((tx) => banHistory(tx, platformId, ctx.now)) });
   },
 
   getAdminGetSteamInventory(ctx) {
-    const platformId = String(ctx.query.platformId);
-    const game = Number(ctx.query.game);
+    const { platformId, game } = ctx.query;
     const assets = ctx.deps.platform.inventory(platformId, game);
     return ok({ platformId, game, assets: ctx.read((tx) => platformInventoryView(tx, assets)) });
   },
-};
+} satisfies AreaRoutes;

@@ -5,7 +5,7 @@ import { signToken } from '../auth/jwt.ts';
 import { LOGIN, SESSIONS } from '../domain/messages.ts';
 import { disconnectOthers, disconnectSession, listSessions, login } from '../domain/sessions.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type Ctx, callerOf } from '../http/context.ts';
 import { pageSize } from '../http/paging.ts';
 import { rateLimitedReply } from '../http/rate-limited.ts';
 import type { Verdict } from '../rate-limit.ts';
@@ -15,7 +15,7 @@ import type { Verdict } from '../rate-limit.ts';
  * checked before the attempt and counted when the key is refused, and every attempt per API key
  * (by its hash: the limiter keeps no key). Over either, the seed's 429 with its headers.
  */
-async function loginLimited(ctx: Ctx): Promise<Verdict | undefined> {
+async function loginLimited(ctx: Ctx<'postUserLogin'>): Promise<Verdict | undefined> {
   const rules = ctx.op.rateLimits;
   const perIp = rules.find((r) => r.scope === 'ip');
   if (perIp) {
@@ -31,7 +31,7 @@ async function loginLimited(ctx: Ctx): Promise<Verdict | undefined> {
   return undefined;
 }
 
-export const authRoutes: Routes = {
+export const authRoutes = {
   async postUserLogin(ctx) {
     const limited = await loginLimited(ctx);
     if (limited) return rateLimitedReply(ctx.req.res!, limited);
@@ -81,14 +81,14 @@ export const authRoutes: Routes = {
 
   async getUserDisconnectSessionId(ctx) {
     const { user } = callerOf(ctx);
-    const result = await ctx.run((tx) => disconnectSession(tx, user.platformId, Number(ctx.params.id)));
+    const result = await ctx.run((tx) => disconnectSession(tx, user.platformId, ctx.params.id));
     return result.ok ? ok({ message: result.value }) : result;
   },
 
   getUserIpList(ctx) {
     const { session, user } = callerOf(ctx);
     const options = {
-      page: Number(ctx.query.page ?? 0),
+      page: ctx.query.page ?? 0,
       // The seed accepts the page size as `perPage` or `perpage`.
       perPage: pageSize(ctx, ['perPage', 'perpage']),
       includeExpired: ctx.query.expire === 'true',
@@ -96,4 +96,4 @@ export const authRoutes: Routes = {
     };
     return ok(ctx.read((tx) => listSessions(tx, user.platformId, session.id, options)));
   },
-};
+} satisfies AreaRoutes;

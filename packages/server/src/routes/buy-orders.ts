@@ -3,17 +3,17 @@
 import { listOrders, orderOf, placeOrder, removeOrder, updateOrder } from '../domain/buy-orders.ts';
 import { BUY_ORDERS } from '../domain/messages.ts';
 import { fail, ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type Ctx, callerOf } from '../http/context.ts';
 
-const terms = (ctx: Ctx) => ({
+const terms = (ctx: Ctx<'postItemBuyorder' | 'postItemBuyorderUpdate'>) => ({
   owner: callerOf(ctx).user.platformId,
-  itemId: ctx.body.itemid as number,
-  price: ctx.body.value as number,
-  amount: ctx.body.amount as number,
+  itemId: ctx.body.itemid,
+  price: ctx.body.value,
+  amount: ctx.body.amount,
   now: ctx.now,
 });
 
-export const buyOrderRoutes: Routes = {
+export const buyOrderRoutes = {
   async postItemBuyorder(ctx) {
     const result = await ctx.run((tx) => placeOrder(tx, terms(ctx)));
     return result.ok ? ok({ details: 'Inserted' }) : result;
@@ -31,18 +31,18 @@ export const buyOrderRoutes: Routes = {
   },
 
   getUserBuyorderItem(ctx) {
-    const order = ctx.read((tx) => orderOf(tx, callerOf(ctx).user.platformId, Number(ctx.params.item)));
+    const order = ctx.read((tx) => orderOf(tx, callerOf(ctx).user.platformId, ctx.params.item));
     return order ? ok({ informations: order }) : fail(BUY_ORDERS.notFound);
   },
 
   getUserGetBuyorder(ctx) {
     const query = {
-      page: Number(ctx.query.page ?? 0),
-      count: Number(ctx.query.count ?? 10),
-      search: ctx.query.search as string | undefined,
+      page: ctx.query.page ?? 0,
+      count: ctx.query.count ?? 10,
+      search: ctx.query.search,
       undercut: ctx.query.undercut === 'true' || ctx.query.undercut === '1',
       now: ctx.now,
     };
     return ok(ctx.read((tx) => listOrders(tx, callerOf(ctx).user.platformId, query)));
   },
-};
+} satisfies AreaRoutes;

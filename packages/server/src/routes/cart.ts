@@ -4,33 +4,33 @@
 import { addBulk, addToCart, type CartRowView, cartOf, checkout, removeRow, updateCart } from '../domain/cart.ts';
 import { CART } from '../domain/messages.ts';
 import { fail, ok, type Result } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 
-const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
 /** A cart answer: `content.cart`. */
 const asCart = (result: Result<CartRowView[]>) => (result.ok ? ok({ cart: result.value }) : result);
 
-export const cartRoutes: Routes = {
+export const cartRoutes = {
   getCartGet(ctx) {
     return ok({ cart: ctx.read((tx) => cartOf(tx, me(ctx))) });
   },
 
   async postCartAdd(ctx) {
-    return asCart(await ctx.run((tx) => addToCart(tx, me(ctx), String(ctx.body.assetId), ctx.now)));
+    return asCart(await ctx.run((tx) => addToCart(tx, me(ctx), ctx.body.assetId, ctx.now)));
   },
 
   async postCartBulk(ctx) {
     const query = {
-      itemId: Number(ctx.body.itemId),
-      count: Number(ctx.body.count),
-      seller: ctx.body.sellerUserId as string | undefined,
+      itemId: ctx.body.itemId,
+      count: ctx.body.count,
+      seller: ctx.body.sellerUserId,
       now: ctx.now,
     };
     return asCart(await ctx.run((tx) => addBulk(tx, me(ctx), query)));
   },
 
   async postCartRemove(ctx) {
-    return asCart(await ctx.run((tx) => removeRow(tx, me(ctx), Number(ctx.body.cartId))));
+    return asCart(await ctx.run((tx) => removeRow(tx, me(ctx), ctx.body.cartId)));
   },
 
   postCartUpdate(ctx) {
@@ -47,4 +47,4 @@ export const cartRoutes: Routes = {
   postCartCheckout(ctx) {
     return ctx.run((tx) => checkout(tx, me(ctx), ctx.now));
   },
-};
+} satisfies AreaRoutes;

@@ -12,12 +12,12 @@ import {
   unlinkMethod,
 } from '../domain/cashouts.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 import { pageSize } from '../http/paging.ts';
 
-const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
 
-export const cashoutsRoutes: Routes = {
+export const cashoutsRoutes = {
   postCashoutProcess(ctx) {
     const { amount, method, email } = ctx.body;
     return ctx.run((tx) =>
@@ -45,7 +45,7 @@ export const cashoutsRoutes: Routes = {
   },
 
   getUserGetCashoutHistory(ctx) {
-    const page = Number(ctx.query.page ?? 0);
+    const page = ctx.query.page ?? 0;
     return ok(ctx.read((tx) => cashoutHistory(tx, me(ctx), page, pageSize(ctx, ['count', 'perpage', 'limit']))));
   },
-};
+} satisfies AreaRoutes;

@@ -15,7 +15,7 @@ import {
 import { createInstantSell, instantSellInfo } from '../domain/instant-sell.ts';
 import { DEPOSIT } from '../domain/messages.ts';
 import { ok, type Result } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type Ctx, callerOf } from '../http/context.ts';
 
 type Game = Offered['game'];
 
@@ -26,10 +26,14 @@ const PRICES_MESSAGES: MappingMessages = {
   invalid: DEPOSIT.invalidPrices,
 };
 
-/** What the caller offers: the body's prices (`field`) and deposit keys, and their platform inventory. */
-function offeredBy(ctx: Ctx, field: 'value' | 'prices', messages: MappingMessages): Result<Offered> {
+/** What the caller offers: the body's `sent` prices and deposit keys, and their platform inventory. */
+function offeredBy(
+  ctx: Ctx<'postDepositTrade' | 'postInstantsellTrade'>,
+  sent: unknown,
+  messages: MappingMessages,
+): Result<Offered> {
   const user = callerOf(ctx).user.platformId;
-  const prices = parsePrices(ctx.body[field], messages);
+  const prices = parsePrices(sent, messages);
   if (!prices.ok) return prices;
   const keys = parseMapping(ctx.body.depositKeys, KEYS_MESSAGES);
   if (!keys.ok) return keys;
@@ -46,35 +50,35 @@ function offeredBy(ctx: Ctx, field: 'value' | 'prices', messages: MappingMessage
   });
 }
 
-export const depositsRoutes: Routes = {
+export const depositsRoutes = {
   getDepositGame(ctx) {
     const user = callerOf(ctx).user.platformId;
-    const game = Number(ctx.params.game) as Game;
+    const { game } = ctx.params;
     const platform = ctx.deps.platform.inventory(user, game);
     return ok(ctx.read((tx) => depositList(tx, user, game, platform, ctx.deps.depositSecret, ctx.now)));
   },
 
   async postDepositTrade(ctx) {
-    const offered = offeredBy(ctx, 'value', VALUE_MESSAGES);
+    const offered = offeredBy(ctx, ctx.body.value, VALUE_MESSAGES);
     return offered.ok ? ctx.run((tx) => createDeposit(tx, offered.value)) : offered;
   },
 
   getDepositTradeStatusTradeid(ctx) {
     const user = callerOf(ctx).user.platformId;
-    return ctx.read((tx) => depositTradeStatus(tx, user, Number(ctx.params.tradeid)));
+    return ctx.read((tx) => depositTradeStatus(tx, user, ctx.params.tradeid));
   },
 
   getInstantsellGame(ctx) {
     const user = callerOf(ctx).user.platformId;
-    const game = Number(ctx.params.game);
+    const { game } = ctx.params;
     const platform = ctx.deps.platform.inventory(user, game);
     const info = ctx.read((tx) => instantSellInfo(tx, user, game, platform, ctx.deps.depositSecret));
     return info.ok ? ok({ informations: info.value }) : info;
   },
 
   async postInstantsellTrade(ctx) {
-    const offered = offeredBy(ctx, 'prices', PRICES_MESSAGES);
+    const offered = offeredBy(ctx, ctx.body.prices, PRICES_MESSAGES);
     const method: string = ctx.body.method ?? 'balance';
     return offered.ok ? ctx.run((tx) => createInstantSell(tx, { ...offered.value, method })) : offered;
   },
-};
+} satisfies AreaRoutes;

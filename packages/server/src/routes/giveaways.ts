@@ -15,32 +15,32 @@ import {
   postComment,
 } from '../domain/giveaways.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 
-const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
-const page = (ctx: Ctx) => Number(ctx.query.page ?? 0);
-const list = (kind: ListKind) => (ctx: Ctx) => ok(ctx.read((tx) => listGiveaways(tx, kind, me(ctx), page(ctx))));
+const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
+const list = (kind: ListKind) => (ctx: BaseCtx & { query: { page?: number } }) =>
+  ok(ctx.read((tx) => listGiveaways(tx, kind, me(ctx), ctx.query.page ?? 0)));
 
 /** A fresh 12-hex-character URL identifier no giveaway has. */
-function freshUrl(ctx: Ctx): string {
+function freshUrl(ctx: BaseCtx): string {
   for (;;) {
     const url = ctx.deps.random.hex(6);
     if (!ctx.read((tx) => byUrl(tx, url))) return url;
   }
 }
 
-export const giveawaysRoutes: Routes = {
+export const giveawaysRoutes = {
   getGiveaways: list('public'),
   getGiveawaysHistory: list('publicHistory'),
   getGiveawaysMy: list('mine'),
   getGiveawaysHistoryMy: list('myHistory'),
   getGiveawaysJoinedList: list('joined'),
 
-  getGiveawaysDetailsUrl: (ctx) => ctx.read((tx) => giveawayDetails(tx, ctx.params.url!)),
+  getGiveawaysDetailsUrl: (ctx) => ctx.read((tx) => giveawayDetails(tx, ctx.params.url)),
 
-  getGiveawaysIsInUrl: (ctx) => ctx.read((tx) => isIn(tx, ctx.params.url!, me(ctx))),
+  getGiveawaysIsInUrl: (ctx) => ctx.read((tx) => isIn(tx, ctx.params.url, me(ctx))),
 
-  getGiveawaysCommentsUrl: (ctx) => ctx.read((tx) => listComments(tx, ctx.params.url!, page(ctx))),
+  getGiveawaysCommentsUrl: (ctx) => ctx.read((tx) => listComments(tx, ctx.params.url, ctx.query.page ?? 0)),
 
   postGiveawaysCreate: async (ctx) => {
     const b = ctx.body;
@@ -62,12 +62,12 @@ export const giveawaysRoutes: Routes = {
     return result.ok ? ok({ message: 'Giveaway created', giveaway: result.value }) : result;
   },
 
-  postGiveawaysJoinUrl: (ctx) => ctx.run((tx) => join(tx, ctx.params.url!, me(ctx), ctx.now)),
+  postGiveawaysJoinUrl: (ctx) => ctx.run((tx) => join(tx, ctx.params.url, me(ctx), ctx.now)),
 
-  postGiveawaysLeaveUrl: (ctx) => ctx.run((tx) => leave(tx, ctx.params.url!, me(ctx), ctx.now)),
+  postGiveawaysLeaveUrl: (ctx) => ctx.run((tx) => leave(tx, ctx.params.url, me(ctx), ctx.now)),
 
   postGiveawaysComment: (ctx) =>
     ctx.run((tx) => postComment(tx, { url: ctx.body.url, user: me(ctx), comment: ctx.body.comment, now: ctx.now })),
 
-  postGiveawaysDeleteCommentId: (ctx) => ctx.run((tx) => deleteComment(tx, Number(ctx.params.id))),
-};
+  postGiveawaysDeleteCommentId: (ctx) => ctx.run((tx) => deleteComment(tx, ctx.params.id)),
+} satisfies AreaRoutes;

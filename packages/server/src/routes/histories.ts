@@ -2,9 +2,7 @@
 // summary and chart (seed: "User account"). Read-only; the engine is domain/histories.ts.
 import {
   balanceHistory,
-  type ChartPeriod,
   purchaseHistory,
-  type SalesRange,
   salesChart,
   salesHistory,
   salesSummary,
@@ -13,14 +11,20 @@ import {
 } from '../domain/histories.ts';
 import { ACCOUNT } from '../domain/messages.ts';
 import { fail, ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 import { pageSize } from '../http/paging.ts';
 
-const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
 /** The page and its size: the first of `names` the client sent (http/paging.ts), else 10. */
-const paging = (ctx: Ctx, ...names: string[]) => ({ page: Number(ctx.query.page ?? 0), size: pageSize(ctx, names) });
+const paging = <Query extends { page?: number }>(
+  ctx: BaseCtx & { query: Query },
+  ...names: (keyof Query & string)[]
+) => ({
+  page: ctx.query.page ?? 0,
+  size: pageSize(ctx, names),
+});
 
-export const historiesRoutes: Routes = {
+export const historiesRoutes = {
   getUserGetBalanceHistory: (ctx) =>
     ok(ctx.read((tx) => balanceHistory(tx, me(ctx), { ...paging(ctx, 'count', 'limit'), type: ctx.query.type }))),
 
@@ -29,8 +33,8 @@ export const historiesRoutes: Routes = {
   getUserGetSalesHistory: (ctx) => {
     const query = {
       ...paging(ctx, 'perPage'),
-      range: (ctx.query.range ?? 'all') as SalesRange,
-      search: ctx.query.search as string | undefined,
+      range: ctx.query.range ?? 'all',
+      search: ctx.query.search,
       now: ctx.now,
     };
     return ok(ctx.read((tx) => salesHistory(tx, me(ctx), query)));
@@ -40,17 +44,17 @@ export const historiesRoutes: Routes = {
     ok(ctx.read((tx) => transactionHistory(tx, me(ctx), { ...paging(ctx, 'limit'), search: ctx.query.search }))),
 
   getUserGetTransactionDetails(ctx) {
-    const id = String(ctx.query.transactionId);
-    const transaction = ctx.read((tx) => transactionDetails(tx, me(ctx), id, ctx.query.type));
+    const { transactionId, type } = ctx.query;
+    const transaction = ctx.read((tx) => transactionDetails(tx, me(ctx), transactionId, type));
     return transaction ? ok({ transaction }) : fail(ACCOUNT.transactionNotFound);
   },
 
   getUserGetSalesInfos: (ctx) => ok(ctx.read((tx) => salesSummary(tx, me(ctx), ctx.now))),
 
   getUserGetSalesChartInfos(ctx) {
-    const period = (ctx.query.period ?? '1M') as ChartPeriod;
+    const period = ctx.query.period ?? '1M';
     const chart = ctx.read((tx) => salesChart(tx, me(ctx), { period, now: ctx.now }));
     const only = ctx.query.chart_only === '1' || ctx.query.chart_only === 'true';
     return ok(only ? { values: chart.values } : chart);
   },
-};
+} satisfies AreaRoutes;

@@ -1,5 +1,5 @@
-// Every implemented operation's handler, by operationId. Operations of the document without a
-// handler answer 404 like an unknown route until they are implemented.
+// Every operation's handler, by operationId: `Routes` has a key for each operation of the document,
+// so an operation without a handler (or with a misspelled one) fails to compile.
 import type { Routes } from '../http/context.ts';
 import { accountRoutes } from './account.ts';
 import { adminRoutes } from './admin.ts';
@@ -16,7 +16,7 @@ import { marketDataRoutes } from './market-data.ts';
 import { supportRoutes } from './support.ts';
 import { tradesRoutes } from './trades.ts';
 
-const areas: Routes[] = [
+const areas = [
   authRoutes,
   buyOrderRoutes,
   itemRoutes,
@@ -34,14 +34,30 @@ const areas: Routes[] = [
 ];
 
 /** Each operationId belongs to one area: a second handler for it is a mistake, not an override. */
-function merge(all: Routes[]): Routes {
-  const merged: Routes = {};
+function assertDisjoint(all: object[]): void {
+  const seen = new Set<string>();
   for (const area of all)
-    for (const [operationId, handler] of Object.entries(area)) {
-      if (merged[operationId]) throw new Error(`Two handlers for ${operationId}`);
-      merged[operationId] = handler;
+    for (const operationId of Object.keys(area)) {
+      if (seen.has(operationId)) throw new Error(`Two handlers for ${operationId}`);
+      seen.add(operationId);
     }
-  return merged;
 }
 
-export const routes: Routes = merge(areas);
+assertDisjoint(areas);
+
+export const routes: Routes = {
+  ...authRoutes,
+  ...buyOrderRoutes,
+  ...itemRoutes,
+  ...marketDataRoutes,
+  ...inventoryRoutes,
+  ...cartRoutes,
+  ...depositsRoutes,
+  ...tradesRoutes,
+  ...historiesRoutes,
+  ...accountRoutes,
+  ...cashoutsRoutes,
+  ...adminRoutes,
+  ...supportRoutes,
+  ...giveawaysRoutes,
+};

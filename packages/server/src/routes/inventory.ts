@@ -3,11 +3,12 @@
 // POST /inventory/withdraw sends a trade offer and lives with the trades (routes/trades.ts).
 import { inventoryRows, priceAssets } from '../domain/inventory.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 
-const rows = (ctx: Ctx, state: 0 | 1) => ok(ctx.read((tx) => inventoryRows(tx, callerOf(ctx).user.platformId, state)));
+const rows = (ctx: BaseCtx, state: 0 | 1) =>
+  ok(ctx.read((tx) => inventoryRows(tx, callerOf(ctx).user.platformId, state)));
 
-export const inventoryRoutes: Routes = {
+export const inventoryRoutes = {
   getInventoryOnSale: (ctx) => rows(ctx, 1),
 
   getInventoryOnInventory: (ctx) => rows(ctx, 0),
@@ -15,8 +16,8 @@ export const inventoryRoutes: Routes = {
   async postInventoryPrice(ctx) {
     const owner = callerOf(ctx).user.platformId;
     const result = await ctx.run((tx) =>
-      priceAssets(tx, { owner, ids: String(ctx.body.ids), price: ctx.body.price as number, now: ctx.now }),
+      priceAssets(tx, { owner, ids: ctx.body.ids, price: ctx.body.price, now: ctx.now }),
     );
     return result.ok ? ok({ message: result.value.message }) : result;
   },
-};
+} satisfies AreaRoutes;

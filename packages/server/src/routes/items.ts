@@ -6,13 +6,13 @@ import { buyOrderTiers } from '../domain/buy-orders.ts';
 import { findItem, itemView } from '../domain/catalog.ts';
 import { listingCount, listingPage } from '../domain/listings.ts';
 import { bulkPricing, itemPricing } from '../domain/pricing.ts';
-import { type Period, salesGraph } from '../domain/sales-graph.ts';
+import { salesGraph } from '../domain/sales-graph.ts';
 import { ok, type Result } from '../domain/tx.ts';
 import { storeInfo } from '../domain/users.ts';
-import type { Ctx, Handler, Routes } from '../http/context.ts';
+import type { AreaRoutes, BaseCtx, Handler } from '../http/context.ts';
 
 /** Whether the caller is an administrator (who sees the sellers' `user` and `ip`; seed: Listing). */
-const isAdmin = (ctx: Ctx): boolean => ctx.caller?.user.admin === true;
+const isAdmin = (ctx: BaseCtx): boolean => ctx.caller?.user.admin === true;
 
 /** The `informations` wrapper most item answers use. */
 const informations = <T>(result: Result<T>): Result<{ informations: T }> =>
@@ -20,30 +20,33 @@ const informations = <T>(result: Result<T>): Result<{ informations: T }> =>
 
 // `game` (440 or 730) selects "joined extra information" the seed does not describe; every
 // listing already carries its wear and inspection values, so it changes nothing here (ADR 0004).
-const listings: Handler = (ctx) =>
+/** The seller filter of the `/{userid}` variants; the other variant has none. */
+const sellerOf = (params: { item: number; userid?: string }): string | undefined => params.userid;
+
+const listings: Handler<'getItemListingItem' | 'getItemListingItemUserid'> = (ctx) =>
   ok(
     ctx.read((tx) =>
       listingPage(tx, {
-        itemId: Number(ctx.params.item),
-        seller: ctx.params.userid,
-        page: Number(ctx.query.page ?? 0),
-        count: Number(ctx.query.count ?? 10),
+        itemId: ctx.params.item,
+        seller: sellerOf(ctx.params),
+        page: ctx.query.page ?? 0,
+        count: ctx.query.count ?? 10,
         admin: isAdmin(ctx),
       }),
     ),
   );
 
-const count: Handler = (ctx) =>
-  ok({ count: ctx.read((tx) => listingCount(tx, Number(ctx.params.item), ctx.params.userid)) });
+const count: Handler<'getItemListingCountItem' | 'getItemListingCountItemUserid'> = (ctx) =>
+  ok({ count: ctx.read((tx) => listingCount(tx, ctx.params.item, sellerOf(ctx.params))) });
 
-const details: Handler = (ctx) =>
-  informations(ctx.read((tx) => backpackDetails(tx, String(ctx.params.backpackid), isAdmin(ctx))));
+const details: Handler<'getItemDetailsFromidBackpackid' | 'getItemCsDetailsFromidBackpackid'> = (ctx) =>
+  informations(ctx.read((tx) => backpackDetails(tx, ctx.params.backpackid, isAdmin(ctx))));
 
-export const itemRoutes: Routes = {
+export const itemRoutes = {
   getItemDetailsItem: (ctx) =>
     informations(
       ctx.read((tx) => {
-        const found = findItem(tx, String(ctx.params.item));
+        const found = findItem(tx, ctx.params.item);
         return found.ok ? ok(itemView(found.value)) : found;
       }),
     ),
@@ -53,20 +56,20 @@ export const itemRoutes: Routes = {
   getItemListingCountItem: count,
   getItemListingCountItemUserid: count,
 
-  getItemBuyorderListItem: (ctx) => ok({ informations: ctx.read((tx) => buyOrderTiers(tx, Number(ctx.params.item))) }),
+  getItemBuyorderListItem: (ctx) => ok({ informations: ctx.read((tx) => buyOrderTiers(tx, ctx.params.item)) }),
 
   getItemDetailsFromidBackpackid: details,
   getItemCsDetailsFromidBackpackid: details,
 
-  getItemPricingItem: (ctx) => ctx.read((tx) => itemPricing(tx, ctx.deps.caches, Number(ctx.params.item), ctx.now)),
+  getItemPricingItem: (ctx) => ctx.read((tx) => itemPricing(tx, ctx.deps.caches, ctx.params.item, ctx.now)),
 
   getItemPricingBulk(ctx) {
-    const ids = String(ctx.query.items).split(',').map(Number);
+    const ids = ctx.query.items.split(',').map(Number);
     return ok(ctx.read((tx) => bulkPricing(tx, ctx.deps.caches, ids, ctx.now)));
   },
 
   getItemSalesGraphItem: (ctx) =>
-    ok({ values: ctx.read((tx) => salesGraph(tx, Number(ctx.params.item), ctx.query.period as Period, ctx.now)) }),
+    ok({ values: ctx.read((tx) => salesGraph(tx, ctx.params.item, ctx.query.period, ctx.now)) }),
 
-  getUserStoreIdentifier: (ctx) => ctx.read((tx) => storeInfo(tx, String(ctx.params.identifier))),
-};
+  getUserStoreIdentifier: (ctx) => ctx.read((tx) => storeInfo(tx, ctx.params.identifier)),
+} satisfies AreaRoutes;

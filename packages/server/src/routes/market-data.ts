@@ -4,14 +4,14 @@ import { compactPriceList, itemPriceList, priceListCsv, publicPriceList } from '
 import { publicSales } from '../domain/public-sales.ts';
 import { ok } from '../domain/tx.ts';
 import { staffList } from '../domain/users.ts';
-import type { Ctx, Routes } from '../http/context.ts';
+import type { AreaRoutes, BaseCtx } from '../http/context.ts';
 
 /**
  * Whether `update=1` may force a refresh now. The document's `x-rate-limit` allows it once per
  * window per IP and, beyond that, serves the cached list (`exceeded: serve-cached`), so the
  * pipeline cannot enforce it with a 429: the handler counts it, and only requests with update=1.
  */
-async function mayRefresh(ctx: Ctx): Promise<boolean> {
+async function mayRefresh(ctx: BaseCtx & { query: { update?: '1' } }): Promise<boolean> {
   if (ctx.query.update !== '1') return false;
   const rule = ctx.op.rateLimit;
   return (
@@ -19,15 +19,14 @@ async function mayRefresh(ctx: Ctx): Promise<boolean> {
   );
 }
 
-export const marketDataRoutes: Routes = {
+export const marketDataRoutes = {
   // Its limit of 1 request per 5 minutes per API key is the pipeline's (x-rate-limit, reject).
-  getItemPrices: (ctx) =>
-    ok(ctx.read((tx) => itemPriceList(tx, Number(ctx.query.game), Number(ctx.query.outofstock ?? 0) === 1))),
+  getItemPrices: (ctx) => ok(ctx.read((tx) => itemPriceList(tx, ctx.query.game, ctx.query.outofstock === 1))),
 
   async getPublicPrice(ctx) {
     const force = await mayRefresh(ctx);
     const list = ctx.read((tx) => publicPriceList(tx, ctx.deps.caches, { now: ctx.now, force }));
-    const game = ctx.query.game === undefined ? undefined : Number(ctx.query.game);
+    const { game } = ctx.query;
     const prices = game === undefined ? list.value : list.value.filter((r) => r.game === game);
     if (ctx.query.format === 'csv') return { ok: true, raw: { contentType: 'text/csv', body: priceListCsv(prices) } };
     return ok({ lastUpdate: list.at, itemCount: prices.length, prices });
@@ -37,9 +36,9 @@ export const marketDataRoutes: Routes = {
     ok(
       ctx.read((tx) =>
         publicSales(tx, {
-          game: ctx.query.game === undefined ? undefined : Number(ctx.query.game),
-          limit: Number(ctx.query.limit ?? 100),
-          since: ctx.query.since === undefined ? undefined : Number(ctx.query.since),
+          game: ctx.query.game,
+          limit: ctx.query.limit ?? 100,
+          since: ctx.query.since,
           now: ctx.now,
         }),
       ),
@@ -51,4 +50,4 @@ export const marketDataRoutes: Routes = {
   },
 
   getInfosAdmin: (ctx) => ok(ctx.read(staffList)),
-};
+} satisfies AreaRoutes;

@@ -14,25 +14,33 @@ import {
   ticketMessages,
 } from '../domain/support.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 
-const me = (ctx: Ctx) => callerOf(ctx).user.platformId;
+const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
 /** An optional attachment: absent and '' are both none. */
-const attachment = (ctx: Ctx): string | undefined => ctx.body.attachment || undefined;
+const attachment = (body: { attachment?: string }): string | undefined => body.attachment || undefined;
 const sent = (ticket: number) => ({ message: 'Message sent', ticket });
 
-export const supportRoutes: Routes = {
+export const supportRoutes = {
   getSupportList(ctx) {
     return ok({ list: ctx.read((tx) => ticketList(tx, me(ctx))) });
   },
 
   getSupportMessagesTicket(ctx) {
-    return ctx.run((tx) => ticketMessages(tx, me(ctx), Number(ctx.params.ticket)));
+    return ctx.run((tx) => ticketMessages(tx, me(ctx), ctx.params.ticket));
   },
 
   async postSupportCreate(ctx) {
     const { subject, description, topic, concern } = ctx.body;
-    const input = { user: me(ctx), subject, description, topic, concern, attachment: attachment(ctx), now: ctx.now };
+    const input = {
+      user: me(ctx),
+      subject,
+      description,
+      topic,
+      concern,
+      attachment: attachment(ctx.body),
+      now: ctx.now,
+    };
     const result = await ctx.run((tx) => createTicket(tx, input));
     return result.ok ? ok({ ticket: result.value.ticket, message: 'Ticket created' }) : result;
   },
@@ -40,9 +48,9 @@ export const supportRoutes: Routes = {
   async postSupportPost(ctx) {
     const input = {
       user: me(ctx),
-      ticket: ctx.body.ticket as number,
-      content: ctx.body.content as string,
-      attachment: attachment(ctx),
+      ticket: ctx.body.ticket,
+      content: ctx.body.content,
+      attachment: attachment(ctx.body),
       now: ctx.now,
     };
     const result = await ctx.run((tx) => postMessage(tx, input));
@@ -58,7 +66,7 @@ export const supportRoutes: Routes = {
   },
 
   getAdminSupportMessagesTicketUser(ctx) {
-    return ctx.read((tx) => adminTicketMessages(tx, ctx.params.user ?? '', Number(ctx.params.ticket)));
+    return ctx.read((tx) => adminTicketMessages(tx, ctx.params.user, ctx.params.ticket));
   },
 
   async postAdminSupportPost(ctx) {
@@ -81,4 +89,4 @@ export const supportRoutes: Routes = {
     const message = status === 1 ? 'User blocked from support' : 'User unblocked from support';
     return result.ok ? ok({ message, user, status }) : result;
   },
-};
+} satisfies AreaRoutes;

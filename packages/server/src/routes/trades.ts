@@ -2,19 +2,17 @@
 // "Trading", "Administration"; the document's Trade).
 import { listTrades, resendTrade, revertTrade, withdraw } from '../domain/trades.ts';
 import { ok } from '../domain/tx.ts';
-import { type Ctx, callerOf, type Routes } from '../http/context.ts';
+import { type AreaRoutes, type Ctx, callerOf } from '../http/context.ts';
 
-const page = (ctx: Ctx, which: 'active' | 'all') =>
+const page = (ctx: Ctx<'getTradesActive' | 'getTradesAll'>, which: 'active' | 'all') =>
   ok(
-    ctx.read((tx) =>
-      listTrades(tx, callerOf(ctx).user.platformId, which, Number(ctx.query.page ?? 0), Number(ctx.query.count ?? 10)),
-    ),
+    ctx.read((tx) => listTrades(tx, callerOf(ctx).user.platformId, which, ctx.query.page ?? 0, ctx.query.count ?? 10)),
   );
 
-export const tradesRoutes: Routes = {
+export const tradesRoutes = {
   async postInventoryWithdraw(ctx) {
     const user = callerOf(ctx).user.platformId;
-    const result = await ctx.run((tx) => withdraw(tx, user, String(ctx.body.ids), ctx.now));
+    const result = await ctx.run((tx) => withdraw(tx, user, ctx.body.ids, ctx.now));
     if (!result.ok) return result;
     const { message, updated, locked } = result.value;
     return ok({ message, updated, locked });
@@ -25,10 +23,10 @@ export const tradesRoutes: Routes = {
 
   getTradesResend(ctx) {
     const user = callerOf(ctx).user.platformId;
-    return ctx.run((tx) => resendTrade(tx, user, Number(ctx.query.id), ctx.now));
+    return ctx.run((tx) => resendTrade(tx, user, ctx.query.id, ctx.now));
   },
 
   postAdminRevertTradeTrade(ctx) {
-    return ctx.run((tx) => revertTrade(tx, Number(ctx.params.trade), ctx.now));
+    return ctx.run((tx) => revertTrade(tx, ctx.params.trade, ctx.now));
   },
-};
+} satisfies AreaRoutes;

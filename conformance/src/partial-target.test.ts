@@ -1,0 +1,123 @@
+// The suite on implementations that are not ours: the reference server behind a proxy that answers
+// the unknown-route 404 (envelope A `Not found`) for a seeded random half of the operations and of
+// the test helpers, as a team's backend mid-way does. The run is green, nothing crashes, every skip
+// names an operation or helper that is missing, and the tests that need nothing missing still run.
+// With one bug planted in a present operation, the run fails naming that operation only.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../../packages/server/src/routes/test-harness.ts';
+import { runCli } from './cli-process.ts';
+import { findOperation, isConnected, operations } from './document.ts';
+import { FAULTS, type Fault, startFaultyProxy } from './faults.ts';
+import { findHelper, helperOperations } from './not-implemented.ts';
+import { NO_HELPERS } from './target.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'conformance-partial-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A small seeded generator (mulberry32): the same seed removes the same half on every machine. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A seeded random half of `names` (Fisher-Yates on a copy). */
+function half(names: string[], next: () => number): string[] {
+  const list = [...names];
+  for (let i = list.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(next() * (i + 1));
+    [list[i], list[j]] = [list[j]!, list[i]!];
+  }
+  return list.slice(0, Math.floor(list.length / 2));
+}
+
+/** The operations and test helpers a seed removes (never those in `keep`). */
+function removedBy(seed: number, keep: string[] = []): Set<string> {
+  const next = random(seed);
+  const candidates = (names: string[]) => names.filter((n) => !keep.includes(n));
+  return new Set([
+    ...half(candidates(operations.map((o) => o.name)), next),
+    ...half(candidates(helperOperations.map((h) => h.name)), next),
+  ]);
+}
+
+/** The proxy's behaviour: what is removed answers as an unknown route, the rest (maybe faulty) goes through. */
+const partial = (removed: Set<string>, bug?: Fault): Fault => ({
+  ...bug,
+  description: `${removed.size} operations and helpers removed${bug ? `, and ${bug.description}` : ''}`,
+  grep: '',
+  answer: (r) => {
+    const name = findOperation(r.method, r.url.pathname)?.name ?? findHelper(r.method, r.url.pathname)?.name;
+    return name && removed.has(name)
+      ? { status: 404, body: { err: true, success: false, content: 'Not found' } }
+      : undefined;
+  },
+});
+
+/** Runs the whole suite against the reference server behind the partial proxy. */
+async function runPartial(removed: Set<string>, bug?: Fault) {
+  const server = await startTestServer({ env: { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' } });
+  const proxy = await startFaultyProxy(server.baseUrl, partial(removed, bug));
+  try {
+    return await runCli(['--target', proxy.url, '--blocked-country', 'KP'], { scratch, env: { NO_COLOR: '1' } });
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+}
+
+const NOT_IMPLEMENTED = /^not implemented: ((?:GET|POST) \S+) answered 404 \(needed to .+\)$/;
+const HELPER_PROBES = ['GET /test_helpers/clock', 'GET /test_helpers/outbox', 'GET /test_helpers/platform/offers'];
+
+describe('a partial implementation: a random half of the operations and of the test helpers answer 404', () => {
+  it.each([1, 5])(
+    'seed %i: exit 0, no failure, every skip names a missing operation, the rest runs',
+    {
+      timeout: 300_000,
+    },
+    async (seed) => {
+      const removed = removedBy(seed);
+      const { code, result, stdout, stderr } = await runPartial(removed);
+      expect(
+        result?.failed.map((f) => `${f.name}: ${f.reason}`),
+        `${stdout.slice(-3000)}${stderr}`,
+      ).toEqual([]);
+      expect(code).toBe(0);
+      const helpersDetected = HELPER_PROBES.some((h) => !removed.has(h));
+      for (const s of result!.skipped) {
+        if (!helpersDetected && s.reason === NO_HELPERS) continue;
+        const missing = s.reason?.match(NOT_IMPLEMENTED)?.[1];
+        expect(missing, `${s.name}: ${s.reason}`).toBeDefined();
+        expect(removed.has(missing!), `${s.name} skipped for ${missing}, which is present`).toBe(true);
+      }
+      // A test that needs nothing missing runs: the contract test of every present operation (called
+      // as a fresh user or admin made by the users helper and a login, where it needs a session).
+      const sessions =
+        ['POST /user/login', 'POST /test_helpers/users'].every((n) => !removed.has(n)) && helpersDetected;
+      const contract = (name: string) =>
+        result!.outcomes.find((o) => o.name.startsWith(`contract: every operation answers as documented ${name} `));
+      const present = operations.filter((o) => !removed.has(o.name) && (sessions || !isConnected(o)));
+      expect(present.length).toBeGreaterThan(0);
+      for (const o of present) expect(contract(o.name)?.state, o.name).toBe('passed');
+      if (helpersDetected && !removed.has('POST /test_helpers/reset'))
+        expect(result!.levels.behavior.passed).toBeGreaterThan(0);
+    },
+  );
+
+  it('with a bug planted in a present operation, the run fails naming that operation only', {
+    timeout: 300_000,
+  }, async () => {
+    const buggy = 'GET /item/listing/count/{item}';
+    const { code, result, stdout, stderr } = await runPartial(removedBy(2, [buggy]), FAULTS['missing-field']);
+    expect(code, `${stdout.slice(-3000)}${stderr}`).toBe(1);
+    expect(result!.failed.length).toBeGreaterThan(0);
+    expect(new Set(result!.failed.map((f) => f.failure?.operation))).toEqual(new Set([buggy]));
+  });
+});
