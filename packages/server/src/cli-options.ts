@@ -15,7 +15,16 @@ Options (each sets the environment variable after it):
   --demo          demo accounts, items and listings in a new store (MARKETPLACE_DEMO=1)
   --sandboxes     POST /sandboxes: isolated worlds under /sandboxes/{id}, in memory
                   (MARKETPLACE_SANDBOXES=1; on in test mode unless MARKETPLACE_SANDBOXES=0)
+  --latency <min>-<max>  every API answer waits a time drawn in this range of milliseconds
+                  (MARKETPLACE_LATENCY)
+  --fail-rate <0..1>     this share of API requests fails: half of them with the API's 429
+                  (rate-limit headers, Retry-After 1), half with 500 (MARKETPLACE_FAIL_RATE)
+  --seed <n>      seeds the latency and failure draws: the same requests meet the same ones
+                  (MARKETPLACE_SEED, default 1)
   -h, --help      this text
+
+In test mode (and in every sandbox) a request may ask for itself: Prefer: delay=<ms> waits,
+Prefer: code=429 answers the API's 429 with its rate-limit headers, Prefer: code=500 its 500.
 
 Other environment variables: HOST, MARKETPLACE_PG_POOL, MARKETPLACE_JWT_SECRET,
 MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
@@ -31,6 +40,9 @@ export function environmentOf(args: string[]): { env: Record<string, string> } |
     'test-mode'?: boolean;
     demo?: boolean;
     sandboxes?: boolean;
+    latency?: string;
+    'fail-rate'?: string;
+    seed?: string;
     help?: boolean;
   };
   try {
@@ -42,6 +54,9 @@ export function environmentOf(args: string[]): { env: Record<string, string> } |
         'test-mode': { type: 'boolean' },
         demo: { type: 'boolean' },
         sandboxes: { type: 'boolean' },
+        latency: { type: 'string' },
+        'fail-rate': { type: 'string' },
+        seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -56,5 +71,8 @@ export function environmentOf(args: string[]): { env: Record<string, string> } |
   if (values['test-mode']) env.MARKETPLACE_TEST_MODE = '1';
   if (values.demo) env.MARKETPLACE_DEMO = '1';
   if (values.sandboxes) env.MARKETPLACE_SANDBOXES = '1';
+  if (values.latency !== undefined) env.MARKETPLACE_LATENCY = values.latency;
+  if (values['fail-rate'] !== undefined) env.MARKETPLACE_FAIL_RATE = values['fail-rate'];
+  if (values.seed !== undefined) env.MARKETPLACE_SEED = values.seed;
   return { env };
 }

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { parseFailRate, parseLatency, parseSeed } from './http/on-purpose.ts';
 
 /** Secrets shorter than this are refused at start: a short HMAC key is guessed offline from one token. */
 export const MIN_SECRET_BYTES = 32;
@@ -127,6 +128,18 @@ export const Environment = Type.Object(
     MARKETPLACE_SANDBOX_MEMORY: variable(
       (v) => /^\d{1,6}$/.test(v) && Number(v) >= 16,
       'is not a number of megabytes (at least 16)',
+    ),
+    MARKETPLACE_LATENCY: variable(
+      (v) => typeof parseLatency(v) !== 'string',
+      (v) => String(parseLatency(v)),
+    ),
+    MARKETPLACE_FAIL_RATE: variable(
+      (v) => typeof parseFailRate(v) === 'number',
+      (v) => String(parseFailRate(v)),
+    ),
+    MARKETPLACE_SEED: variable(
+      (v) => typeof parseSeed(v) === 'number',
+      (v) => String(parseSeed(v)),
     ),
     LOG_LEVEL: variable(oneOf(LOG_LEVELS), `is not a log level (${LOG_LEVELS.join(', ')})`),
     INIT_CWD: Type.Optional(Type.String()),

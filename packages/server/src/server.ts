@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
 import { GeoIpTable } from './adapters/geoip.ts';
@@ -19,6 +20,7 @@ import { indexesOf } from './domain/indexes.ts';
 import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
+import { isOnPurpose, onPurpose } from './http/on-purpose.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
@@ -103,13 +105,27 @@ export async function composeServer({ config, demoData = false, logger, store: s
   };
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
-  const before = [documentsRouter(deps.document)];
+  const before = [onPurposeRouter(config), documentsRouter(deps.document)];
   if (config.testMode) before.push(testHelpersRouter(deps));
   const limits = config.sandboxes;
   const sandboxes = limits && new Sandboxes(limits, () => composeSandbox(config, deps.logger));
   if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
   const app = createApp({ deps, routes, before });
   return { deps, app, demoAdmins, sandboxes };
+}
+
+/**
+ * Slow and failing on purpose (http/on-purpose.ts), on the API's routes only: a sandbox's requests
+ * are its own server's (which has its own draws), and the document, docs and test helpers answer
+ * as usual so tests can set up and inspect state.
+ */
+function onPurposeRouter(config: Config): express.Router {
+  const router = express.Router();
+  if (!isOnPurpose(config.onPurpose)) return router;
+  const handler = onPurpose(config.onPurpose);
+  const exempt = /^\/(test_helpers|sandboxes)(\/|$)|^\/(openapi\.json|docs)$/;
+  router.use((req, res, next) => (exempt.test(req.path) ? next() : handler(req, res, next)));
+  return router;
 }
 
 /**
@@ -122,6 +138,7 @@ async function composeSandbox(config: Config, logger: pino.Logger): Promise<Sand
       ...config,
       db: ':memory:',
       testMode: true,
+      onPurpose: { ...config.onPurpose, prefer: true },
       sandboxes: undefined,
       smtpUrl: undefined,
       jwtSecret: undefined,
