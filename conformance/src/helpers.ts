@@ -3,7 +3,7 @@
 import type { TestHelperComponents } from '@marketplace/types';
 import type { TestContext } from 'vitest';
 import { isConnected, type Operation } from './document.ts';
-import { call, setUpOk } from './http.ts';
+import { type Answer, call, setUpOk } from './http.ts';
 import { NotImplemented, SetUpFailed } from './not-implemented.ts';
 import { settings } from './settings.ts';
 import { skip, surface } from './skip.ts';
@@ -62,6 +62,18 @@ export const helpers = {
     helper<Record<string, unknown>>('POST', `/payments/${cashoutId}`, { outcome }),
 };
 
+/**
+ * The trade offer the bots sent `platformId` after `trade`, the exchange that asked for it: a
+ * refused trade or no offer fails the test's set-up, pinned on that exchange (not a crash on a
+ * missing offer).
+ */
+export async function sentOffer(trade: Answer, platformId: string): Promise<Schemas['PlatformOffer']> {
+  setUpOk(trade);
+  const offer = (await helpers.offers(platformId)).at(-1);
+  setUpOk(trade, offer !== undefined, 'the trade sends the user a trade offer');
+  return offer as Schemas['PlatformOffer'];
+}
+
 /** A fresh user logged in from `ip`: its platform ID, API key and JWT. */
 export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '198.51.100.10') {
   const user = await helpers.user(opts);
@@ -69,7 +81,7 @@ export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '
 }
 
 /** The JWT of a login with `apiKey` from `ip`; a refused login fails the set-up, pinned on it. */
-async function login(apiKey: string, ip: string): Promise<string> {
+export async function login(apiKey: string, ip: string): Promise<string> {
   const answer = await call('POST', '/user/login', { json: { apiKey }, ip, purpose: 'log in' });
   const jwt = (answer.body as { content?: { jwt?: unknown } } | null)?.content?.jwt;
   setUpOk(answer, answer.status === 200 && typeof jwt === 'string', 'a login with the API key the test set up');

@@ -300,6 +300,16 @@ export function assertThat(a: Answer, check: boolean, what: string): void {
 }
 
 /**
+ * Fails unless `received` equals `expected` (compared as JSON), stating both: the values compared
+ * (balances, prices, counts, orders), not the answer they were read from. `a` is the exchange that
+ * gave `received` (a `GET /user/balance`), on which the failure is pinned.
+ */
+export function assertValue(a: Answer, received: unknown, expected: unknown, what: string): void {
+  const [got, want] = [JSON.stringify(received), JSON.stringify(expected)];
+  if (got !== want) fails(a, `${what}\n  expected: ${want}\n  received: ${got}${describe(a)}`);
+}
+
+/**
  * Fails unless the answer has the expected status and (when given) error message, stating both the
  * expected and the received values.
  */

@@ -41,7 +41,7 @@ describe('the contract level against the mock', () => {
   });
 
   it('writes coverage.md, coverage.html and results.json', () => {
-    expect(readFileSync(join(out, 'coverage.md'), 'utf8')).toContain('| `POST /user/login` | ✔ 200 ✔ 300 ✔ 403');
+    expect(readFileSync(join(out, 'coverage.md'), 'utf8')).toContain('| `POST /user/login` | ✔ | ✔ 200 ✔ 300 ✔ 403');
     expect(existsSync(join(out, 'coverage.html'))).toBe(true);
     const saved = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as RunResult;
     expect(saved.skipped.length).toBe(result.skipped.length);

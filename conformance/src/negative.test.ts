@@ -97,6 +97,8 @@ describe('negativeCases', () => {
       'query page missing',
       'query page: a string for a number',
       'query page: -1, below the minimum',
+      'query page: an unencoded reserved character',
+      'query page: sent twice',
       'body shortUrl missing',
       'body shortUrl: an object for a string',
       'body shortUrl: 21 characters, above maxLength',
@@ -110,6 +112,18 @@ describe('negativeCases', () => {
     expect(tooLong.request.query).toEqual({ page: '0' });
     expect(cases.find((c) => c.name === 'body shortUrl missing')!.request.json).toEqual({});
     expect(cases.find((c) => c.name === 'query page missing')!.request.query).toEqual({});
+  });
+
+  it('writes an unencoded reserved character into the path, unless the parameter allows it', () => {
+    expect(cases.find((c) => c.name === 'query page: an unencoded reserved character')!.request).toMatchObject({
+      path: '/x?page=0!',
+      query: {},
+    });
+    const allowed = operation({
+      parameters: [{ name: 'search', in: 'query', allowReserved: true, schema: { type: 'string' } }],
+    });
+    expect(negativeCases(allowed).map((c) => c.name)).toEqual(['query search: sent twice']);
+    expect(cases.find((c) => c.name === 'query page: sent twice')!.request.path).toBe('/x?page=0&page=0');
   });
 
   it('breaks path parameters in the path', () => {
@@ -135,6 +149,7 @@ describe('negativeCases', () => {
     ['the missing message', 'body shortUrl missing', ['Missing required parameter: shortUrl']],
     ['the documented fallback without an entry', 'query page: -1, below the minimum', ['Invalid page parameter']],
     ['the missing fallback', 'query page missing', ['Missing required parameter: page']],
+    ['the invalid fallback', 'query page: an unencoded reserved character', ['Invalid page parameter']],
     ['nothing for a malformed body', 'a malformed JSON body', []],
     ['the global message for a JSON array', 'a JSON array body', ['Invalid request body']],
   ])('expects %s (%s)', (_, name, want) => {

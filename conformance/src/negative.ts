@@ -3,8 +3,12 @@
 // of range, a string too long, a value outside its enum or pattern), plus a malformed JSON body and
 // an unknown content type. The answer must be the documented error envelope, never a success and
 // never a 5xx; where the document names the message for that field and failure, that message.
+// A query parameter without `allowReserved` also gets its valid value with an unencoded reserved
+// character (`!`, which encodeURIComponent leaves as is): the document's conditions for it (a
+// number, an enum, a pattern) must exclude that value, and the refusal is its documented message.
+// Every query parameter sent twice is a list where one value is documented: its invalid message.
 import { deref, type Json, type Operation } from './document.ts';
-import { type Built, buildRequest } from './requests.ts';
+import { type Built, buildRequest, parameterValue } from './requests.ts';
 
 export interface NegativeCase {
   name: string;
@@ -102,6 +106,26 @@ export function negativeCases(o: Operation): NegativeCase[] {
           keyword: b.keyword,
         });
       }
+    }
+    if (p.in === 'query') {
+      // Written into the path: the client's query builder would encode the `!` and keep one value.
+      const { [p.name]: _replaced, ...others } = base.query;
+      const valid = `${encodeURIComponent(p.name)}=${encodeURIComponent(String(parameterValue(p)))}`;
+      const path = (...pairs: string[]) =>
+        `${base.path}?${[new URLSearchParams(others).toString(), ...pairs].filter(Boolean).join('&')}`;
+      if (!p.allowReserved)
+        cases.push({
+          name: `query ${p.name}: an unencoded reserved character`,
+          request: { ...base, path: path(`${valid}!`), query: {} },
+          field: p.name,
+          reason: 'invalid',
+        });
+      cases.push({
+        name: `query ${p.name}: sent twice`,
+        request: { ...base, path: path(valid, valid), query: {} },
+        field: p.name,
+        reason: 'invalid',
+      });
     }
   }
   const body = deref(deref(o.op.requestBody)?.content?.['application/json']?.schema);

@@ -12,6 +12,7 @@ import { runCli } from './cli-process.ts';
 import { findOperation, isConnected, operations } from './document.ts';
 import { FAULTS, type Fault, startFaultyProxy } from './faults.ts';
 import { findHelper, helperOperations } from './not-implemented.ts';
+import { LEVEL } from './settings.ts';
 import { NO_HELPERS } from './target.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'conformance-partial-'));
@@ -61,12 +62,15 @@ const partial = (removed: Set<string>, bug?: Fault): Fault => ({
   },
 });
 
-/** Runs the whole suite against the reference server behind the partial proxy. */
-async function runPartial(removed: Set<string>, bug?: Fault) {
+/** Runs the suite (all of it, unless `args` narrow it) against the reference server behind the partial proxy. */
+async function runPartial(removed: Set<string>, bug?: Fault, args: string[] = []) {
   const server = await startTestServer({ env: { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' } });
   const proxy = await startFaultyProxy(server.baseUrl, partial(removed, bug));
   try {
-    return await runCli(['--target', proxy.url, '--blocked-country', 'KP'], { scratch, env: { NO_COLOR: '1' } });
+    return await runCli(['--target', proxy.url, '--blocked-country', 'KP', ...args], {
+      scratch,
+      env: { NO_COLOR: '1' },
+    });
   } finally {
     await proxy.close();
     await server.close();
@@ -108,6 +112,21 @@ describe('a partial implementation: a random half of the operations and of the t
       for (const o of present) expect(contract(o.name)?.state, o.name).toBe('passed');
       if (helpersDetected && !removed.has('POST /test_helpers/reset'))
         expect(result!.levels.behavior.passed).toBeGreaterThan(0);
+      // The progress: a removed operation is never implemented (its 404s cover nothing), a present
+      // one never failing; the coverage counts the implemented ones only.
+      for (const r of result!.progress.operations)
+        if (removed.has(r.operation)) {
+          expect([r.operation, r.implemented, ['not implemented', 'not tested'].includes(r.state)]).toEqual([
+            r.operation,
+            false,
+            true,
+          ]);
+        } else expect([r.operation, r.state]).not.toEqual([r.operation, 'failing']);
+      expect(result!.progress.implemented).toBeGreaterThan(0);
+      expect(result!.coverage.operations.hit).toBe(result!.progress.implemented);
+      expect(stdout).toContain(
+        `Progress: ${result!.progress.implemented} of ${operations.length} operations implemented`,
+      );
     },
   );
 
@@ -119,5 +138,52 @@ describe('a partial implementation: a random half of the operations and of the t
     expect(code, `${stdout.slice(-3000)}${stderr}`).toBe(1);
     expect(result!.failed.length).toBeGreaterThan(0);
     expect(new Set(result!.failed.map((f) => f.failure?.operation))).toEqual(new Set([buggy]));
+  });
+
+  it('--operations: the tests needing another operation skip as not in scope, and nothing is sent to it', {
+    timeout: 300_000,
+  }, async () => {
+    const scope = ['GET /item/listing/count/{item}', 'POST /user/login'];
+    const sent = new Set<string>();
+    const counting: Fault = {
+      description: 'counts the operations it is sent',
+      grep: '',
+      response: (x) => {
+        const name = findOperation(x.method, x.path)?.name;
+        if (name) sent.add(name);
+      },
+    };
+    const { code, result } = await runPartial(new Set(), counting, [
+      '--level',
+      'contract',
+      '--operations',
+      scope.join(),
+    ]);
+    expect(code).toBe(0);
+    expect([...sent].filter((n) => !scope.includes(n))).toEqual([]);
+    for (const name of scope)
+      expect(
+        result!.outcomes.find((o) => o.name.startsWith(`contract: every operation answers as documented ${name} `))
+          ?.state,
+      ).toBe('passed');
+    const reasons = new Set(result!.skipped.map((s) => s.reason?.replace(/ \(needed to .*/, '')));
+    expect(reasons).toContain('not in scope: GET /user/balance is left out by --operations');
+    expect([...reasons].filter((r) => !r?.startsWith('not in scope: ') && r !== LEVEL)).toEqual([]);
+  });
+
+  it('--require-all: an operation that answers 404 fails the test that needs it, named', {
+    timeout: 300_000,
+  }, async () => {
+    const { code, result } = await runPartial(new Set(['GET /user/balance']), undefined, [
+      '--require-all',
+      '--grep',
+      'documented GET /user/balance ',
+    ]);
+    expect(code).toBe(1);
+    const failed = result!.failed.find((f) =>
+      f.name.startsWith('contract: every operation answers as documented GET /user/balance '),
+    );
+    expect(failed?.failure?.operation).toBe('GET /user/balance');
+    expect(failed?.reason).toContain('not implemented: GET /user/balance answered 404');
   });
 });

@@ -86,6 +86,7 @@ describe('progress', () => {
     expect(row(scoped, 'GET /user/ipList').state).toBe('not in scope');
     expect(scoped.notInScope).toBe(operations.length - 4);
     expect(scoped.notImplemented + scoped.notTested).toBe(0);
+    expect(progressLines(scoped)).toContain(`  - not in scope (--operations): ${operations.length - 4}`);
   });
 
   it('lists the missing test helpers with the tests waiting on them', () => {
@@ -97,7 +98,7 @@ describe('progress', () => {
     expect(text).toContain(`Progress: 4 of ${operations.length} operations implemented: 2 passing, 1 failing`);
     expect(text).toContain('  ✗ GET /user/balance: 1 failed, 1 passed, 0 skipped');
     expect(text).toContain('  ~ GET /cart/get: 0 failed, 1 known, 0 passed, 0 skipped');
-    expect(text).toMatch(/ {2}· not implemented \(1\):\n {6}GET \/user\/ipList \(1 tests wait\)/);
+    expect(text).toMatch(/ {2}· not implemented, most awaited first \(1\):\n {6}GET \/user\/ipList \(1 tests wait\)/);
     expect(text).toContain('POST /test_helpers/payments/{cashoutId} (1 tests wait)');
   });
 

@@ -199,18 +199,21 @@ export function progressLines(p: Progress): string[] {
       `  ${ICON[r.state]} ${r.operation}: ${r.failed} failed${r.known ? `, ${r.known} known` : ''}, ${r.passed} passed, ${r.skipped} skipped`,
     );
   const list = (state: OperationState, label: string, name = (r: OperationProgress) => r.operation) => {
-    const rows = of(state);
+    // Most awaited first: what to write next.
+    const rows = of(state).sort((a, b) => b.waiting - a.waiting);
     if (rows.length) lines.push(`  ${ICON[state]} ${label} (${rows.length}):`, ...wrapped(rows.map(name), '      '));
   };
   if (p.passing < p.of) list('passing', 'passing');
-  list('not implemented', 'not implemented', (r) =>
+  list('not implemented', 'not implemented, most awaited first', (r) =>
     r.waiting ? `${r.operation} (${r.waiting} tests wait)` : r.operation,
   );
   // Many when --grep or --level cut the run short: then the count says enough.
   if (p.notTested > 20)
     lines.push(`  ${ICON['not tested']} not tested (no request of this run reached it): ${p.notTested}`);
   else list('not tested', 'not tested (no request of this run reached it)');
-  list('not in scope', 'not in scope (--operations)');
+  // The team chose them: the count says enough when they are many.
+  if (p.notInScope > 20) lines.push(`  ${ICON['not in scope']} not in scope (--operations): ${p.notInScope}`);
+  else list('not in scope', 'not in scope (--operations)');
   const helpers = p.missing.filter((m) => !operations.some((o) => o.name === m.name));
   if (helpers.length)
     lines.push(

@@ -24,7 +24,7 @@ import { coverage, type Seen, totals, writeCoverage } from './coverage.ts';
 import { findOperation, operations } from './document.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
-import { implementedOperations, progressOf } from './progress.ts';
+import { implementedOperations, progressHeadline, progressOf } from './progress.ts';
 import { type Failure, type RunResult, type TestOutcome, withJwt, writeResults } from './report.ts';
 import type { ReporterName } from './settings.ts';
 import { targetUrl } from './target-url.ts';
@@ -275,6 +275,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
     const summary = [
       `Traffic to ${options.target}: ${exchanges} exchanges checked, ${violations.length} violations, in ${result.failed.length} of ${outcomes.length} operations${outside ? `; ${outside} exchanges outside the document (test helpers, other paths) not checked` : ''}`,
       `  coverage: operations ${c.operations.hit}/${c.operations.all}, documented statuses ${c.statuses.hit}/${c.statuses.all}, documented messages ${c.messages.hit}/${c.messages.all}`,
+      `  progress: ${progressHeadline(result.progress)}`,
       `Reports in ${out}: ${files.join(', ')}`,
     ].join('\n');
     return { summary, violations: violations.length, result };

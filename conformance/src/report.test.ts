@@ -316,9 +316,34 @@ describe('what a team acts on', () => {
     expect(text).toContain('GET /user/ipList (3 tests wait)');
     expect(text).toContain('Baseline conformance-baseline.json: 1 known failures (reported, not failing)');
     expect(text).toContain(
-      '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts) (known until 2027-01-31)',
+      '  ~ POST /cart/add: received 300 "Something went wrong" (1 test, the first known until 2027-01-31)',
     );
     expect(text).toContain('    ✓ Given a listing, then added');
+  });
+
+  it('Given a baseline entry past its date, then its failure fails again, marked as expired', () => {
+    const expired = { ...outcomes[0]!, baseline: { expires: '2026-11-01', expired: true as const } };
+    const text = summary(
+      {
+        ...result,
+        failed: [expired],
+        baseline: {
+          file: 'b.json',
+          known: 0,
+          fixed: [],
+          expired: [{ test: expired.name, expires: '2026-11-01' }],
+          notRun: [],
+        },
+      },
+      [],
+    );
+    expect(text).toContain('  Result: FAILED: 1 test failed');
+    expect(text).toContain(
+      '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts) (its baseline entry expired 2026-11-01)',
+    );
+    expect(text).toContain(
+      '  expired, failing again (1):\n    ✗ Given an own asset, then refused (expired 2026-11-01)',
+    );
   });
 
   it('has the progress and the known failures in junit.xml, report.html and the badge', () => {

@@ -165,12 +165,12 @@ describe('E-mail events and the switches (seed: Events)', () => {
     const sent = await withdrawOne();
     const answer = await get(me, '/user/infos');
     assertThat(answer, sent === 1, 'on by default: one tradeCompleted e-mail');
-    await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } });
+    setUpOk(await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } }));
     assertThat(answer, (await withdrawOne()) === 1, 'its switch off: no e-mail');
-    await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: true } });
-    await post(me, '/user/setMailNotificationStatus', { enabled: false });
+    setUpOk(await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: true } }));
+    setUpOk(await post(me, '/user/setMailNotificationStatus', { enabled: false }));
     assertThat(answer, (await withdrawOne()) === 1, 'all e-mail off: no e-mail');
-    await post(me, '/user/setMailNotificationStatus', { enabled: true });
+    setUpOk(await post(me, '/user/setMailNotificationStatus', { enabled: true }));
     assertThat(answer, (await withdrawOne()) === 2, 'both on again: the e-mail is sent');
   });
 });
@@ -232,7 +232,7 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
     await needsHelpers(ctx);
     const me = await session();
     const base = `m-${me.platformId.slice(-8)}`;
-    await post(me, '/user/updateShortUrl', { shortUrl: `${base}-a` });
+    setUpOk(await post(me, '/user/updateShortUrl', { shortUrl: `${base}-a` }));
     await helpers.advance(30 * 86_400 - 60);
     const early = await post(me, '/user/updateShortUrl', { shortUrl: `${base}-b` });
     assertThat(early, refused(early, 'Short URL can only be changed once per month'), 'within 30 days');

@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -58,7 +58,7 @@ describe('POST /admin/ban', () => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
-    await ban(admin, { platformId: user.platformId, time: 60, reason: 'Cool down' });
+    setUpOk(await ban(admin, { platformId: user.platformId, time: 60, reason: 'Cool down' }));
     const during = await login(user);
     assertThat(during, during.status === 403, 'refused during the ban');
     await helpers.advance(61);
@@ -113,9 +113,9 @@ describe('GET /admin/banList', () => {
     const admin = await session({ admin: true });
     const user = await session();
     const untouched = await session();
-    await ban(admin, { platformId: user.platformId, time: 100, reason: 'First' });
+    setUpOk(await ban(admin, { platformId: user.platformId, time: 100, reason: 'First' }));
     await helpers.advance(200);
-    await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Second' });
+    setUpOk(await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Second' }));
     let bans = await banList(admin, user.platformId);
     const list = await getAs(admin, '/admin/banList', { platformId: user.platformId });
     assertThat(list, bans.map((b) => b.reason).join() === 'Second,First', 'newest first');
@@ -125,7 +125,7 @@ describe('GET /admin/banList', () => {
       bans.every((b) => b.admin === admin.platformId),
       'the issuing admin is recorded',
     );
-    await ban(admin, { platformId: user.platformId, time: 0, reason: 'Lifted' });
+    setUpOk(await ban(admin, { platformId: user.platformId, time: 0, reason: 'Lifted' }));
     bans = await banList(admin, user.platformId);
     assertThat(list, bans[0]?.time === 0 && bans[0].until === null, 'the unban is an entry with until null');
     assertThat(

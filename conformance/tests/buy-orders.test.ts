@@ -3,7 +3,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call } from '../src/http.ts';
+import { assertAnswer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 import { postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -45,7 +45,7 @@ describe('POST /item/buyorder, /update, /remove', () => {
       { status: 300, message: 'You dont have buy order on this item !' },
       'the seed message, with its space',
     );
-    await post(me, '/item/buyorder', { itemid: key.id, value: 100, amount: 5 });
+    setUpOk(await post(me, '/item/buyorder', { itemid: key.id, value: 100, amount: 5 }));
     const duplicate = await post(me, '/item/buyorder', { itemid: key.id, value: 100, amount: 1 });
     assertThat(
       duplicate,
@@ -62,7 +62,7 @@ describe('POST /item/buyorder, /update, /remove', () => {
     assertThat(left, left.message === 'Not enough balance', '900 of 1000 is now reserved: 101 more is refused');
     const fits = await post(me, '/item/buyorder', { itemid: other.id, value: 100, amount: 1 });
     assertThat(fits, fits.status === 200, 'exactly the rest fits');
-    await post(me, '/item/buyorder/remove', { itemid: key.id });
+    setUpOk(await post(me, '/item/buyorder/remove', { itemid: key.id }));
     const gone = await post(me, '/item/buyorder/remove', { itemid: key.id });
     assertThat(gone, gone.status === 300 && gone.message === 'No buy order found', 'nothing left to remove');
   });
@@ -77,7 +77,7 @@ describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
     const items = [];
     for (const name of names) items.push(await helpers.item({ name, game: 440 }));
     for (const item of items) await post(me, '/item/buyorder', { itemid: item.id, value: 10, amount: 1 });
-    await post(them, '/item/buyorder', { itemid: items[0]!.id, value: 99, amount: 1 });
+    setUpOk(await post(them, '/item/buyorder', { itemid: items[0]!.id, value: 99, amount: 1 }));
     const list = await call('GET', '/user/getBuyorder', { token: me.token, ip: me.ip });
     assertConforms(list);
     const content = (

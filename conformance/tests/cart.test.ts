@@ -8,7 +8,8 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat } from '../src/http.ts';
+import { type Answer, assertThat, setUpOk } from '../src/http.ts';
+import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -23,7 +24,6 @@ interface Row {
   name: string;
 }
 
-const proceeds = (price: number) => Math.floor((price * 95) / 100);
 const cartOf = (a: Answer) => (content(a)?.cart ?? []) as Row[];
 /** The cart as `price:assetIds` per row, assets sorted, rows by price. */
 const shape = (rows: Row[]) =>
@@ -33,7 +33,7 @@ const shape = (rows: Row[]) =>
     .join(' ');
 const refused = (a: Answer, message: string, why: string) =>
   assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
-const balanceOf = async (me: Me) => content(await getAs(me, '/user/balance')).balance as number;
+const balanceOf = async (me: Me) => (await readBalance(me)).cents;
 
 /** A listed asset of `owner`: state 1 at `price`. */
 const listed = (owner: Me | { platformId: string }, itemId: number, price: number, extra: Json = {}) =>
@@ -60,7 +60,7 @@ describe('POST /cart/add and GET /cart/get', () => {
     );
     assertThat(first, row?.item_id === item.id && row.name === 'Cart Captain', 'the row carries the item');
     refused(await postAs(me, '/cart/add', { assetId: a.assetId }), 'Item already in cart', 'the same asset again');
-    await postAs(me, '/cart/add', { assetId: b.assetId });
+    setUpOk(await postAs(me, '/cart/add', { assetId: b.assetId }));
     const third = await postAs(me, '/cart/add', { assetId: c.assetId });
     assertThat(
       third,
@@ -176,7 +176,7 @@ describe('POST /cart/remove', () => {
     const other = await session();
     const x = await listed(seller, item.id, 700);
     const y = await listed(seller, item.id, 800);
-    await postAs(me, '/cart/add', { assetId: x.assetId });
+    setUpOk(await postAs(me, '/cart/add', { assetId: x.assetId }));
     const both = cartOf(await postAs(me, '/cart/add', { assetId: y.assetId }));
     const row700 = both.find((r) => r.price === 700)!;
     refused(
@@ -230,22 +230,22 @@ describe('POST /cart/update', () => {
     await listed(seller, hat.id, 1000, { sheen: 'Team Shine' }); // an equivalent that is not plain
 
     // The rival buys `sold` through their cart.
-    await postAs(rival, '/cart/add', { assetId: sold.assetId });
+    setUpOk(await postAs(rival, '/cart/add', { assetId: sold.assetId }));
     const bought = await postAs(rival, '/cart/checkout', {});
     assertThat(bought, bought.status === 200, 'the rival buys the asset');
     // The seller withdraws `spelled` (state 2) and `gone` (accepted: it leaves the service).
-    await postAs(seller, '/inventory/withdraw', { ids: spelled.assetId });
-    await postAs(seller, '/inventory/withdraw', { ids: gone.assetId });
+    setUpOk(await postAs(seller, '/inventory/withdraw', { ids: spelled.assetId }));
+    setUpOk(await postAs(seller, '/inventory/withdraw', { ids: gone.assetId }));
     const delivery = (await helpers.offers(seller.platformId)).find(
       (o) => o.kind === 'withdraw' && (o.assetIds.includes(gone.assetId) || o.assetIds.includes(String(gone.id))),
     );
     if (!delivery) throw new Error('no withdrawal offer carries the asset withdrawn');
     await helpers.settleOffer(delivery.tradeId, 'accept');
     // The seller re-prices `repriced` to 950.
-    await postAs(seller, '/inventory/price', { ids: repriced.assetId, price: 950 });
+    setUpOk(await postAs(seller, '/inventory/price', { ids: repriced.assetId, price: 950 }));
     // I buy `boughtBack` through a buy order (the seller re-lists it at 300, it sells into my order) and list it again at 300.
     await helpers.buyOrder({ owner: me.platformId, itemId: coat.id, price: 300, amount: 1 });
-    await postAs(seller, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
+    setUpOk(await postAs(seller, '/inventory/price', { ids: boughtBack.assetId, price: 300 }));
     const relisted = await postAs(me, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
     assertThat(relisted, relisted.status === 200, 'I list the asset I bought back at the same price');
 
@@ -310,40 +310,35 @@ describe('POST /cart/checkout (extension)', () => {
     const one = await session();
     const two = await session();
     const me = await session({ balance: 2_500 });
-    const x = await listed(one, item.id, 1_001);
-    const y = await listed(two, item.id, 499);
-    await postAs(me, '/cart/add', { assetId: x.assetId });
-    await postAs(me, '/cart/add', { assetId: y.assetId });
+    // Prices whose 95 % has a fraction above one half: a seller credited round() or ceil() fails.
+    const [p1, p2] = [priceWhereFloorMatters(1_001), priceWhereFloorMatters(499)];
+    const total = p1 + p2;
+    const x = await listed(one, item.id, p1);
+    const y = await listed(two, item.id, p2);
+    setUpOk(await postAs(me, '/cart/add', { assetId: x.assetId }));
+    setUpOk(await postAs(me, '/cart/add', { assetId: y.assetId }));
     const done = await postAs(me, '/cart/checkout', {});
     const c = content(done);
     assertThat(
       done,
       done.status === 200 &&
         c.message === 'Checkout complete' &&
-        c.total === 1_500 &&
-        c.balance === 1_000 &&
+        c.total === total &&
+        c.balance === 2_500 - total &&
         c.cart.length === 0,
-      'total 1500, balance 1000 after, the cart empty',
+      `total ${total}, balance ${2_500 - total} after, the cart empty`,
     );
     assertThat(
       done,
       (c.purchased as Json[])
         .map((p) => `${p.assetId}:${p.price}:${p.name}`)
         .sort()
-        .join() === [`${x.assetId}:1001:Checkout Mask`, `${y.assetId}:499:Checkout Mask`].sort().join(),
+        .join() === [`${x.assetId}:${p1}:Checkout Mask`, `${y.assetId}:${p2}:Checkout Mask`].sort().join(),
       'both assets bought at their cart price',
     );
-    assertThat(done, (await balanceOf(me)) === 1_000, 'my balance is 1000');
-    assertThat(
-      done,
-      (await balanceOf(one)) === proceeds(1_001),
-      `seller one is credited floor(1001 x 95 %) = ${proceeds(1_001)}`,
-    );
-    assertThat(
-      done,
-      (await balanceOf(two)) === proceeds(499),
-      `seller two is credited floor(499 x 95 %) = ${proceeds(499)}`,
-    );
+    await assertBalance(me, 2_500 - total, `my balance is ${2_500 - total}`, 2_500);
+    await assertBalance(one, proceeds(p1), `seller one is credited floor(${p1} x 95 %) = ${proceeds(p1)}`, 0);
+    await assertBalance(two, proceeds(p2), `seller two is credited floor(${p2} x 95 %) = ${proceeds(p2)}`, 0);
     const inventory = content(await getAs(me, '/inventory/onInventory')).items as { ids: string }[];
     const ids = inventory.flatMap((r) => r.ids.split(','));
     assertThat(done, ids.includes(x.assetId) && ids.includes(y.assetId), 'both assets are in my inventory');
@@ -358,18 +353,19 @@ describe('POST /cart/checkout (extension)', () => {
     const poor = await session({ balance: 999 });
     const x = await listed(seller, item.id, 600);
     const y = await listed(seller, item.id, 400);
-    await postAs(poor, '/cart/add', { assetId: x.assetId });
-    await postAs(poor, '/cart/add', { assetId: y.assetId });
+    setUpOk(await postAs(poor, '/cart/add', { assetId: x.assetId }));
+    setUpOk(await postAs(poor, '/cart/add', { assetId: y.assetId }));
     const short = await postAs(poor, '/cart/checkout', {});
     refused(short, 'Not enough balance', 'a total of 1000 above a balance of 999');
-    assertThat(short, (await balanceOf(poor)) === 999 && (await balanceOf(seller)) === 0, 'no money moved');
+    await assertBalance(poor, 999, 'no money moved: the buyer keeps 999', 999);
+    await assertBalance(seller, 0, 'no money moved: the seller got nothing', 0);
     const rich = await session({ balance: 10_000 });
-    await postAs(rich, '/cart/add', { assetId: x.assetId });
-    await postAs(rich, '/cart/add', { assetId: y.assetId });
-    await postAs(seller, '/inventory/price', { ids: y.assetId, price: 401 });
+    setUpOk(await postAs(rich, '/cart/add', { assetId: x.assetId }));
+    setUpOk(await postAs(rich, '/cart/add', { assetId: y.assetId }));
+    setUpOk(await postAs(seller, '/inventory/price', { ids: y.assetId, price: 401 }));
     const broken = await postAs(rich, '/cart/checkout', {});
     refused(broken, 'Cart integrity check failed', 'one asset was re-priced');
-    assertThat(broken, (await balanceOf(rich)) === 10_000, 'nothing was bought, not even the valid asset');
+    await assertBalance(rich, 10_000, 'nothing was bought, not even the valid asset', 10_000);
     const still = await postAs(rich, '/cart/add', { assetId: x.assetId });
     refused(still, 'Item already in cart', 'the cart is kept as it was');
   });
@@ -382,7 +378,7 @@ describe('POST /cart/checkout (extension)', () => {
     const buyers: Me[] = [];
     for (let i = 0; i < 10; i++) {
       const b = await session({ balance: 1_500 });
-      await postAs(b, '/cart/add', { assetId: asset.assetId });
+      setUpOk(await postAs(b, '/cart/add', { assetId: asset.assetId }));
       buyers.push(b);
     }
     const answers = await Promise.all(buyers.map((b) => postAs(b, '/cart/checkout', {})));
@@ -396,7 +392,7 @@ describe('POST /cart/checkout (extension)', () => {
       balances.filter((b) => b === 500).length === 1 && balances.filter((b) => b === 1_500).length === 9,
       'one buyer paid 1000, nine paid nothing, no balance negative',
     );
-    assertThat(winners[0]!, (await balanceOf(seller)) === proceeds(1_000), 'the seller is credited once');
+    await assertBalance(seller, proceeds(1_000), 'the seller is credited once', 0);
     const winner = buyers[balances.indexOf(500)]!;
     const inventory = content(await getAs(winner, '/inventory/onInventory')).items as { ids: string }[];
     assertThat(

@@ -3,8 +3,9 @@
 // trade and every seed message, its status, and what the platform's answer does to the assets.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
+import { helpers, sentOffer, session } from '../src/helpers.ts';
 import { assertConforms, assertThat, call } from '../src/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -238,15 +239,18 @@ describe('Settling a deposit offer', () => {
     const { me, keys, item } = await holder(['36100000001', '36100000002'], 'Deposit Match Hat');
     const buyer = await session({ balance: 10_000 });
     await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 1600, amount: 1 });
-    const before = await get(me, '/user/balance');
-    await post(me, '/deposit/trade', { value: { '36100000001': 1500, '36100000002': 1700 }, depositKeys: keys });
-    const [offer] = await helpers.offers(me.platformId);
-    await helpers.settleOffer(offer!.tradeId, 'accept');
-    const after = await get(me, '/user/balance');
-    assertThat(
-      after,
-      content(after).balance === content(before).balance + Math.floor((1500 * 95) / 100),
+    const before = (await readBalance(me)).cents;
+    const trade = await post(me, '/deposit/trade', {
+      value: { '36100000001': 1500, '36100000002': 1700 },
+      depositKeys: keys,
+    });
+    const offer = await sentOffer(trade, me.platformId);
+    await helpers.settleOffer(offer.tradeId, 'accept');
+    await assertBalance(
+      me,
+      before + proceeds(1500),
       'the 1500 asset sold into the 1600 order at 1500: the seller gets floor(1500 x 95 / 100)',
+      before,
     );
     const listing = await get(me, `/item/listing/${item.id}`);
     const rows = ((listing.body as { content?: unknown }).content ?? []) as { assetId: string; price: number }[];

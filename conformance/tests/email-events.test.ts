@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertThat } from '../src/http.ts';
+import { assertThat, setUpOk } from '../src/http.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -76,7 +76,7 @@ describe('the e-mail kinds and notifications of trades and sales', () => {
     const buyer = await session({ balance: 5_000, email: 'events-buyer@example.com' });
     const order = await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 900, amount: 1 });
     const other = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    await postAs(me, '/inventory/price', { ids: other.assetId, price: 900 });
+    setUpOk(await postAs(me, '/inventory/price', { ids: other.assetId, price: 900 }));
     assertThat(order, (await kindsSent(address)).at(-1) === 'itemSold', 'a sale: itemSold to the seller');
     assertThat(
       order,

@@ -9,7 +9,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -230,7 +230,7 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
     assertThat(isIn, content(isIn).isIn === true, 'a is in');
     const notIn = await get(b, `/giveaways/isIn/${url}`);
     assertThat(notIn, content(notIn).isIn === false, 'b is not');
-    await post(b, `/giveaways/join/${url}`, {});
+    setUpOk(await post(b, `/giveaways/join/${url}`, {}));
     refused(await post(c, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'full at 2 entries');
     const list = await get(a, '/giveaways/joinedList');
     assertThat(list, urls(list).join() === url && content(list).count === 1, "a's joined list has it");
@@ -349,7 +349,7 @@ describe('The ending of a giveaway', () => {
     const { url } = created;
     const people = [await session(), await session(), await session()];
     for (const person of people) {
-      await post(person, `/giveaways/join/${url}`, {});
+      setUpOk(await post(person, `/giveaways/join/${url}`, {}));
       await helpers.advance(5);
     }
     const before = await get(me, `/giveaways/details/${url}`);

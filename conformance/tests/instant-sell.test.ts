@@ -5,8 +5,9 @@
 // the asset goes to the best buy order's owner).
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
+import { helpers, sentOffer, session } from '../src/helpers.ts';
 import { assertAnswer, assertThat } from '../src/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -148,44 +149,44 @@ describe('Settling an instant-sell offer', () => {
     await needsHelpers(ctx);
     const { me, first, bid, ids } = await market('4');
     const keys = await instantKeys(me);
-    const before = await get(me, '/user/balance');
-    const buyerBefore = content(await get(first, '/user/balance')).balance as number;
-    await post(me, '/instantsell/trade', { prices: { [ids.bid]: 800 }, depositKeys: keys });
-    const [offer] = await helpers.offers(me.platformId);
-    const settled = await helpers.settleOffer(offer!.tradeId, 'accept');
-    const after = await get(me, '/user/balance');
-    assertThat(after, settled.status === 3, 'accepted');
-    assertThat(
-      after,
-      content(after).balance === content(before).balance + Math.floor((900 * 95) / 100),
+    const before = (await readBalance(me)).cents;
+    const buyerBefore = (await readBalance(first)).cents;
+    const trade = await post(me, '/instantsell/trade', { prices: { [ids.bid]: 800 }, depositKeys: keys });
+    const offer = await sentOffer(trade, me.platformId);
+    const settled = await helpers.settleOffer(offer.tradeId, 'accept');
+    assertThat(trade, settled.status === 3, 'accepted');
+    await assertBalance(
+      me,
+      before + proceeds(900),
       'the seller is credited 95 percent of the bid price (900), not of the accepted 800',
+      before,
     );
     const order = await get(first, `/user/buyorder/${bid.id}`);
     assertThat(order, order.status === 300 || content(order).informations.amount === 0, 'the oldest 900 bid is filled');
-    const buyerAfter = content(await get(first, '/user/balance')).balance as number;
-    assertThat(
-      order,
-      buyerAfter === buyerBefore,
+    await assertBalance(
+      first,
+      buyerBefore,
       "the buyer's balance does not change: the price came from the reservation",
+      buyerBefore,
     );
     const rest = await get(me, '/instantsell/440');
     const rows = content(rest).informations.rows as Row[];
     assertThat(rest, rows.length === 0, 'the asset left the platform inventory');
     const all = await get(me, '/trades/all');
-    const [trade] = content(all).trades as { status: number }[];
-    assertThat(all, trade?.status === 3, 'the trade is completed');
+    const [listed] = content(all).trades as { status: number }[];
+    assertThat(all, listed?.status === 3, 'the trade is completed');
   });
 
   it('Given a declined trade, the trade fails (-1), no money moves and the asset stays on the platform [R-INSTANT-SELL]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await market('5');
     const keys = await instantKeys(me);
-    const before = await get(me, '/user/balance');
-    await post(me, '/instantsell/trade', { prices: { [ids.bid]: 900 }, depositKeys: keys });
-    const [offer] = await helpers.offers(me.platformId);
-    const settled = await helpers.settleOffer(offer!.tradeId, 'decline');
-    const after = await get(me, '/user/balance');
-    assertThat(after, settled.status === -1 && content(after).balance === content(before).balance, 'failed, no money');
+    const before = (await readBalance(me)).cents;
+    const trade = await post(me, '/instantsell/trade', { prices: { [ids.bid]: 900 }, depositKeys: keys });
+    const offer = await sentOffer(trade, me.platformId);
+    const settled = await helpers.settleOffer(offer.tradeId, 'decline');
+    assertThat(trade, settled.status === -1, 'the declined trade failed (-1)');
+    await assertBalance(me, before, 'a failed trade moves no money', before);
     const again = await get(me, '/instantsell/440');
     const rows = content(again).informations.rows as Row[];
     assertThat(again, rows.length === 1 && rows[0]!.buyOrderCount === 2, 'still offered, the bids untouched');

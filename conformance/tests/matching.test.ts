@@ -6,39 +6,41 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertThat } from '../src/http.ts';
+import { assertThat, setUpOk } from '../src/http.ts';
+import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
 type Me = Awaited<ReturnType<typeof session>>;
-const balanceOf = async (me: Me) => {
-  const answer = await getAs(me, '/user/balance');
-  assertThat(answer, answer.status === 200, 'GET /user/balance succeeds');
-  return (content(answer) as { balance: number }).balance;
-};
+const balanceOf = async (me: Me) => (await readBalance(me)).cents;
 const ordersOf = async (me: Me) =>
   (content(await getAs(me, '/user/getBuyorder')) as { values: { itemid: number; amount: number }[] }).values;
-const proceeds = (price: number) => Math.floor((price * 95) / 100);
+/** A price whose 95 % has a fraction above one half: floor, round and ceil of it tell the fee's rounding apart. */
+const PRICE = priceWhereFloorMatters(1337);
 
 describe('an asset priced at or below a buy order sells at once', () => {
-  it('Given an order at 1999 x 2, pricing an asset at 1337 sells it: 95 % rounded down to the seller, the unit difference back to the buyer [R-TRANS-ITEM-SELL, R-LIMIT-SELLER-FEE, R-TRANS-BUYORDER-FILL, R-MONEY-CENTS]', async (ctx) => {
+  it(`Given an order at 1999 x 2, pricing an asset at ${PRICE} (95 % = ${(PRICE * 95) / 100}) sells it: 95 % rounded down to the seller, the unit difference back to the buyer [R-TRANS-ITEM-SELL, R-LIMIT-SELLER-FEE, R-TRANS-BUYORDER-FILL, R-MONEY-CENTS]`, async (ctx) => {
     await needsHelpers(ctx);
     const buyer = await session({ balance: 10_000, email: 'match-buyer@example.com' });
     const seller = await session({ balance: 0, email: 'match-seller@example.com' });
     const item = await helpers.item({ name: 'Matched Key', game: 440 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1999, amount: 2 });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1999, amount: 2 }));
     const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
-    const priced = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 1337 });
+    const priced = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: PRICE });
     assertThat(priced, priced.status === 200, 'the price is accepted');
-    const sellerBalance = await balanceOf(seller);
-    assertThat(priced, sellerBalance === proceeds(1337), `the seller has floor(1337 x 0.95) = ${proceeds(1337)} cents`);
-    // 10,000 - 2 x 1999 reserved; one unit released (1999) and 1337 paid.
-    const buyerBalance = await balanceOf(buyer);
-    assertThat(
-      priced,
-      buyerBalance === 10_000 - 2 * 1999 + (1999 - 1337),
-      'the buyer paid 1337 and got the rest of the unit back',
+    await assertBalance(
+      seller,
+      proceeds(PRICE),
+      `the seller has floor(${PRICE} x 0.95) = ${proceeds(PRICE)} cents (not round() ${Math.round((PRICE * 95) / 100)})`,
+      0,
+    );
+    // 10,000 - 2 x 1999 reserved; one unit released (1999) and the price paid.
+    await assertBalance(
+      buyer,
+      10_000 - 2 * 1999 + (1999 - PRICE),
+      `the buyer paid ${PRICE} and got the rest of the unit back`,
+      10_000 - 2 * 1999,
     );
     const orders = await ordersOf(buyer);
     assertThat(priced, orders.length === 1 && orders[0]?.amount === 1, 'the order amount dropped from 2 to 1');
@@ -59,11 +61,11 @@ describe('an asset priced at or below a buy order sells at once', () => {
     const newer = await session({ balance: 5_000 });
     const low = await session({ balance: 5_000 });
     const me = await session({ balance: 5_000 });
-    await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 });
+    setUpOk(await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
     await helpers.advance(5);
-    await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 });
-    await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 });
-    await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 });
+    setUpOk(await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
+    setUpOk(await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 }));
+    setUpOk(await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 }));
     const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
     const sold = await postAs(me, '/inventory/price', { ids: first.assetId, price: 450 });
     assertThat(
@@ -73,13 +75,14 @@ describe('an asset priced at or below a buy order sells at once', () => {
     );
     assertThat(sold, (await ordersOf(newer))[0]?.amount === 1, 'the newer 500 order is untouched');
     assertThat(sold, (await ordersOf(me))[0]?.amount === 1, 'my own 700 order is skipped');
-    assertThat(
-      sold,
-      (await balanceOf(me)) === 5_000 - 700 + proceeds(450),
+    await assertBalance(
+      me,
+      5_000 - 700 + proceeds(450),
       'I received 95 % of 450, my reservation of 700 stays',
+      5_000 - 700,
     );
     const second = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 });
+    setUpOk(await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 }));
     assertThat(sold, (await ordersOf(newer)).length === 0, 'the next asset fills the newer 500 order');
     const third = await helpers.asset({ owner: me.platformId, itemId: item.id });
     const listed = await postAs(me, '/inventory/price', { ids: third.assetId, price: 450 });
@@ -97,7 +100,7 @@ describe('an asset priced at or below a buy order sells at once', () => {
     const buyer = await session({ balance: 1_000, email: 'filled@example.com' });
     const seller = await session({ email: 'sold@example.com' });
     const item = await helpers.item({ name: 'Notified Hat', game: 440 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 800, amount: 1 });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 800, amount: 1 }));
     const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
     const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 800 });
     const toBuyer = await helpers.outbox('email', 'filled@example.com');
@@ -128,8 +131,8 @@ describe('a listed asset priced again', () => {
     const buyer = await session({ balance: 3_000 });
     const me = await session({ balance: 0 });
     const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    await postAs(me, '/inventory/price', { ids: asset.assetId, price: 900 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 600, amount: 1 });
+    setUpOk(await postAs(me, '/inventory/price', { ids: asset.assetId, price: 900 }));
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 600, amount: 1 }));
     const relisted = await postAs(me, '/inventory/price', { ids: asset.assetId, price: 800 });
     const onSale = content(await getAs(me, '/inventory/onSale')) as { items: { ids: string; price: number }[] };
     assertThat(
@@ -139,12 +142,8 @@ describe('a listed asset priced again', () => {
     );
     const sold = await postAs(me, '/inventory/price', { ids: asset.assetId, price: 599 });
     assertThat(sold, sold.status === 200, 'the new price is accepted');
-    assertThat(sold, (await balanceOf(me)) === proceeds(599), `I received floor(599 x 0.95) = ${proceeds(599)}`);
-    assertThat(
-      sold,
-      (await balanceOf(buyer)) === 3_000 - 599,
-      'the buyer paid 599, the last cent of the unit came back',
-    );
+    await assertBalance(me, proceeds(599), `I received floor(599 x 0.95) = ${proceeds(599)}`, 0);
+    await assertBalance(buyer, 3_000 - 599, 'the buyer paid 599, the last cent of the unit came back', 3_000 - 600);
     assertThat(sold, (await ordersOf(buyer)).length === 0, 'the order is filled');
   });
 });
@@ -154,7 +153,7 @@ describe('races: concurrent requests never sell twice', () => {
     await needsHelpers(ctx);
     const item = await helpers.item({ name: 'Contested Key', game: 440 });
     const buyer = await session({ balance: 1_000 });
-    await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1_000, amount: 1 });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1_000, amount: 1 }));
     const sellers = await Promise.all(Array.from({ length: 10 }, () => session({ balance: 0 })));
     const assets = await Promise.all(sellers.map((s) => helpers.asset({ owner: s.platformId, itemId: item.id })));
     const answers = await Promise.all(
@@ -173,11 +172,7 @@ describe('races: concurrent requests never sell twice', () => {
       balances.every((b) => b >= 0),
       'no balance is negative',
     );
-    assertThat(
-      answers[0]!,
-      (await balanceOf(buyer)) === 1_000 - 900,
-      'the buyer paid once: 100 of the 1000 reserved came back',
-    );
+    await assertBalance(buyer, 1_000 - 900, 'the buyer paid once: 100 of the 1000 reserved came back', 0);
     const listings = content(await getAs(buyer, `/item/listing/${item.id}`)) as unknown[];
     assertThat(answers[0]!, listings.length === 9, 'the nine other assets are listed');
   });

@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -169,8 +169,8 @@ describe('revert: trades with status -1 only', () => {
     await needsHelpers(ctx);
     const { me, assets } = await holder('States Revert Hat', [0, 1]);
     const admin = await session({ admin: true });
-    await post(me, '/inventory/withdraw', { ids: assets[0]! });
-    await post(me, '/inventory/withdraw', { ids: assets[1]! });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: assets[0]! }));
+    setUpOk(await post(me, '/inventory/withdraw', { ids: assets[1]! }));
     const trades = content(await get(me, '/trades/active')).trades as { id: number; tradeId: string }[];
     assertThat(await get(me, '/trades/active'), trades.length === 2, 'two pending withdrawals');
     await helpers.settleOffer(trades[0]!.tradeId, 'accept');
@@ -213,8 +213,8 @@ describe('resend: pending trades only', () => {
   it('Given withdrawals completed (3) and failed (-1), resending either is refused [R-RESEND, R-STATE-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, assets } = await holder('States Resend Hat', [0, 1]);
-    await post(me, '/inventory/withdraw', { ids: assets[0]! });
-    await post(me, '/inventory/withdraw', { ids: assets[1]! });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: assets[0]! }));
+    setUpOk(await post(me, '/inventory/withdraw', { ids: assets[1]! }));
     const trades = content(await get(me, '/trades/active')).trades as { id: number; tradeId: string }[];
     await helpers.settleOffer(trades[0]!.tradeId, 'accept');
     await helpers.settleOffer(trades[1]!.tradeId, 'fail');

@@ -7,7 +7,7 @@ import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 
 beforeAll(resetIfPossible);
 
@@ -442,7 +442,7 @@ describe('support answers as unread messages (seed: Events)', () => {
     const ticket = await open(user);
     const before = await get(user, '/user/notifications');
     assertThat(before, content(before).messagesCount === 0, 'nothing unread before the answer');
-    await post(admin, '/admin/support/post', { content: 'We are on it.', ticket, user: user.platformId });
+    setUpOk(await post(admin, '/admin/support/post', { content: 'We are on it.', ticket, user: user.platformId }));
     const after = await get(user, '/user/notifications');
     assertThat(after, content(after).messagesCount === 1, 'the answer is one unread message');
     await messagesOf(user, ticket);
@@ -459,7 +459,7 @@ describe('GET /user/notifications unreadOnly and limit', () => {
     const first = await open(user);
     const second = await open(user);
     for (const ticket of [first, second])
-      await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId });
+      setUpOk(await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId }));
     await messagesOf(user, first);
     const all = await get(user, '/user/notifications', { limit: 10 });
     assertThat(
@@ -486,8 +486,10 @@ describe('GET /messages/list', () => {
     const empty = await getOk('/messages/list', {}, user.token, user.ip);
     assertThat(empty, content(empty).list.length === 0, 'no conversation before an admin answers');
     const ticket = await open(user);
-    await post(admin, '/admin/support/post', { content: 'First answer', ticket, user: user.platformId });
-    await post(admin, '/admin/support/post', { content: '<b>Second</b> answer', ticket, user: user.platformId });
+    setUpOk(await post(admin, '/admin/support/post', { content: 'First answer', ticket, user: user.platformId }));
+    setUpOk(
+      await post(admin, '/admin/support/post', { content: '<b>Second</b> answer', ticket, user: user.platformId }),
+    );
     const mine = await getOk('/messages/list', {}, user.token, user.ip);
     const [conversation, ...rest] = content(mine).list;
     assertThat(
@@ -504,7 +506,7 @@ describe('GET /messages/list', () => {
       (c) => c.with.platformId === user.platformId,
     );
     assertThat(theirs, withUser?.unread === 0, 'the admin sees the conversation with the user, nothing unread');
-    await post(user, '/support/post', { content: 'Thanks', ticket });
+    setUpOk(await post(user, '/support/post', { content: 'Thanks', ticket }));
     const after = await getOk('/messages/list', {}, user.token, user.ip);
     assertThat(
       after,

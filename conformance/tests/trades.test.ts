@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -89,7 +89,7 @@ describe('POST /inventory/withdraw', () => {
   it('Given an accepted withdrawal, the assets leave the service and the trade is completed (3) [R-STATE-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Accept Hat', [0, 1]);
-    await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: ids.join(',') }));
     const [offer] = await helpers.offers(me.platformId);
     const settled = await helpers.settleOffer(offer!.tradeId, 'accept');
     await expectStates({ [ids[0]!]: undefined, [ids[1]!]: undefined }, 'both assets are gone from the service');
@@ -104,7 +104,7 @@ describe('POST /inventory/withdraw', () => {
   it('Given a failed withdrawal, the assets stay held until an admin reverts the trade to state 0 (-12) [R-TRANS-REVERT, R-STATE-TRADE, R-MSG-ADMIN-REVERT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Fail Hat', [1, 0]);
-    await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: ids.join(',') }));
     const [offer] = await helpers.offers(me.platformId);
     const settled = await helpers.settleOffer(offer!.tradeId, 'fail');
     const held = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
@@ -136,7 +136,7 @@ describe('POST /inventory/withdraw', () => {
   it('Given a pending trade, an admin revert answers No trade found with status -1 to revert [R-TRANS-REVERT, R-MSG-ADMIN-REVERT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Withdraw Pending Hat', [0]);
-    await post(me, '/inventory/withdraw', { ids: ids.join(',') });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: ids.join(',') }));
     const [trade] = tradesOf(await get(me, '/trades/active'));
     const admin = await session({ admin: true });
     const answer = await post(admin, `/admin/revertTrade/${trade!.id}`, {});
@@ -186,8 +186,8 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
   it('Given a pending trade, resend sends a new offer; a settled or foreign trade is refused [R-RESEND]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Trades Resend Hat', [0, 0]);
-    await post(me, '/inventory/withdraw', { ids: ids[0]! });
-    await post(me, '/inventory/withdraw', { ids: ids[1]! });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: ids[0]! }));
+    setUpOk(await post(me, '/inventory/withdraw', { ids: ids[1]! }));
     const [second, first] = tradesOf(await get(me, '/trades/active'));
     const resent = await get(me, '/trades/resend', { id: first!.id });
     const c = content(resent);

@@ -7,16 +7,17 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { type OnPurposeOptions, onPurpose } from '@marketplace/server/on-purpose';
 import {
-  bodyReaders,
   documentOperations,
   documentValidators,
   FORBIDDEN,
+  guardBody,
   INTERNAL_ERROR,
   NOT_FOUND,
   type OperationInfo,
   permits,
   prepareBody,
   RouteMatcher,
+  readBody,
   requestErrorAnswer,
   sendError,
   useRequestParsing,
@@ -127,10 +128,14 @@ export function createFront(options: FrontOptions): express.Express {
     res.setHeader(MOCK_HEADER, options.proxy ? 'proxy' : 'examples');
     next();
   });
+  // A body is read only by the reader below, and an answer given before that cuts it, as on the server.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    guardBody(req, res);
+    next();
+  });
   // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
   useRequestParsing(app);
-  const readBody = bodyReaders();
   // Slow and failing on purpose (issue 25): Prefer: delay / code=429 / code=500, and per run.
   const slowAndFailing = onPurpose({ ...options.onPurpose, prefer: true, now });
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -155,8 +160,7 @@ export function createFront(options: FrontOptions): express.Express {
       prepareBody(req, op, document);
       next();
     };
-    if (op.bodyLimit === undefined) return prepared();
-    readBody(op.bodyLimit, req, res, prepared);
+    void readBody(op.bodyLimit, req, res, prepared);
   }
   app.use(documentValidators(document, false));
   app.use(forward);

@@ -2,6 +2,7 @@
 // documented 300 messages must be the API's, byte for byte, because both apply the same request
 // rules (@marketplace/server/request-rules); Prefer still picks examples, and an unknown name gets
 // the operation's list of names.
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.ts';
 import { locateDocument, readDocument } from './document.ts';
@@ -39,6 +40,28 @@ async function send(base: string, r: Sent) {
   const res = await fetch(`${base}${r.path}`, { method: r.method ?? (body ? 'POST' : 'GET'), headers, body });
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type') ?? '', body: JSON.parse(text) };
+}
+
+/** Announces a 100 MB login body over a raw connection, sends none of it, and returns the answer. */
+function declareHugeBody(base: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((done, fail) => {
+    let answer = '';
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(
+        'POST /user/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n',
+      ),
+    );
+    socket.setTimeout(30_000, () => fail(new Error(`no answer from ${base}: ${answer}`)));
+    socket.on('data', (chunk) => {
+      answer += chunk;
+      if (answer.includes('Invalid request body')) {
+        socket.destroy();
+        done(answer);
+      }
+    });
+    socket.on('error', fail);
+  });
 }
 
 let mock: MockServer;
@@ -93,6 +116,8 @@ describe('requests that break the document get the same answer as from the refer
     ],
     ['a POST without a body', { method: 'POST', path: '/item/buyorder' }],
     ['malformed JSON', { path: '/item/buyorder', raw: { type: 'application/json', body: '{"itemid":' } }],
+    ['a body over its limit', { path: '/item/buyorder', raw: { type: 'application/json', body: ' '.repeat(100_000) } }],
+    ['a body of an unsupported type', { path: '/item/buyorder', raw: { type: 'text/plain', body: 'itemid=1' } }],
     ['a missing query parameter', { path: '/item/prices' }],
     ['a query parameter outside its enum', { path: '/item/salesGraph/1?period=2Y' }],
     ['a path parameter of the wrong type', { path: '/item/salesGraph/abc?period=1M' }],
@@ -104,6 +129,12 @@ describe('requests that break the document get the same answer as from the refer
     ]);
     expect(fromMock.status).toBe(300);
     expect(fromMock).toEqual(fromServer);
+  });
+
+  it('Given a declared length of 100 MB, then the answer comes before the body and the connection is closed', async () => {
+    const answers = await Promise.all([mock.url, server.baseUrl].map((base) => declareHugeBody(base)));
+    for (const answer of answers)
+      expect(answer).toMatch(/^HTTP\/1\.1 300 .*\r\nConnection: close\r\n.*Invalid request body/s);
   });
 
   it("Given a login without apiKey, then the message is the document's own", async () => {

@@ -108,17 +108,30 @@ export function longEnough(secret: string, where: string, hint: string): string 
 }
 
 /**
- * A secret from the configuration (`variable` names it), or one generated and persisted beside the
- * database (0600). A given or stored secret under 32 bytes refuses the start.
+ * A secret from the configuration (`variable` names it) or the one kept beside the database, read
+ * and checked without writing anything; undefined when none exists yet (`keepNewSecret` makes it
+ * once the start is known to go ahead). A given or stored secret under 32 bytes refuses the start.
  */
-export function loadSecret(given: string | undefined, db: string, name: string, variable = name): string {
+export function checkSecret(given: string | undefined, db: string, name: string, variable = name): string | undefined {
   if (given) return longEnough(given, variable, 'for example `openssl rand -hex 32`');
-  if (db === ':memory:') return randomBytes(32).toString('hex');
+  if (db === ':memory:') return undefined;
   const file = `${resolve(db)}.${name}`;
   if (existsSync(file))
     return longEnough(readFileSync(file, 'utf8').trim(), file, 'remove the file to have one generated');
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  return undefined;
+}
+
+/** A new random secret, persisted beside the database (0600) unless the store is in memory. */
+export function keepNewSecret(db: string, name: string): string {
   const secret = randomBytes(32).toString('hex');
+  if (db === ':memory:') return secret;
+  const file = `${resolve(db)}.${name}`;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** The secret `checkSecret` finds, or a new one kept beside the database. */
+export function loadSecret(given: string | undefined, db: string, name: string, variable = name): string {
+  return checkSecret(given, db, name, variable) ?? keepNewSecret(db, name);
 }

@@ -2,7 +2,8 @@
 // account at all and listens on loopback, MARKETPLACE_DEMO=1 seeds the demo with admin keys that
 // are random and printed once, and the printed URL is the one that answers (port 0 resolved).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -110,5 +111,55 @@ describe('a bad environment', () => {
       'MARKETPLACE_JWT_SECRET: (7 bytes, not shown) is too short: a secret needs at least 32 bytes (for example `openssl rand -hex 32`)',
       'MARKETPLACE_TEST_MODE: "yes" must be 0 or 1',
     ]);
+  }, 60_000);
+});
+
+describe('a refused start touches nothing', () => {
+  /** Runs main.ts to its exit; resolves with the exit code and what it printed. */
+  const run = (env: Record<string, string>) =>
+    promisify(execFile)(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', PORT: '0', ...env },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+
+  it('an empty <db>.jwt-secret: one line, exit code 1, and no store, journal or other secret written', async () => {
+    const dir = join(scratch, 'empty-secret');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'db.json.jwt-secret'), '\n');
+    const failed = await run({ MARKETPLACE_DB: join(dir, 'db.json') });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim()).toMatch(
+      /^Refusing to start: \S+db\.json\.jwt-secret is empty; a secret needs at least 32/,
+    );
+    expect(readdirSync(dir)).toEqual(['db.json.jwt-secret']);
+  }, 60_000);
+
+  it('a short <db>.deposit-secret beside a good JWT secret: nothing written either', async () => {
+    const dir = join(scratch, 'short-secret');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'db.json.jwt-secret'), `${'j'.repeat(64)}\n`);
+    writeFileSync(join(dir, 'db.json.deposit-secret'), 'short\n');
+    const failed = await run({ MARKETPLACE_DB: join(dir, 'db.json') });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim()).toMatch(/deposit-secret holds 5 bytes/);
+    expect(readdirSync(dir).sort()).toEqual(['db.json.deposit-secret', 'db.json.jwt-secret']);
+  }, 60_000);
+
+  it('a port in use: one line, exit code 1, and no directory created for the store', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const dir = join(scratch, 'port-in-use');
+      const failed = await run({ MARKETPLACE_DB: join(dir, 'db.json'), PORT: String(port) });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr.trim()).toBe(`Refusing to start: 127.0.0.1 port ${port} is in use (HOST, PORT).`);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
   }, 60_000);
 });

@@ -14,7 +14,7 @@ import { Outbox } from './adapters/outbox.ts';
 import { PaymentsSimulator } from './adapters/payments.ts';
 import { PlatformSimulator } from './adapters/platform.ts';
 import { createTestClock, systemClock } from './clock.ts';
-import { type Config, loadSecret } from './config.ts';
+import { type Config, checkSecret, keepNewSecret } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
 import { indexesOf } from './domain/indexes.ts';
 import { populate } from './domain/population.ts';
@@ -26,6 +26,7 @@ import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
 import { Sandboxes, type SandboxServer, sandboxesRouter } from './sandboxes.ts';
+import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
 import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
@@ -53,6 +54,14 @@ export const cryptoRandom: Random = {
   digits: (n) => Array.from({ length: n }, () => randomInt(10)).join(''),
 };
 
+/** The secrets a server keeps: given in the environment, or kept beside the file store or in the database. */
+const SECRETS = [
+  { name: 'jwt-secret', variable: 'MARKETPLACE_JWT_SECRET', given: (c: Config) => c.jwtSecret },
+  { name: 'deposit-secret', variable: 'MARKETPLACE_DEPOSIT_SECRET', given: (c: Config) => c.depositSecret },
+  { name: 'code-key', variable: undefined, given: (_c: Config) => undefined },
+] as const;
+type SecretName = (typeof SECRETS)[number]['name'];
+
 export interface ServerOptions {
   config: Config;
   /** Seed demo data into a new store (MARKETPLACE_DEMO=1: npm start, npm run sandbox); tests start empty. */
@@ -65,16 +74,23 @@ export interface ServerOptions {
 /** Composes the server: the deps and the Express app, not yet listening. */
 export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
   const postgres = isPostgresUrl(config.db);
+  // A refused start touches nothing: the secrets kept beside a file store are read and checked
+  // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
+  const found = new Map(
+    postgres
+      ? []
+      : SECRETS.map(({ name, given, variable }) => [name, checkSecret(given(config), config.db, name, variable)]),
+  );
   const store: Store = postgres
     ? await openPostgresStore(config.db, { poolSize: config.pgPool })
     : await openStore(config.db, storeOptions);
   indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
   // Every instance on one database signs and verifies with the same secrets (ADR 19).
-  const secret = postgres
-    ? (given: string | undefined, name: string, variable?: string) =>
-        sharedSecret((store as PostgresStore).pool, given, name, variable)
-    : async (given: string | undefined, name: string, variable?: string) =>
-        loadSecret(given, config.db, name, variable);
+  const secret = async (name: SecretName): Promise<string> => {
+    const { given, variable } = SECRETS.find((s) => s.name === name)!;
+    if (postgres) return sharedSecret((store as PostgresStore).pool, given(config), name, variable);
+    return found.get(name) ?? keepNewSecret(config.db, name);
+  };
   // Instances on one database share the outside world and the rate-limit windows through it (ADR 19).
   const pool = postgres ? (store as PostgresStore).pool : undefined;
   const world: SharedWorld = pool ? await openPostgresWorld(pool) : new MemoryWorld();
@@ -97,9 +113,9 @@ export async function composeServer({ config, demoData = false, logger, store: s
     limiter: pool ? new PostgresRateLimiter(clock, pool) : new RateLimiter(clock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: config.logLevel }),
-    jwtSecret: new TextEncoder().encode(await secret(config.jwtSecret, 'jwt-secret', 'MARKETPLACE_JWT_SECRET')),
-    depositSecret: await secret(config.depositSecret, 'deposit-secret', 'MARKETPLACE_DEPOSIT_SECRET'),
-    codeKey: await secret(undefined, 'code-key'),
+    jwtSecret: new TextEncoder().encode(await secret('jwt-secret')),
+    depositSecret: await secret('deposit-secret'),
+    codeKey: await secret('code-key'),
     document: theDocument(),
     caches: worldCache(world),
   };
@@ -198,9 +214,18 @@ export function listen(
     app,
   );
   return new Promise((done, fail) => {
-    server.once('error', fail);
+    const refuse = (error: NodeJS.ErrnoException) => {
+      const why = {
+        EADDRINUSE: 'is in use',
+        EACCES: 'needs privileges',
+        EADDRNOTAVAIL: 'is no address of this machine',
+      };
+      const reason = why[error.code as keyof typeof why];
+      fail(reason ? new StartRefusal(`Refusing to start: ${host} port ${port} ${reason} (HOST, PORT).`) : error);
+    };
+    server.once('error', refuse);
     server.listen(port, host, () => {
-      server.off('error', fail);
+      server.off('error', refuse);
       done(server);
     });
   });
@@ -214,10 +239,27 @@ export interface ListenOptions {
   headersTimeout?: number;
 }
 
-/** Starts listening; resolves with the server, its URL and a `close` that drains and flushes the store. */
+/**
+ * Starts listening; resolves with the server, its URL and a `close` that drains and flushes the store.
+ * The port is taken first: a port in use refuses the start before the store writes a file. Requests
+ * that arrive while the store loads wait for it.
+ */
 export async function startServer(options: ServerOptions) {
-  const { deps, app, demoAdmins, sandboxes } = await composeServer(options);
-  const server = await listen(app, { port: options.config.port, host: options.config.host });
+  let composed: Promise<Awaited<ReturnType<typeof composeServer>>> | undefined;
+  const server = await listen(
+    (req, res) => {
+      composed!.then(
+        ({ app }) => app(req, res),
+        () => res.destroy(),
+      );
+    },
+    { port: options.config.port, host: options.config.host },
+  );
+  composed = composeServer(options);
+  const { deps, demoAdmins, sandboxes } = await composed.catch(async (error) => {
+    await new Promise((done) => server.close(done));
+    throw error;
+  });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
     await sandboxes?.close();

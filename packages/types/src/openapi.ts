@@ -1283,7 +1283,11 @@ export interface paths {
         /**
          * The caller's balance
          * @description Returns the caller's balance in integer cents of US dollars (seed: "User account",
-         *     `GET /user/balance`). Amounts reserved by buy orders are not shown as a separate field.
+         *     `GET /user/balance`). The balance is net of the amounts reserved by active buy orders: the
+         *     seed's "buying power of value x amount is reserved from balance" is read as leaving the
+         *     balance when the order is placed and coming back when it is released (update, removal, the
+         *     unused part of a unit on a fill). This is a rule of this document (see "This document's
+         *     rules"); reserved amounts are not shown as a separate field.
          */
         get: operations["getUserBalance"];
         put?: never;
@@ -1677,6 +1681,9 @@ export interface paths {
          *     all six stored values. The general switch is `POST /user/setMailNotificationStatus`. The seed
          *     does not show the confirmation text; this document settles on
          *     `Notification settings updated`.
+         *
+         *     As a form body: `notifications[marketing]=false` (the Encoding Object's `deepObject`), or OpenAPI's default
+         *     notation with the keys at the top level, `marketing=false`.
          */
         post: operations["postUserSetMailNotification"];
         delete?: never;
@@ -1724,6 +1731,9 @@ export interface paths {
          *     `showOnLeaderboard`. Keys left out keep their stored value; other keys are refused. The answer
          *     echoes all four stored values. The confirmation text is not shown by the seed; this document
          *     settles on `Privacy settings updated`. What each setting hides from whom is not shown.
+         *
+         *     As a form body: `settings[profilePublic]=false` (the Encoding Object's `deepObject`), or OpenAPI's default
+         *     notation with the keys at the top level, `profilePublic=false`.
          */
         post: operations["postUserSetPrivacySetting"];
         delete?: never;
@@ -8063,7 +8073,7 @@ export interface operations {
             query?: {
                 /** @description The window, `1W`, `1M`, `1Y` or `All` (default the last 30 days). */
                 period?: "1W" | "1M" | "1Y" | "All";
-                /** @description Accepted; its meaning is not shown by the seed. */
+                /** @description Accepted, any text; its meaning is not shown by the seed. Reserved characters may be sent as they are. */
                 chart?: string;
                 /** @description `1` or `true` returns the graph data (`values`) only. */
                 chart_only?: "0" | "1" | "true" | "false";
@@ -8331,7 +8341,8 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The `id` of a transaction history entry.
+                 * @description The `id` of a transaction history entry. Reserved characters may be sent as they are (`a+b`
+                 *     is read as `a b`): no such ID exists, so the answer is `Transaction not found or access denied`.
                  * @example sale-905
                  */
                 transactionId: string;

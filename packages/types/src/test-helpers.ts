@@ -53,7 +53,10 @@ export interface paths {
         put?: never;
         /**
          * Create an item
-         * @description Stores an item of the catalogue. Fields not given take empty defaults.
+         * @description Stores an item of the catalogue. `name` and `game` are required. `url` (the slug) defaults
+         *     to the name in lower case with every run of characters other than `a-z0-9` replaced by one
+         *     `-` and no `-` at either end (`StatTrak™ AK-47 | Redline` → `stattrak-ak-47-redline`);
+         *     other fields not given take empty defaults.
          */
         post: operations["postTestHelpersItems"];
         delete?: never;
@@ -266,7 +269,10 @@ export interface paths {
         put?: never;
         /**
          * Map an IP to a country
-         * @description Sets the country the server resolves for a client IP (unknown IPs resolve to `US`).
+         * @description Sets the country the server resolves for a client IP (unknown IPs resolve to `US`). This
+         *     country, resolved at login from the client IP, is what decides `Country blocked` and what
+         *     the JWT's `country` claim carries; the `country` of `POST /test_helpers/users` is the
+         *     account's own country (shown on the account) and decides nothing at login.
          */
         post: operations["postTestHelpersGeoip"];
         delete?: never;
@@ -385,7 +391,10 @@ export interface components {
             balance: number;
             /** @default false */
             admin: boolean;
-            /** @default US */
+            /**
+             * @description The account's own country (shown on the account). It decides nothing at login, where the GeoIP country of the client IP decides `Country blocked` (`POST /test_helpers/geoip`).
+             * @default US
+             */
             country: string;
             /** Format: email */
             email?: string;
@@ -420,6 +429,7 @@ export interface components {
             type?: string;
             /** @enum {integer} */
             craftable?: 0 | 1;
+            /** @description The slug; by default the name in lower case, each run of characters other than `a-z0-9` replaced by one `-`, none at either end. */
             url?: string;
             image?: string;
             rarity?: string;
@@ -887,6 +897,7 @@ export interface operations {
         parameters: {
             query?: {
                 channel?: "email" | "moderation" | "affiliate";
+                /** @description An address; reserved characters (`@`) may be sent as they are. */
                 to?: string;
             };
             header?: never;

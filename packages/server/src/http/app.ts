@@ -17,13 +17,14 @@ import { execute } from './execute.ts';
 import type { OperationInfo } from './operation-index.ts';
 import { setRateLimitHeaders } from './rate-limited.ts';
 import {
-  bodyReaders,
   documentOperations,
   documentValidators,
+  guardBody,
   isAbortedRequest,
   permits,
   prepareBody,
   RouteMatcher,
+  readBody,
   requestErrorAnswer,
   useRequestParsing,
 } from './request-rules.ts';
@@ -61,6 +62,11 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    guardBody(req, res);
+    next();
+  });
   useRequestParsing(app);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
@@ -84,16 +90,16 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
       next();
     });
   for (const router of before) app.use(router);
-  const readBody = bodyReaders();
   const uploads = new Map<string, number>();
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const op = matcher.match(req.method, req.path);
-    if (!op) return refuseUnread(req, res, NOT_FOUND, 404);
+    // A refusal here leaves the body unread, and its answer cuts it (guardBody).
+    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
     req.operation = op;
     const now = deps.clock.now();
     const caller = await identify(deps, req.get('authorization'), req.ip ?? '', now);
-    if (!permits(op.permission, caller)) return refuseUnread(req, res, FORBIDDEN, 403);
+    if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
     req.caller = caller;
     if (!(await countRequest(deps, op, caller, res))) return;
     if (!caller && hasBody(req) && !holdUpload(uploads, req, res, now)) return;
@@ -103,8 +109,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   // The body, read up to the operation's limit (a caller without a JWT: at most ANONYMOUS_BODY_LIMIT).
   app.use((req: Request, res: Response, next: NextFunction) => {
     const limit = req.operation?.bodyLimit;
-    if (limit === undefined) return next();
-    readBody(req.caller ? limit : Math.min(limit, ANONYMOUS_BODY_LIMIT), req, res, next);
+    void readBody(req.caller || limit === undefined ? limit : Math.min(limit, ANONYMOUS_BODY_LIMIT), req, res, next);
   });
 
   app.use((req: Request, _res: Response, next: NextFunction) => {
@@ -166,15 +171,6 @@ const hasBody = (req: Request): boolean =>
   Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
- * Answers before the body is read. Node would otherwise read (and drop) the rest of an unread
- * body to keep the connection: a refused caller's upload would still cost its transfer.
- */
-function refuseUnread(req: Request, res: Response, message: string, status: number): void {
-  if (hasBody(req)) res.set('Connection', 'close');
-  sendError(res, 'A', message, status);
-}
-
-/**
  * Counts an upload of a caller without a JWT against its IP while it is in progress; refuses with
  * 429 past ANONYMOUS_UPLOADS, so nobody without an account holds the server's memory.
  */
@@ -182,7 +178,6 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   const ip = req.ip ?? '';
   const held = uploads.get(ip) ?? 0;
   if (held >= ANONYMOUS_UPLOADS) {
-    res.set('Connection', 'close');
     sendRateLimited(res, { allowed: false, limit: ANONYMOUS_UPLOADS, remaining: 0, reset: now + 1, retryAfter: 1 });
     return false;
   }
@@ -264,7 +259,6 @@ function answerError(deps: ServerDeps, err: unknown, req: Request, res: Response
   if (isAbortedRequest(err)) return;
   const answer = requestErrorAnswer(err, req.operation);
   if (answer) {
-    if (answer.closeConnection) res.set('Connection', 'close');
     sendError(res, answer.envelope, answer.content, answer.status);
     return;
   }

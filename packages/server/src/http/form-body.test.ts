@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coerceFormValue } from './form-body.ts';
+import { coerceFormValue, foldExplodedObjects } from './form-body.ts';
 
 const doc = {
   components: {
@@ -15,6 +15,21 @@ const doc = {
           code: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
           wear: { type: ['number', 'null'] },
           tags: { type: 'array', items: { type: 'integer' } },
+          prices: { oneOf: [{ type: 'object', additionalProperties: { type: 'integer' } }, { type: 'string' }] },
+        },
+      },
+      Switches: {
+        type: 'object',
+        properties: {
+          notifications: {
+            type: 'object',
+            properties: { marketing: { type: 'boolean' }, itemSold: { type: 'boolean' } },
+          },
+          settings: {
+            type: 'object',
+            properties: { marketing: { type: 'boolean' }, profilePublic: { type: 'boolean' } },
+          },
+          name: { type: 'string' },
         },
       },
     },
@@ -41,7 +56,31 @@ describe('coerceFormValue', () => {
     ['array items', deposit, { tags: ['1', '2'] }, { tags: [1, 2] }],
     ['a single value for an array', deposit, { tags: '7' }, { tags: [7] }],
     ['an unknown field', deposit, { other: '5' }, { other: '5' }],
+    ['the entries of a map (deepObject)', deposit, { prices: { '123': '150' } }, { prices: { '123': 150 } }],
+    ['a map sent as JSON text', deposit, { prices: '{"123":150}' }, { prices: '{"123":150}' }],
   ])('converts %s', (_, schema, body, want) => {
     expect(coerceFormValue(body, schema, doc)).toEqual(want);
+  });
+});
+
+describe('foldExplodedObjects', () => {
+  const switches = doc.components.schemas.Switches;
+  it.each([
+    ['a key of one object into it', { itemSold: 'false' }, { notifications: { itemSold: 'false' } }],
+    [
+      'next to the deepObject notation',
+      { notifications: { itemSold: 'true' }, profilePublic: 'false' },
+      { notifications: { itemSold: 'true' }, settings: { profilePublic: 'false' } },
+    ],
+    ['not a key two objects declare', { marketing: 'false' }, { marketing: 'false' }],
+    ['not a key the body declares', { name: 'x' }, { name: 'x' }],
+    ['not an unknown key', { other: '1' }, { other: '1' }],
+    [
+      'not into a field sent as text',
+      { notifications: 'x', itemSold: 'true' },
+      { notifications: 'x', itemSold: 'true' },
+    ],
+  ])('moves %s', (_, body, want) => {
+    expect(foldExplodedObjects(body, switches, doc)).toEqual(want);
   });
 });

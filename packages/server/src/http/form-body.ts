@@ -2,6 +2,12 @@
 // parameters", so both encodings are accepted). Before validation, each string is converted to the
 // type the operation's schema gives that field, so `price=150` validates like `{"price": 150}`.
 // JSON bodies are never coerced: a JSON string where a number is required stays an error.
+//
+// Objects and arrays in a form (ADR 22): the document's Encoding Object states `deepObject`
+// (`notifications[marketing]=false`) for objects and `form` exploded (`items=1&items=2`) for
+// arrays, which the form parser reads. An object whose keys the schema declares is also read in
+// OpenAPI's default notation, its keys spread at the top level (`marketing=false`), the way a
+// generic OpenAPI tool sends it without an Encoding Object.
 
 // biome-ignore lint/suspicious/noExplicitAny: schemas and bodies are plain JSON
 type Json = any;
@@ -35,16 +41,57 @@ function typesOf(schema: Json, doc: Json, seen = 0): Set<string> {
 }
 
 /** The schema of property `name` inside an object schema (through allOf/oneOf/anyOf). */
-function propertySchema(schema: Json, name: string, doc: Json): Json {
+function declaredProperty(schema: Json, name: string, doc: Json): Json {
   const s = derefSchema(schema, doc);
   if (s?.properties?.[name]) return s.properties[name];
   for (const key of ['allOf', 'oneOf', 'anyOf']) {
     for (const branch of s?.[key] ?? []) {
-      const found = propertySchema(branch, name, doc);
+      const found = declaredProperty(branch, name, doc);
       if (found) return found;
     }
   }
   return undefined;
+}
+
+/** The schema of an entry of a map (`additionalProperties`), through allOf/oneOf/anyOf. */
+function mapEntry(schema: Json, doc: Json): Json {
+  const s = derefSchema(schema, doc);
+  if (s?.additionalProperties && typeof s.additionalProperties === 'object') return s.additionalProperties;
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    for (const branch of s?.[key] ?? []) {
+      const found = mapEntry(branch, doc);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** A property's schema, or the map entry's schema (`value[123]=150` of an asset-to-price map). */
+const propertySchema = (schema: Json, name: string, doc: Json): Json =>
+  declaredProperty(schema, name, doc) ?? mapEntry(schema, doc);
+
+/**
+ * Reads OpenAPI's default form notation of an object (style `form`, exploded: `marketing=false`
+ * for `{notifications: {marketing: false}}`): a top-level key the body schema does not declare
+ * moves into the one object property that declares it. A key two object properties declare, or
+ * one the body itself declares, stays where it is (the validator then names it).
+ */
+export function foldExplodedObjects(body: Record<string, Json>, schema: Json, doc: Json): Record<string, Json> {
+  const s = derefSchema(schema, doc);
+  const objects = Object.keys(s?.properties ?? {}).filter((name) => typesOf(s.properties[name], doc).has('object'));
+  if (objects.length === 0) return body;
+  const out: Record<string, Json> = { ...body };
+  for (const [key, value] of Object.entries(body)) {
+    if (declaredProperty(s, key, doc)) continue;
+    const owners = objects.filter((name) => declaredProperty(s.properties[name], key, doc));
+    if (owners.length !== 1) continue;
+    const owner = owners[0]!;
+    const current = out[owner];
+    if (current !== undefined && (current === null || typeof current !== 'object' || Array.isArray(current))) continue;
+    out[owner] = { ...(current ?? {}), [key]: value };
+    delete out[key];
+  }
+  return out;
 }
 
 /** Converts one form value to the type its schema asks for; leaves it alone when unsure. */

@@ -2,13 +2,14 @@
 // (packages/mock): how the body is read, which operation the request addresses, who may call it,
 // how a form body is typed, and which documented message a request that breaks the document gets.
 // One copy of these rules means a frontend built against the mock meets the errors the API sends.
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Express, Request } from 'express';
 import { NOT_FOUND } from '../domain/messages.ts';
-import { coerceFormValue, derefSchema } from './form-body.ts';
+import { coerceFormValue, derefSchema, foldExplodedObjects } from './form-body.ts';
 import { type Envelope, indexOperations, type OperationInfo } from './operation-index.ts';
 import { INVALID_BODY, validationMessage } from './validation-message.ts';
 
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from '../domain/messages.ts';
+export { FORM_DEPTH, FORM_PARAMETERS, guardBody, readBody } from './body-reader.ts';
 export { sendError, sendOk } from './envelope.ts';
 export type { Envelope, ErrorMessage, OperationInfo, Permission } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
@@ -26,36 +27,9 @@ const ENVELOPE_OVERRIDES = { getInfosPricesBuyorderAndLowestSales: 'B' } as cons
 export const documentOperations = (document: Json): Map<string, OperationInfo> =>
   indexOperations(document, ENVELOPE_OVERRIDES);
 
-/** Form bodies: the parser's own bounds, named so the document can state them. */
-export const FORM_DEPTH = 32;
-export const FORM_PARAMETERS = 1000;
-
 /** Query strings as the API reads them: nested keys (`filters[0][name]`). */
 export function useRequestParsing(app: Express): void {
   app.set('query parser', 'extended');
-}
-
-/**
- * JSON and form readers bounded by a limit (bytes), one pair per limit in use. Bodies are read per
- * operation, after the caller is known, so each route admits only what its document allows.
- */
-export function bodyReaders(): (limit: number, req: Request, res: Response, next: NextFunction) => void {
-  const readers = new Map<number, [RequestHandler, RequestHandler]>();
-  return (limit, req, res, next) => {
-    let pair = readers.get(limit);
-    if (!pair) {
-      pair = [
-        express.json({ limit }),
-        // `depth` is body-parser 2's option (its types lag): deeper forms are refused, not truncated.
-        express.urlencoded({ extended: true, limit, depth: FORM_DEPTH, parameterLimit: FORM_PARAMETERS } as Parameters<
-          typeof express.urlencoded
-        >[0]),
-      ];
-      readers.set(limit, pair);
-    }
-    const [json, form] = pair;
-    json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
-  };
 }
 
 /**
@@ -65,8 +39,8 @@ export function bodyReaders(): (limit: number, req: Request, res: Response, next
 export function prepareBody(req: Request, op: OperationInfo, document: Json): void {
   const content = document.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content;
   if (req.is('application/x-www-form-urlencoded') && req.body && typeof req.body === 'object') {
-    const schema = content?.['application/x-www-form-urlencoded']?.schema;
-    req.body = coerceFormValue({ ...req.body }, derefSchema(schema, document), document);
+    const schema = derefSchema(content?.['application/x-www-form-urlencoded']?.schema, document);
+    req.body = coerceFormValue(foldExplodedObjects({ ...req.body }, schema, document), schema, document);
   } else if (content?.['application/json'] && isEmptyRequest(req)) {
     // A POST that sends nothing lacks every field; it is not a body of an unsupported type, so a
     // missing field gets its documented message.
@@ -83,8 +57,6 @@ export interface ErrorAnswer {
   status: number;
   envelope: Envelope;
   content: unknown;
-  /** A body over its limit: the rest is not read, so the connection cannot be reused. */
-  closeConnection?: boolean;
 }
 
 interface HttpError {
@@ -103,11 +75,11 @@ export const isAbortedRequest = (err: unknown): boolean => (err as HttpError | u
 export function requestErrorAnswer(err: unknown, op: OperationInfo | undefined): ErrorAnswer | undefined {
   const e = (err ?? {}) as HttpError;
   const envelope = op?.envelope ?? 'A';
-  // Every refusal of the body readers (too large, malformed, nested deeper than FORM_DEPTH, more
-  // than FORM_PARAMETERS fields, an unknown charset) is the documented `Invalid request body`.
+  // Every refusal of the body reader (too large, malformed, nested deeper than FORM_DEPTH, more
+  // than FORM_PARAMETERS fields, an unknown type, encoding or charset) is the documented
+  // `Invalid request body`; the reader itself closes the connection of a body it left unread.
   const badBody = typeof e.type === 'string' && (e.status === 400 || e.status === 413 || e.status === 415);
-  if (badBody || e.status === 415)
-    return { status: 300, envelope, content: INVALID_BODY, closeConnection: e.type === 'entity.too.large' };
+  if (badBody || e.status === 415) return { status: 300, envelope, content: INVALID_BODY };
   if (e.status === 400 && Array.isArray(e.errors) && op) {
     const { message, status, type } = validationMessage(e.errors, op.errorMessages);
     // Operations whose errors are objects (`{type, message}`, the deposit trade status) get one.
