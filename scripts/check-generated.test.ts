@@ -32,7 +32,12 @@ describe('the generated-files check', () => {
     writeFileSync(file, original.replace('summary: Log in with an API key', 'summary: Log in with a key'));
     try {
       expect(await staleArtifacts(copy)).toEqual(
-        expect.arrayContaining(['openapi/bundled/openapi.json', 'openapi/bundled/openapi.yaml']),
+        expect.arrayContaining([
+          'openapi/bundled/openapi.json',
+          'openapi/bundled/openapi.yaml',
+          'openapi/tools/operations/postUserLogin.md',
+          'openapi/tools/postman/item-marketplace.postman_collection.json',
+        ]),
       );
     } finally {
       writeFileSync(file, original);
@@ -47,6 +52,16 @@ describe('the generated-files check', () => {
       expect(await staleArtifacts(copy)).toEqual(['packages/types/src/openapi.ts']);
     } finally {
       writeFileSync(file, original);
+    }
+  });
+
+  it('fails on a tool file the build no longer writes (an operation taken out)', async () => {
+    const file = join(copy, 'openapi/tools/operations/getGone.md');
+    writeFileSync(file, '# Gone\n');
+    try {
+      expect(await staleArtifacts(copy)).toEqual(['openapi/tools/operations/getGone.md']);
+    } finally {
+      rmSync(file);
     }
   });
 });

@@ -94,6 +94,18 @@ describe('decorate', () => {
     expect(bodyLimitOf(bundle, bundle.paths['/user/login'].post)).toBeLessThan(10_000);
   });
 
+  it('links the Postman and Bruno collections and llms.txt, files of the package beside the page', () => {
+    const links = [...decorated.info.description.matchAll(/\]\((tools\/[^)]+)\)/g)].map((m) => m[1]);
+    expect(links).toEqual(
+      expect.arrayContaining([
+        'tools/llms.txt',
+        'tools/postman/item-marketplace.postman_collection.json',
+        'tools/bruno/bruno.json',
+      ]),
+    );
+    for (const link of links) expect(existsSync(join(root, 'openapi', link)), link).toBe(true);
+  });
+
   it('leaves the bundle it was given untouched', () => {
     expect(JSON.stringify(bundle.paths)).not.toContain('**Permission:**');
   });
@@ -296,6 +308,15 @@ describe('the docs page in a browser', () => {
     }
     await context.close();
   }, 240_000);
+
+  it('finds the tool files it links beside the page file and, served, under /tools/', async () => {
+    const html = readFileSync(pageFile, 'utf8');
+    for (const link of ['tools/llms.txt', 'tools/postman/item-marketplace.postman_collection.json']) {
+      expect(html).toContain(link);
+      expect(existsSync(join(out, link)), link).toBe(true);
+      expect((await fetch(`http://127.0.0.1:${serverPort()}/${link}`)).status, link).toBe(200);
+    }
+  });
 
   it('opens an operation from a deep link', async () => {
     const { context, page } = await isolatedPage((url) => url.startsWith('file:'));

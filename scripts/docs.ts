@@ -7,7 +7,7 @@
 // reference server replaces with its own origin when it serves the page at /docs. The Arazzo
 // workflows of openapi/workflows/ get a page each (docs-workflows.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { ANONYMOUS_BODY_LIMIT } from '../packages/server/src/http/app.ts';
@@ -16,6 +16,7 @@ import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { clientSample, curlSample, pythonSample } from './code-samples.ts';
 import { errorExamples, exampleFor, type MockExample, preferHeader } from './docs-examples.ts';
 import { addWorkflowPages } from './docs-workflows.ts';
+import { TOOLS_DIR } from './tools.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 type Json = any;
@@ -50,6 +51,16 @@ function errorLines(doc: Json, op: Json): string[] {
   return lines;
 }
 
+// The tool files (scripts/tools.ts) sit beside the page: in the package (docs.html and tools/), in
+// docs/site (buildDocs copies them) and on the server (/docs and /tools/).
+const TOOLS_SECTION = [
+  '## In your tools',
+  '',
+  '- **Postman**: [the collection](tools/postman/item-marketplace.postman_collection.json) (format v2.1) with environments for [the mock](tools/postman/mock.postman_environment.json) and [the sandbox](tools/postman/sandbox.postman_environment.json). Run *Log in with an API key* first: its test keeps the JWT in `{{jwt}}`.',
+  '- **Bruno**: the collection folder `tools/bruno/` of `@marketplace/openapi` ([bruno.json](tools/bruno/bruno.json)), with the same requests and environments.',
+  '- **Coding assistants**: [llms.txt](tools/llms.txt) and one Markdown page per operation (permission, parameters, answers, messages, samples).',
+].join('\n');
+
 /** Adds the facts Redoc would not show to every operation's description, and the code samples. */
 export function decorate(doc: Json): Json {
   const out = structuredClone(doc);
@@ -60,6 +71,7 @@ export function decorate(doc: Json): Json {
         'The server that serves this page at /docs (opened as a file, a placeholder: use your server, `$BASE_URL` in the samples).',
     },
   ];
+  out.info.description = `${out.info.description ?? ''}\n\n${TOOLS_SECTION}`;
   for (const [path, item] of Object.entries(out.paths as Json)) {
     for (const [method, op] of Object.entries(item as Json) as [string, Json][]) {
       const lines: string[] = [];
@@ -136,6 +148,9 @@ export function buildDocs(output = join(root, 'docs/site/index.html')): string {
       },
     );
     writeFileSync(output, offline(readFileSync(output, 'utf8')));
+    // The tool files the page links, beside it (in the package, docs.html is already beside them).
+    const tools = join(root, TOOLS_DIR);
+    if (resolve(dirname(output), 'tools') !== tools) cpSync(tools, join(dirname(output), 'tools'), { recursive: true });
     return output;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -214,7 +214,8 @@ describe('the packed workspaces, installed into a project outside the repository
       const unitTests = files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/tests/'));
       expect(unitTests, name).toEqual([]);
     }
-    expect(filesUnder(join(app, 'node_modules/@marketplace/openapi')).sort()).toEqual([
+    const openapiFiles = filesUnder(join(app, 'node_modules/@marketplace/openapi')).sort();
+    expect(openapiFiles.filter((f) => !f.startsWith('tools/'))).toEqual([
       'README.md',
       'bundled/openapi.json',
       'bundled/openapi.yaml',
@@ -223,6 +224,18 @@ describe('the packed workspaces, installed into a project outside the repository
       'docs.html',
       'package.json',
     ]);
+    // The tool files (scripts/tools.ts): collections, llms.txt and one page per operation.
+    expect(openapiFiles).toEqual(
+      expect.arrayContaining([
+        'tools/llms.txt',
+        'tools/operations/postUserLogin.md',
+        'tools/postman/item-marketplace.postman_collection.json',
+        'tools/postman/mock.postman_environment.json',
+        'tools/postman/sandbox.postman_environment.json',
+        'tools/bruno/bruno.json',
+        'tools/bruno/environments/sandbox.bru',
+      ]),
+    );
   });
 
   it('type-check a client program with strict nodenext and with bundler resolution, no skipLibCheck', async () => {
@@ -261,7 +274,7 @@ describe('the packed workspaces, installed into a project outside the repository
     expect(result.offline).toMatch(new RegExp(`^GET http://127\\.0\\.0\\.1:${closed}/infos/admin did not answer: `));
   });
 
-  it('serve the document and the docs page of @marketplace/openapi from the installed server', async () => {
+  it('serve the document, the docs page and the tool files of @marketplace/openapi from the installed server', async () => {
     const installed = JSON.parse(
       readFileSync(join(app, 'node_modules/@marketplace/openapi/bundled/openapi.json'), 'utf8'),
     );
@@ -272,6 +285,9 @@ describe('the packed workspaces, installed into a project outside the repository
     const page = readFileSync(join(app, 'node_modules/@marketplace/openapi/docs.html'), 'utf8');
     expect(page).toContain(SERVER_PLACEHOLDER);
     expect(await docs.text()).toBe(page.replaceAll(SERVER_PLACEHOLDER, new URL(server.url).origin));
+    // The tool files the page links (tools/...), from the installed package.
+    const llms = await fetch(`${server.url}/tools/llms.txt`);
+    expect(await llms.text()).toBe(readFileSync(join(app, 'node_modules/@marketplace/openapi/tools/llms.txt'), 'utf8'));
   });
 
   it('bundle the client for a browser (no Node-only import) and call the server from a page', async () => {

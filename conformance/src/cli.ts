@@ -4,6 +4,7 @@
 // marketplace-conformance verify <summary.json>                  check the seal of a badge summary
 // marketplace-conformance baseline write [--from results.json] [--out file] [--expires date]
 //                                                                record a run's failures as known
+// marketplace-conformance explore --target <base-url> [--seed N]  seeded stateful exploration (src/explore/)
 // Exit codes: 0 nothing failed, 1 a failure (or a violation seen by the proxy), 2 bad options or a
 // target that is not this API or does not answer.
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
        marketplace-conformance proxy --target <base-url> [--port <port>] [--out <dir>] [--reporter <name>]...
        marketplace-conformance verify <summary.json>
        marketplace-conformance baseline write [--from <results.json>] [--out <file>] [--expires <YYYY-MM-DD>]
+       marketplace-conformance explore --target <base-url> [--seed <n>] [--steps <n>] [--time <s>] [--replay <file>] [--out <dir>]
 
   --target <url>          the implementation to test, with its scheme (or BASE_URL)
   --level <level>         contract, behavior or all (default all)
@@ -39,6 +41,9 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
   --from <results.json>   baseline write: the run to record (default conformance/reports/results.json)
   --out <file>            baseline write: the baseline file (default conformance-baseline.json)
   --expires <YYYY-MM-DD>  baseline write: the date new entries stop being known (default: never)
+  --seed <n>              explore: the seed (a run repeats exactly with the same seed and bounds)
+  --steps <n>, --time <s> explore: stop starting runs after this many steps or seconds (default 60 s)
+  --replay <file>         explore: play a replay file written by a failed exploration
   -h, --help              this text`;
 
 const OPTIONS = {
@@ -58,6 +63,10 @@ const OPTIONS = {
   from: { type: 'string' },
   expires: { type: 'string' },
   port: { type: 'string' },
+  seed: { type: 'string' },
+  steps: { type: 'string' },
+  time: { type: 'string' },
+  replay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -129,7 +138,7 @@ function parse(args: string[]): { values: Values; positionals: string[] } {
 }
 
 const argv = process.argv.slice(2);
-const command = argv[0] === 'proxy' || argv[0] === 'verify' || argv[0] === 'baseline' ? argv[0] : 'run';
+const command = ['proxy', 'verify', 'baseline', 'explore'].includes(argv[0] ?? '') ? argv[0]! : 'run';
 const { values, positionals } = parse(command === 'run' ? argv : argv.slice(1));
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
@@ -193,20 +202,37 @@ for (const r of reporters)
   if (!(REPORTERS as readonly string[]).includes(r))
     usageError(`unknown --reporter ${r} (one of ${REPORTERS.join(', ')})`);
 const out = values.out ?? 'conformance/reports';
+const EXPLORE_OPTIONS = ['seed', 'steps', 'time', 'replay'] as const;
+if (command !== 'explore')
+  for (const name of EXPLORE_OPTIONS) if (values[name] !== undefined) usageError(`--${name} is an option of explore`);
+
+/** The options of a plain run only (the proxy and explore refuse them). */
+const RUN_ONLY = [
+  'level',
+  'read-only',
+  'mock',
+  'grep',
+  'api-key',
+  'admin-api-key',
+  'blocked-country',
+  'operations',
+  'require-all',
+  'baseline',
+] as const;
+
+if (command === 'explore') {
+  for (const name of [...RUN_ONLY, 'port'] as const)
+    if (values[name] !== undefined) usageError(`--${name} is not an option of explore`);
+  const { exploreCommand } = await import('./explore/command.ts');
+  const code = await exploreCommand(
+    { target, out, seed: values.seed, steps: values.steps, time: values.time, replay: values.replay },
+    { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+  );
+  process.exit(code);
+}
 
 if (command === 'proxy') {
-  for (const name of [
-    'level',
-    'read-only',
-    'mock',
-    'grep',
-    'api-key',
-    'admin-api-key',
-    'blocked-country',
-    'operations',
-    'require-all',
-    'baseline',
-  ] as const)
+  for (const name of RUN_ONLY)
     if (values[name] !== undefined) usageError(`--${name} is an option of a run, not of the proxy`);
   const port = Number(values.port ?? 0);
   if (!/^\d+$/.test(values.port ?? '0') || port > 65535) usageError(`--port must be a port number, got ${values.port}`);

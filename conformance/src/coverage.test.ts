@@ -92,7 +92,11 @@ describe('coverage', () => {
 
   it('adds the rule matrix: each rule with the tests naming it, their outcome, and the rules no test checks with the reason', () => {
     const outcomes = [
-      { name: 'auth Given a token from another IP [R-AUTH-IP, R-ERR-403]', state: 'passed' as const },
+      {
+        name: 'auth Given a token from another IP [R-AUTH-IP, R-ERR-403]',
+        state: 'passed' as const,
+        sides: ['before', 'at'],
+      },
       { name: 'admin Given <b> a ban [R-TRANS-BAN]', state: 'failed' as const },
       { name: 'cashouts Given a request [R-LIMIT-CASHOUT]', state: 'skipped' as const },
     ];
@@ -102,9 +106,9 @@ describe('coverage', () => {
     expect(markdown).toContain('# Rule matrix');
     expect(markdown).toContain(`Seed rules: ${RULES.length}; checked by a passing test 2`);
     expect(markdown).toMatch(
-      /\| `R-AUTH-IP` \| Authentication \| The JWT is bound to the client IP used at login[^|]*\| ✔ checked \| ✔ auth Given a token from another IP \[R-AUTH-IP, R-ERR-403\] \|/,
+      /\| `R-AUTH-IP` \| Authentication \| The JWT is bound to the client IP used at login[^|]*\| ✔ checked \| before, at \| ✔ auth Given a token from another IP \[R-AUTH-IP, R-ERR-403\] \|/,
     );
-    expect(markdown).toMatch(/\| `R-TRANS-BAN` \| States and transitions \| .* \| ✘ failed \|/);
+    expect(markdown).toMatch(/\| `R-TRANS-BAN` \| States and transitions \| .* \| ✘ failed \| — \|/);
     expect(markdown).toMatch(/\| `R-LIMIT-CASHOUT` \| Limits \| .* \| · not run \|/);
     const reason = RULES.find((r) => r.id === 'R-ERR-500')!.unchecked!;
     expect(markdown).toContain(`- \`R-ERR-500\`: ${reason}`);

@@ -64,6 +64,8 @@ export function coverage(seen: Seen[]): CoverageRow[] {
 export interface Outcome {
   name: string;
   state: 'passed' | 'failed' | 'skipped';
+  rules?: string[];
+  sides?: string[];
 }
 
 const pct = (hit: number, all: number) => (all === 0 ? '—' : `${Math.round((hit / all) * 100)}%`);
@@ -166,11 +168,11 @@ function rulesMarkdown(matrix: RuleRow[]): string[] {
     '',
     ruleHead(matrix),
     '',
-    '| Rule | Section | Seed | State | Tests |',
-    '|---|---|---|---|---|',
+    '| Rule | Section | Seed | State | Sides checked | Tests |',
+    '|---|---|---|---|---|---|',
     ...matrix.map(
       (r) =>
-        `| \`${r.rule.id}\` | ${r.rule.section} | ${cell(quoteOf(r))} | ${RULE_MARK[r.state]} | ${r.tests.map((t) => cell(`${t.state === 'passed' ? '✔' : t.state === 'failed' ? '✘' : '·'} ${t.name}`)).join('<br>') || '—'} |`,
+        `| \`${r.rule.id}\` | ${r.rule.section} | ${cell(quoteOf(r))} | ${RULE_MARK[r.state]} | ${r.sides.join(', ') || '—'} | ${r.tests.map((t) => cell(`${t.state === 'passed' ? '✔' : t.state === 'failed' ? '✘' : '·'} ${t.name}`)).join('<br>') || '—'} |`,
     ),
     '',
     '## Rules no test checks',
@@ -189,11 +191,11 @@ function rulesMarkdown(matrix: RuleRow[]): string[] {
 function rulesHtml(matrix: RuleRow[], esc: (s: string) => string): string {
   const css = { checked: 'hit', failed: 'fail', 'not run': 'miss', unchecked: 'miss' } as const;
   return `<h1>Rule matrix</h1><p>${esc(ruleHead(matrix))}</p>
-<table><tr><th>Rule</th><th>Section</th><th>Seed</th><th>State</th><th>Tests</th></tr>
+<table><tr><th>Rule</th><th>Section</th><th>Seed</th><th>State</th><th>Sides checked</th><th>Tests</th></tr>
 ${matrix
   .map(
     (r) =>
-      `<tr><td><code>${esc(r.rule.id)}</code></td><td>${esc(r.rule.section)}</td><td>${esc(quoteOf(r))}${r.rule.partly ? `<div class="miss">Not checkable: ${esc(r.rule.partly)}</div>` : ''}</td><td class="${css[r.state]}">${esc(RULE_MARK[r.state])}${r.rule.unchecked ? `<div>${esc(r.rule.unchecked)}</div>` : ''}</td><td>${r.tests.map((t) => `<div class="${t.state === 'passed' ? 'hit' : t.state === 'failed' ? 'fail' : 'miss'}">${esc(t.name)}</div>`).join('')}</td></tr>`,
+      `<tr><td><code>${esc(r.rule.id)}</code></td><td>${esc(r.rule.section)}</td><td>${esc(quoteOf(r))}${r.rule.partly ? `<div class="miss">Not checkable: ${esc(r.rule.partly)}</div>` : ''}</td><td class="${css[r.state]}">${esc(RULE_MARK[r.state])}${r.rule.unchecked ? `<div>${esc(r.rule.unchecked)}</div>` : ''}</td><td>${esc(r.sides.join(', ') || '—')}</td><td>${r.tests.map((t) => `<div class="${t.state === 'passed' ? 'hit' : t.state === 'failed' ? 'fail' : 'miss'}">${esc(t.name)}</div>`).join('')}</td></tr>`,
   )
   .join('\n')}
 </table>`;

@@ -36,13 +36,13 @@ type Memory = Map<string, Json>;
 export interface Fault {
   description: string;
   /** The kind of weakness the fault plants (the three kinds of issue 15, or a plain contract break). */
-  kind?: 'scope' | 'states' | 'filter';
+  kind?: 'scope' | 'states' | 'filter' | 'money' | 'ownership' | 'order' | 'deadline' | 'rounding' | 'helper';
   /** The suite's tests that must notice it (a --grep pattern). */
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
   response?: (x: Exchange, memory: Memory) => void;
   /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
-  answer?: (r: Outgoing) => { status: number; body: Json } | undefined;
+  answer?: (r: Outgoing) => { status: number; body: Json; contentType?: string } | undefined;
 }
 
 const ok = (content: Json) => ({ err: false, success: true, content });
@@ -71,6 +71,13 @@ function tradeStatuses(x: Exchange, memory: Memory): Map<string, string> {
     for (const t of x.body.content.trades) statuses.set(String(t.id), String(t.status));
   return statuses;
 }
+
+/** The response rewrite of an implementation listing `field` of `path`'s content in reverse. */
+const reversed =
+  (path: string, field: string) =>
+  (x: Exchange): void => {
+    if (x.path === path && Array.isArray(x.body?.content?.[field])) x.body.content[field].reverse();
+  };
 
 /** The request rewrite of an implementation that ignores the query parameter `param` of `path`. */
 const ignoresQuery =
@@ -530,6 +537,133 @@ export const FAULTS: Record<string, Fault> = {
       if (r.url.pathname === '/cart/bulk' && r.body && typeof r.body === 'object') delete r.body.sellerUserId;
     },
   },
+
+  // Sides of a rule (issue 22): a list's order, the exact second of a deadline, the rounding of an
+  // amount, a promise of the test-helper contract.
+  'buy-orders-oldest-first': {
+    kind: 'order',
+    description: 'GET /user/getBuyorder lists buy orders by ID ascending instead of descending',
+    grep: 'GET /user/getBuyorder: records created out of order',
+    response: reversed('/user/getBuyorder', 'values'),
+  },
+  'cashout-history-oldest-first': {
+    kind: 'order',
+    description: 'GET /user/getCashoutHistory lists cashouts oldest first',
+    grep: 'GET /user/getCashoutHistory: records created out of order',
+    response: reversed('/user/getCashoutHistory', 'cashouts'),
+  },
+  'cashout-cooldown-inclusive': {
+    kind: 'deadline',
+    description: 'a cashout exactly 24 hours after the previous one is still refused (`<=` for `<`)',
+    grep: '24 hours must pass between two cashout requests',
+    response: (x, memory) => {
+      const clock = map(memory, 'clock');
+      const last = map(memory, 'last');
+      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
+        clock.set('now', String(x.body.content.now));
+      if (x.path === '/user/getCashoutHistory' && x.user && Array.isArray(x.body?.content?.cashouts))
+        for (const c of x.body.content.cashouts)
+          last.set(x.user, String(Math.max(Number(c.requestedAt), Number(last.get(x.user) ?? 0))));
+      if (x.path === '/cashout/process' && x.status === 200 && x.user && last.has(x.user))
+        if (Number(last.get(x.user)) + 86_400 === Number(clock.get('now'))) {
+          x.status = 300;
+          x.body = refusal('Cooldown period');
+        }
+    },
+  },
+  'jwt-accepted-at-exp': {
+    kind: 'deadline',
+    description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',
+    grep: 'a JWT is refused from its',
+    response: (x, memory) => {
+      const clock = map(memory, 'clock');
+      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
+        clock.set('now', String(x.body.content.now));
+      const payload = x.headers.authorization?.replace(/^Bearer /, '').split('.')[1];
+      const exp = payload ? Number(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).exp) : Number.NaN;
+      if (x.path === '/user/balance' && x.status === 403 && exp === Number(clock.get('now'))) {
+        x.status = 200;
+        x.body = ok({ balance: 0 });
+      }
+    },
+  },
+  'cashout-fee-rounded-half': {
+    kind: 'rounding',
+    description: 'a cashout answers its fee rounded to the nearest cent instead of up',
+    grep: 'refunded when it fails',
+    response: (x) => {
+      const result = x.path === '/cashout/process' ? x.body?.content : undefined;
+      if (typeof result?.fee === 'number' && typeof result.amount === 'number')
+        result.fee = Math.round((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
+    },
+  },
+  'average-rounded-down': {
+    kind: 'rounding',
+    description: 'the average sale price is rounded down instead of to the nearest cent',
+    grep: 'GET /user/getSalesInfos averages',
+    response: (x) => {
+      const c = x.path === '/user/getSalesInfos' ? x.body?.content : undefined;
+      if (typeof c?.averageSalePrice === 'number' && c.itemsSold > 0)
+        c.averageSalePrice = Math.floor(c.totalRevenue / c.itemsSold);
+    },
+  },
+  'outbox-newest-first': {
+    kind: 'helper',
+    description: 'GET /test_helpers/outbox lists messages newest first',
+    grep: 'oldest first, filtered by channel',
+    response: reversed('/test_helpers/outbox', 'messages'),
+  },
+  'helper-slug-underscores': {
+    kind: 'helper',
+    description: 'POST /test_helpers/items makes slugs with "_" instead of "-"',
+    grep: 'the slug is the name in lower case',
+    response: (x) => {
+      if (x.path === '/test_helpers/items' && typeof x.body?.content?.url === 'string')
+        x.body.content.url = x.body.content.url.replaceAll('-', '_');
+    },
+  },
+};
+
+/**
+ * Faults in state that no single answer shows, only the state read as a whole (money that does not
+ * add up, an asset in two places): what `marketplace-conformance explore` is for (src/explore/).
+ */
+export const STATE_FAULTS: Record<string, Fault> = {
+  'cashout-fee-not-debited': {
+    kind: 'money',
+    description: 'a cashout debits the amount but not its fee: the balance keeps the fee (money created)',
+    grep: 'cashout is accepted pending with the 2 percent fee',
+    response: (x, memory) => {
+      const kept = map(memory, 'kept');
+      if (x.path === '/cashout/process' && x.status === 200 && x.user && typeof x.body?.content?.fee === 'number')
+        kept.set(x.user, String(Number(kept.get(x.user) ?? 0) + x.body.content.fee));
+      if (x.path === '/user/balance' && x.user && kept.has(x.user) && typeof x.body?.content?.balance === 'number')
+        x.body.content.balance += Number(kept.get(x.user));
+    },
+  },
+  'seller-keeps-sold-asset': {
+    kind: 'ownership',
+    description: "a sold asset stays in the seller's inventory as well as the buyer's",
+    grep: 'sells at once',
+    response: (x, memory) => {
+      const owners = map(memory, 'owners');
+      const rows = map(memory, 'rows');
+      if (x.path === '/test_helpers/reset') for (const m of [owners, rows]) m.clear();
+      if (x.path === '/test_helpers/assets' && x.status === 200)
+        owners.set(String(x.body?.content?.assetId), String(x.requestBody?.owner));
+      if (x.path !== '/inventory/onInventory' || !x.user || !Array.isArray(x.body?.content?.items)) return;
+      const items: Json[] = x.body.content.items;
+      for (const row of items)
+        for (const id of String(row.ids).split(','))
+          if (owners.has(id) && owners.get(id) !== x.user)
+            rows.set(id, JSON.stringify({ ...row, ids: id, assetId: id, count: 1 }));
+      for (const [id, row] of rows)
+        if (owners.get(id) === x.user && !items.some((r) => String(r.ids).split(',').includes(id))) {
+          items.push(JSON.parse(row));
+          x.body.content.count += 1;
+        }
+    },
+  },
 };
 
 /** The subject of a bearer JWT (not verified: the proxy only tells callers apart). */
@@ -571,8 +705,8 @@ export async function startFaultyProxy(
     const out: Outgoing = { method: req.method ?? 'GET', url: new URL(req.url ?? '/', upstream), headers, body: json };
     const instead = fault?.answer?.(out);
     if (instead) {
-      res.writeHead(instead.status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(instead.body));
+      res.writeHead(instead.status, { 'content-type': instead.contentType ?? 'application/json; charset=utf-8' });
+      res.end(typeof instead.body === 'string' ? instead.body : JSON.stringify(instead.body));
       return;
     }
     fault?.request?.(out, memory);

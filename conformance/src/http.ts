@@ -64,6 +64,16 @@ const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 /** A curl line cut to a readable length (a 7 MB body stays out of the report). */
 const short = (curl: string) => (curl.length > 1000 ? `${curl.slice(0, 1000)}… (${curl.length} characters)` : curl);
 
+/** The curl line that sends a request as it was sent. */
+export const curlLine = (method: string, url: URL, headers: Record<string, string>, body?: string): string =>
+  [
+    'curl -i',
+    `-X ${method}`,
+    quote(url.toString()),
+    ...Object.entries(headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
+    ...(body === undefined ? [] : [`--data ${quote(body)}`]),
+  ].join(' ');
+
 /** Sends one request to the target and records it; a 404 ends the running test as a skip (see `on404`). */
 export async function call(method: string, path: string, c: Call = {}): Promise<Answer> {
   const url = targetUrl(settings.target, path);
@@ -92,13 +102,7 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     headers['content-type'] = c.raw.contentType;
     body = c.raw.body;
   }
-  const curl = [
-    'curl -i',
-    `-X ${method}`,
-    quote(url.toString()),
-    ...Object.entries(headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`),
-    ...(body === undefined ? [] : [`--data ${quote(body)}`]),
-  ].join(' ');
+  const curl = curlLine(method, url, headers, body);
   let res: Response;
   try {
     res = await fetch(url, { method, headers, body });

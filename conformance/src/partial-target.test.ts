@@ -49,23 +49,26 @@ function removedBy(seed: number, keep: string[] = []): Set<string> {
   ]);
 }
 
+/** The unknown-route 404 of the document, and a web framework's 404 page (any 404 counts). */
+type Missing = { status: number; body: unknown; contentType?: string };
+const UNKNOWN_ROUTE: Missing = { status: 404, body: { err: true, success: false, content: 'Not found' } };
+const FRAMEWORK_PAGE: Missing = { status: 404, contentType: 'text/html', body: '<!DOCTYPE html><pre>Cannot GET</pre>' };
+
 /** The proxy's behaviour: what is removed answers as an unknown route, the rest (maybe faulty) goes through. */
-const partial = (removed: Set<string>, bug?: Fault): Fault => ({
+const partial = (removed: Set<string>, bug?: Fault, missing: Missing = UNKNOWN_ROUTE): Fault => ({
   ...bug,
   description: `${removed.size} operations and helpers removed${bug ? `, and ${bug.description}` : ''}`,
   grep: '',
   answer: (r) => {
     const name = findOperation(r.method, r.url.pathname)?.name ?? findHelper(r.method, r.url.pathname)?.name;
-    return name && removed.has(name)
-      ? { status: 404, body: { err: true, success: false, content: 'Not found' } }
-      : undefined;
+    return name && removed.has(name) ? missing : undefined;
   },
 });
 
 /** Runs the suite (all of it, unless `args` narrow it) against the reference server behind the partial proxy. */
-async function runPartial(removed: Set<string>, bug?: Fault, args: string[] = []) {
+async function runPartial(removed: Set<string>, bug?: Fault, args: string[] = [], missing: Missing = UNKNOWN_ROUTE) {
   const server = await startTestServer({ env: { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' } });
-  const proxy = await startFaultyProxy(server.baseUrl, partial(removed, bug));
+  const proxy = await startFaultyProxy(server.baseUrl, partial(removed, bug, missing));
   try {
     return await runCli(['--target', proxy.url, '--blocked-country', 'KP', ...args], {
       scratch,
@@ -81,14 +84,17 @@ const NOT_IMPLEMENTED = /^not implemented: ((?:GET|POST) \S+) answered 404 \(nee
 const HELPER_PROBES = ['GET /test_helpers/clock', 'GET /test_helpers/outbox', 'GET /test_helpers/platform/offers'];
 
 describe('a partial implementation: a random half of the operations and of the test helpers answer 404', () => {
-  it.each([1, 5])(
-    'seed %i: exit 0, no failure, every skip names a missing operation, the rest runs',
+  it.each([
+    [1, 'the unknown-route 404 of the document', UNKNOWN_ROUTE],
+    [5, "a web framework's 404 page", FRAMEWORK_PAGE],
+  ] as const)(
+    'seed %i, missing routes answering %s: exit 0, no failure, every skip names a missing operation, the rest runs',
     {
       timeout: 300_000,
     },
-    async (seed) => {
+    async (seed, _, missing) => {
       const removed = removedBy(seed);
-      const { code, result, stdout, stderr } = await runPartial(removed);
+      const { code, result, stdout, stderr } = await runPartial(removed, undefined, [], missing);
       expect(
         result?.failed.map((f) => `${f.name}: ${f.reason}`),
         `${stdout.slice(-3000)}${stderr}`,

@@ -1,6 +1,6 @@
 // The check the CLI makes before anything else: is the target an http(s) URL, does it answer, and
-// does it answer like the Item Marketplace API (two requests every implementation answers in one of
-// its two envelopes, changing nothing)? A static file server or another API is told so in one line
+// does it answer like the Item Marketplace API (two requests, changing nothing: one answered in one
+// of the API's two envelopes is enough, as a partial implementation may lack the other route)? A static file server or another API is told so in one line
 // instead of hundreds of failures. Only the envelope is required here, not the exact answer: an
 // implementation with a wrong status or message is this API with a bug, for the suite to report.
 
@@ -34,6 +34,9 @@ export async function probeTarget(target: string, timeoutMs = 15_000): Promise<s
     return `--target ${target} is not a URL`;
   }
   if (!['http:', 'https:'].includes(base.protocol)) return `--target ${target} must be an http:// or https:// URL`;
+  // One probe answering like the API is enough: a team's implementation may lack the other route
+  // (its framework's 404 page), which the run then reports as not implemented.
+  let problem: string | undefined;
   for (const probe of PROBES) {
     const url = targetUrl(base, probe.path);
     let res: Response;
@@ -58,13 +61,12 @@ export async function probeTarget(target: string, timeoutMs = 15_000): Promise<s
     try {
       body = JSON.parse(text);
     } catch {}
-    if (res.status === 422 && contentType.includes('problem+json')) continue; // Prism
+    if (res.status === 422 && contentType.includes('problem+json')) return undefined; // Prism
     const json = contentType.includes('json');
-    if (!json || !isEnvelope(body)) {
-      const what = `${contentType.split(';')[0] || 'no content type'} ${res.status}`;
-      const detail = json ? ' (not in envelope A or B)' : '';
-      return `the target ${target} answered ${what} to ${probe.method} ${probe.path}${detail}: is this the Item Marketplace API?`;
-    }
+    if (json && isEnvelope(body)) return undefined;
+    const what = `${contentType.split(';')[0] || 'no content type'} ${res.status}`;
+    const detail = json ? ' (not in envelope A or B)' : '';
+    problem ??= `the target ${target} answered ${what} to ${probe.method} ${probe.path}${detail}: is this the Item Marketplace API?`;
   }
-  return undefined;
+  return problem;
 }

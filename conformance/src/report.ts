@@ -41,6 +41,8 @@ export interface TestOutcome {
   reason?: string;
   /** The seed rules the test names (`rule(...)`). */
   rules?: string[];
+  /** The sides of its rules the test checks (rule.ts `sides`). */
+  sides?: string[];
   failure?: Failure;
   /** A skip caused by these operations or test helpers answering 404 (the skip records' `missing`). */
   missing?: string[];

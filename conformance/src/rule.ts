@@ -26,8 +26,34 @@ declare module 'vitest' {
     last?: ExchangeNote;
     /** The exchange a failed check was about (`assertThat`, `assertConforms`). */
     subject?: ExchangeNote;
+    /** The sides of its rules the test checks (`sides(...)`): shown per rule in the rule matrix. */
+    sides?: Side[];
   }
 }
+
+/**
+ * The sides of a rule a test can check (issue 22): a time rule one second before, at and one second
+ * after its boundary; a list's documented order (and its tie-break) and each page; a computed
+ * amount at inputs where floor, round and ceil differ; a promise of the test-helper contract.
+ */
+export type Side =
+  | 'before'
+  | 'at'
+  | 'after'
+  | 'order'
+  | 'tie-break'
+  | 'first page'
+  | 'middle page'
+  | 'last page'
+  | 'past the end'
+  | 'floor ≠ round'
+  | 'round ≠ ceil'
+  | 'helper contract';
+
+/** Test options naming the rules a test checks and the sides of them it checks. */
+export const sides = (list: Side[], ...ids: string[]): { meta: { rules: string[]; sides: Side[] } } => ({
+  meta: { rules: ids, sides: list },
+});
 
 /**
  * Test options naming the seed rules a test checks:

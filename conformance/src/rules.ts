@@ -1221,6 +1221,8 @@ export interface RuleRow {
   tests: { name: string; state: 'passed' | 'failed' | 'skipped' }[];
   /** checked: a test passed and none failed; failed: a test failed; not run: every test naming it was skipped. */
   state: RuleState;
+  /** The sides of the rule passing tests check (before, at, after, order, pages, rounding: rule.ts `Side`). */
+  sides: string[];
 }
 
 /**
@@ -1228,13 +1230,15 @@ export interface RuleRow {
  * names rules in its title or in its options (`rule(...)` of rule.ts, carried as `rules`).
  */
 export function ruleMatrix(
-  outcomes: { name: string; state: 'passed' | 'failed' | 'skipped'; rules?: string[] }[],
+  outcomes: { name: string; state: 'passed' | 'failed' | 'skipped'; rules?: string[]; sides?: string[] }[],
 ): RuleRow[] {
   const tests = new Map<string, RuleRow['tests']>();
+  const sides = new Map<string, Set<string>>();
   for (const o of outcomes)
     for (const id of new Set([...(o.rules ?? []), ...rulesOf(o.name)])) {
       if (!tests.has(id)) tests.set(id, []);
       tests.get(id)!.push({ name: o.name, state: o.state });
+      if (o.state === 'passed') for (const s of o.sides ?? []) sides.set(id, (sides.get(id) ?? new Set()).add(s));
     }
   return RULES.map((r) => {
     const mine = tests.get(r.id) ?? [];
@@ -1245,6 +1249,6 @@ export function ruleMatrix(
         : mine.length
           ? 'not run'
           : 'unchecked';
-    return { rule: r, tests: mine, state };
+    return { rule: r, tests: mine, state, sides: [...(sides.get(r.id) ?? [])] };
   });
 }

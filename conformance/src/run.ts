@@ -169,6 +169,7 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
         level,
         state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
         ...(rules.length ? { rules } : {}),
+        ...(meta.sides?.length ? { sides: meta.sides } : {}),
         duration: Math.round(test.diagnostic()?.duration ?? 0),
       };
       if (result.state === 'failed') {

@@ -61,9 +61,11 @@ describe('GET /user/getBuyorder filters', () => {
       names(undercut).join() === [below.name, burning.name].sort().join(),
       'undercut keeps the orders below the lowest listing (250 and 100 under 300), not 300 or 350',
     );
-    const byEffect = await get(me, '/user/getBuyorder', { count: 100, search: 'burning' });
+    // The document leaves how the term matches open (substring or prefix, case): terms in the case of
+    // the names, at their start, match under every reading.
+    const byEffect = await get(me, '/user/getBuyorder', { count: 100, search: 'Burning' });
     assertThat(byEffect, names(byEffect).join() === burning.name, 'the search term matches the effect');
-    const byName = await get(me, '/user/getBuyorder', { count: 100, search: 'undercut' });
+    const byName = await get(me, '/user/getBuyorder', { count: 100, search: 'Undercut' });
     assertThat(
       byName,
       names(byName).join() ===

@@ -27,7 +27,7 @@ In test mode (and in every sandbox) a request may ask for itself: Prefer: delay=
 Prefer: code=429 answers the API's 429 with its rate-limit headers, Prefer: code=500 its 500.
 
 Other environment variables: HOST, MARKETPLACE_PG_POOL, MARKETPLACE_JWT_SECRET,
-MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
+MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_SECRETS_KEY, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
 MARKETPLACE_SMTP_URL, MARKETPLACE_SITE_URL, MARKETPLACE_SANDBOX_MAX (20), MARKETPLACE_SANDBOX_IDLE
 (seconds, 1800), MARKETPLACE_SANDBOX_MEMORY (heap megabytes), LOG_LEVEL. Each bad one refuses the start with a line
 saying what is expected.`;

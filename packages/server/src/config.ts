@@ -23,6 +23,8 @@ export interface Config {
   pgPool: number;
   jwtSecret: string | undefined;
   depositSecret: string | undefined;
+  /** The key TOTP secrets are sealed with at rest (`MARKETPLACE_SECRETS_KEY`). */
+  secretsKey: string | undefined;
   blockedCountries: string[];
   trustProxy: string;
   testMode: boolean;
@@ -69,6 +71,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     pgPool: Number(e.MARKETPLACE_PG_POOL ?? 10),
     jwtSecret: e.MARKETPLACE_JWT_SECRET,
     depositSecret: e.MARKETPLACE_DEPOSIT_SECRET,
+    secretsKey: e.MARKETPLACE_SECRETS_KEY,
     blockedCountries: (e.MARKETPLACE_BLOCKED_COUNTRIES ?? '')
       .split(',')
       .map((c) => c.trim().toUpperCase())

@@ -96,6 +96,7 @@ export const Environment = Type.Object(
     ),
     MARKETPLACE_JWT_SECRET: Secret,
     MARKETPLACE_DEPOSIT_SECRET: Secret,
+    MARKETPLACE_SECRETS_KEY: Secret,
     MARKETPLACE_BLOCKED_COUNTRIES: variable(
       (v) => list(v).every((code) => /^[a-z]{2}$/i.test(code)),
       'is not a comma-separated list of two-letter country codes (KP,IR)',

@@ -13,6 +13,7 @@ import { outboxModeration } from './adapters/moderation.ts';
 import { Outbox } from './adapters/outbox.ts';
 import { PaymentsSimulator } from './adapters/payments.ts';
 import { PlatformSimulator } from './adapters/platform.ts';
+import { aesSealer, sealStoredSecrets } from './auth/sealed-secrets.ts';
 import { createTestClock, systemClock } from './clock.ts';
 import { type Config, checkSecret, keepNewSecret } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
@@ -21,6 +22,7 @@ import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
 import { isOnPurpose, onPurpose } from './http/on-purpose.ts';
+import { answerProtocolErrors, MAX_HEADER_BYTES } from './http/protocol-errors.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
@@ -59,6 +61,7 @@ const SECRETS = [
   { name: 'jwt-secret', variable: 'MARKETPLACE_JWT_SECRET', given: (c: Config) => c.jwtSecret },
   { name: 'deposit-secret', variable: 'MARKETPLACE_DEPOSIT_SECRET', given: (c: Config) => c.depositSecret },
   { name: 'code-key', variable: undefined, given: (_c: Config) => undefined },
+  { name: 'secrets-key', variable: 'MARKETPLACE_SECRETS_KEY', given: (c: Config) => c.secretsKey },
 ] as const;
 type SecretName = (typeof SECRETS)[number]['name'];
 
@@ -116,9 +119,11 @@ export async function composeServer({ config, demoData = false, logger, store: s
     jwtSecret: new TextEncoder().encode(await secret('jwt-secret')),
     depositSecret: await secret('deposit-secret'),
     codeKey: await secret('code-key'),
+    sealer: aesSealer(await secret('secrets-key')),
     document: theDocument(),
     caches: worldCache(world),
   };
+  await sealStoredSecrets(store, deps.sealer);
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
   const before = [onPurposeRouter(config), documentsRouter(deps.document)];
@@ -210,9 +215,13 @@ export function listen(
       requestTimeout,
       headersTimeout: Math.min(headersTimeout, requestTimeout),
       connectionsCheckingInterval: Math.min(1000, headersTimeout, requestTimeout),
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Checked by the application, which answers in the envelope (Node's answer is a bare 400).
+      requireHostHeader: false,
     },
     app,
   );
+  answerProtocolErrors(server, app);
   return new Promise((done, fail) => {
     const refuse = (error: NodeJS.ErrnoException) => {
       const why = {

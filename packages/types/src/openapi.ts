@@ -1360,7 +1360,8 @@ export interface paths {
          *     cashout records", Sales summary). The seed gives two descriptions: totals of the caller's sales
          *     (`SalesSummary`: `totalSales, totalRevenue, averageSalePrice, itemsSold, last30DaysSales,
          *     last30DaysRevenue`), and the caller's items currently on sale (`SalesSummaryListing`:
-         *     `{nb, price, user}`). The reference server implements the first. Amounts are integer cents.
+         *     `{nb, price, user}`). The reference server implements the first. Amounts are integer cents;
+         *     revenues are sums of sale prices, before the 5 percent seller fee (this document's rule).
          */
         get: operations["getUserGetSalesInfos"];
         put?: never;
@@ -1786,9 +1787,11 @@ export interface paths {
          *     server, `http://127.0.0.1:8080/u/<shortUrl>`) and through `GET /user/store/{identifier}`. A
          *     change within a month of the previous one answers
          *     `Short URL can only be changed once per month` (message designed by this document; the seed
-         *     states the limit without a message); this document counts a month as 30 days. The list of
-         *     reserved short URLs is not shown. The confirmation text is not shown; this document settles on
-         *     `Short URL updated`.
+         *     states the limit without a message); this document counts a month as 30 days. Short URLs are
+         *     compared without case: `My-Store` is taken when `my-store` is (this document's rule). The seed
+         *     does not list the reserved short URLs; this document reserves at least `admin` (`Short URL is
+         *     reserved`), and an implementation may reserve more. The confirmation text is not shown; this
+         *     document settles on `Short URL updated`.
          */
         post: operations["postUserUpdateShortUrl"];
         delete?: never;
@@ -4473,8 +4476,9 @@ export interface components {
         /**
          * SalesSummary
          * @description The caller's sales summary, first description of `GET /user/getSalesInfos` (seed: "Purchase,
-         *     sale, cashout records", Sales summary). Amounts are integer cents. Whether revenues are before
-         *     or after the 5 percent seller fee is not shown.
+         *     sale, cashout records", Sales summary). Amounts are integer cents. Revenues are the sums of the
+         *     sale prices, before the 5 percent seller fee, as `totalRevenue` of the sales history (the seed
+         *     does not say; this document's rule).
          * @example {
          *       "totalSales": 42,
          *       "totalRevenue": 186300,
@@ -4531,7 +4535,7 @@ export interface components {
             date: string;
             /** @description Number of sales that day. */
             sales: number;
-            /** @description Revenue of that day, cents. */
+            /** @description Revenue of that day, cents (the sum of the sale prices, before the seller fee). */
             revenue: number;
         };
         /**
@@ -8098,7 +8102,7 @@ export interface operations {
                             statistics?: {
                                 /** @description Number of sales in the window. */
                                 totalSales: number;
-                                /** @description Revenue in the window, cents. */
+                                /** @description Revenue in the window, cents (the sum of the sale prices, before the seller fee). */
                                 totalRevenue: number;
                             };
                         };

@@ -11,6 +11,14 @@ export const INTERNAL_ERROR = 'Internal server error';
 /** Seed, Errors: the 429 content. */
 export const rateLimited = (seconds: number) => `Rate limit exceeded. Retry after ${seconds} seconds.`;
 
+/** Document (`x-protocol-errors`): answers to a request that is not HTTP the server reads, before any operation. */
+export const PROTOCOL = {
+  badRequest: 'Bad request',
+  timeout: 'Request timeout',
+  expectationFailed: 'Expectation failed',
+  headersTooLarge: 'Request header fields too large',
+} as const;
+
 export const LOGIN = {
   missingApiKey: 'Missing required parameter: apiKey',
   invalidApiKey: 'Invalid API key',

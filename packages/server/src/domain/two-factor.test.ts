@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { aesSealer } from '../auth/sealed-secrets.ts';
 import { MAX_ATTEMPTS } from './codes.ts';
 import { CODES, TWO_FACTOR } from './messages.ts';
 import { testState } from './test-state.ts';
 import { activate, askReset, base32, createSecret, totpAt, totpValid, validateReset } from './two-factor.ts';
 
 const CODE_KEY = 'k'.repeat(32);
+const SEALER = aesSealer('s'.repeat(32));
 
 const bytes = Buffer.from('12345678901234567890'); // the RFC 6238 SHA-1 test key
 
@@ -40,7 +42,7 @@ describe('base32 and TOTP', () => {
 function activated() {
   const s = testState();
   const me = s.user().platformId;
-  const created = createSecret(s.tx, { user: me, secretBytes: bytes, key: 'k1', now: s.now });
+  const created = createSecret(s.tx, { user: me, secretBytes: bytes, key: 'k1', now: s.now, sealer: SEALER });
   if (!created.ok) throw new Error('create failed');
   return { s, me, secret: created.value.base32 };
 }
@@ -51,12 +53,16 @@ describe('createSecret and activate', () => {
     expect(s.tx.get('users', me)?.twoFactorEnabled).toBe(false);
     const code = totpAt(secret, s.now);
     const act = (key: string, c: string) =>
-      activate(s.tx, { user: me, key, code: c, email: 'b@example.com', now: s.now });
+      activate(s.tx, { user: me, key, code: c, email: 'b@example.com', now: s.now, sealer: SEALER });
     expect(act('other', code)).toEqual({ ok: false, error: TWO_FACTOR.notSetUp });
     expect(act('k1', totpAt(secret, s.now + 120))).toEqual({ ok: false, error: TWO_FACTOR.invalidCode });
     expect(act('k1', code)).toEqual({ ok: true, value: TWO_FACTOR.activated });
     expect(s.tx.get('users', me)?.twoFactorEnabled).toBe(true);
-    expect(s.tx.get('twoFactor', me)).toMatchObject({ secret, backupEmail: 'b@example.com', activatedAt: s.now });
+    const stored = s.tx.get('twoFactor', me)!;
+    expect(stored).toMatchObject({ backupEmail: 'b@example.com', activatedAt: s.now });
+    // Kept sealed: the record holds neither the secret nor the key in clear.
+    expect(JSON.stringify(stored)).not.toContain(secret);
+    expect([SEALER.open(stored.secret), SEALER.open(stored.key)]).toEqual([secret, 'k1']);
     // the pending secret is used up
     expect(act('k1', code)).toEqual({ ok: false, error: TWO_FACTOR.notSetUp });
   });
@@ -64,17 +70,30 @@ describe('createSecret and activate', () => {
   it('gives a QR code URL carrying the otpauth URI of the secret', () => {
     const s = testState();
     const me = s.user().platformId;
-    const r = createSecret(s.tx, { user: me, secretBytes: bytes, key: 'k', now: s.now });
+    const r = createSecret(s.tx, { user: me, secretBytes: bytes, key: 'k', now: s.now, sealer: SEALER });
     expect(r.ok && decodeURIComponent(r.value.qrCode)).toContain(
       `otpauth://totp/Marketplace:${me}?secret=${base32(bytes)}`,
     );
   });
 });
 
+/** A user with 2FA active (backup address b@example.com). */
+function enabled() {
+  const { s, me, secret } = activated();
+  activate(s.tx, {
+    user: me,
+    key: 'k1',
+    code: totpAt(secret, s.now),
+    email: 'b@example.com',
+    now: s.now,
+    sealer: SEALER,
+  });
+  return { s, me };
+}
+
 describe('askReset and validateReset', () => {
   it('mails a reset code to the backup address; the code with its request removes 2FA', () => {
-    const { s, me, secret } = activated();
-    activate(s.tx, { user: me, key: 'k1', code: totpAt(secret, s.now), email: 'b@example.com', now: s.now });
+    const { s, me } = enabled();
     const asked = askReset(s.tx, { user: me, code: '424242', codeKey: CODE_KEY, now: s.now });
     expect(asked).toEqual({
       ok: true,
@@ -111,8 +130,7 @@ describe('askReset and validateReset', () => {
   });
 
   it('answers Too many attempts after 5 wrong codes, and keeps 2FA', () => {
-    const { s, me, secret } = activated();
-    activate(s.tx, { user: me, key: 'k1', code: totpAt(secret, s.now), email: 'b@example.com', now: s.now });
+    const { s, me } = enabled();
     askReset(s.tx, { user: me, code: '424242', codeKey: CODE_KEY, now: s.now });
     for (let i = 0; i < MAX_ATTEMPTS; i += 1)
       validateReset(s.tx, { user: me, requestId: 1, code: '1', codeKey: CODE_KEY, now: s.now });

@@ -39,15 +39,24 @@ export const totpAt = (secret: string, now: number): string =>
 export const totpValid = (secret: string, code: string, now: number): boolean =>
   authenticator.clone({ epoch: now * 1000, window: 1 }).check(code, secret);
 
+/**
+ * Seals a secret for the store and opens it again (auth/sealed-secrets.ts: AES-GCM under a key
+ * kept apart from the store). Records hold TOTP secrets and their keys sealed only.
+ */
+export interface Sealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
 /** A secret made by create and not validated yet, kept until validate (one per user). */
-type PendingSecret = {
+export type PendingSecret = {
   id: string;
   kind: 'twoFactorPending';
   secret: string;
   key: string;
   created: number;
 };
-const pendingId = (user: string) => `twoFactorPending:${user}`;
+export const pendingId = (user: string) => `twoFactorPending:${user}`;
 
 /**
  * Creates a secret for the caller (`secretBytes`, 20 random bytes; `key`, the random key component
@@ -56,14 +65,14 @@ const pendingId = (user: string) => `twoFactorPending:${user}`;
  */
 export function createSecret(
   tx: Tx,
-  input: { user: string; secretBytes: Uint8Array; key: string; now: number },
+  input: { user: string; secretBytes: Uint8Array; key: string; now: number; sealer: Sealer },
 ): Result<{ qrCode: string; base32: string; key: string }> {
   const secret = base32(input.secretBytes);
   const pending: PendingSecret = {
     id: pendingId(input.user),
     kind: 'twoFactorPending',
-    secret,
-    key: input.key,
+    secret: input.sealer.seal(secret),
+    key: input.sealer.seal(input.key),
     created: input.now,
   };
   tx.put('records', pending.id, pending);
@@ -75,11 +84,11 @@ export function createSecret(
 /** Activates 2FA with the created secret's key, its current code and a backup address. */
 export function activate(
   tx: Tx,
-  input: { user: string; key: string; code: string; email: string; now: number },
+  input: { user: string; key: string; code: string; email: string; now: number; sealer: Sealer },
 ): Result<typeof TWO_FACTOR.activated> {
   const pending = tx.get('records', pendingId(input.user)) as PendingSecret | undefined;
-  if (!pending || pending.key !== input.key) return fail(TWO_FACTOR.notSetUp);
-  if (!totpValid(pending.secret, input.code, input.now)) return fail(TWO_FACTOR.invalidCode);
+  if (!pending || input.sealer.open(pending.key) !== input.key) return fail(TWO_FACTOR.notSetUp);
+  if (!totpValid(input.sealer.open(pending.secret), input.code, input.now)) return fail(TWO_FACTOR.invalidCode);
   const record: TwoFactor = {
     user: input.user,
     secret: pending.secret,

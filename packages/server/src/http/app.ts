@@ -15,6 +15,7 @@ import { doDueWork } from './due-work.ts';
 import { sendError, sendOk } from './envelope.ts';
 import { execute } from './execute.ts';
 import type { OperationInfo } from './operation-index.ts';
+import { refuseMalformed } from './protocol-errors.ts';
 import { setRateLimitHeaders } from './rate-limited.ts';
 import {
   documentOperations,
@@ -40,6 +41,8 @@ export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
  * stalled uploads do.
  */
 export const ANONYMOUS_UPLOADS = 32;
+/** Seconds a caller over ANONYMOUS_UPLOADS is told to wait: a body arrives in well under that. */
+export const UPLOAD_RETRY_AFTER = 1;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -65,7 +68,7 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
   // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
   app.use((req: Request, res: Response, next: NextFunction) => {
     guardBody(req, res);
-    next();
+    if (!refuseMalformed(req, res)) next();
   });
   useRequestParsing(app);
   // The access log costs a listener per request: only when someone reads debug logs.
@@ -178,7 +181,13 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   const ip = req.ip ?? '';
   const held = uploads.get(ip) ?? 0;
   if (held >= ANONYMOUS_UPLOADS) {
-    sendRateLimited(res, { allowed: false, limit: ANONYMOUS_UPLOADS, remaining: 0, reset: now + 1, retryAfter: 1 });
+    sendRateLimited(res, {
+      allowed: false,
+      limit: ANONYMOUS_UPLOADS,
+      remaining: 0,
+      reset: now + UPLOAD_RETRY_AFTER,
+      retryAfter: UPLOAD_RETRY_AFTER,
+    });
     return false;
   }
   uploads.set(ip, held + 1);

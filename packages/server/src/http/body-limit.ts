@@ -8,11 +8,11 @@
 type Json = Record<string, any>;
 
 /** Bytes one character of a string may take once encoded: `%E2%82%AC` in a form body (9 per UTF-16 unit). */
-const BYTES_PER_CHARACTER = 9;
+export const BYTES_PER_CHARACTER = 9;
 /** Bytes of an encoded number or boolean, with room for form coercion (`"123"`). */
 const SCALAR_BYTES = 32;
 /** Room for the encoding around fields (quotes, separators, a charset parameter, whitespace). */
-const SLACK_BYTES = 1024;
+export const SLACK_BYTES = 1024;
 
 /** Follows a local `$ref` of the bundled document. */
 function deref(doc: Json, node: Json | undefined, seen = new Set<string>()): Json | undefined {

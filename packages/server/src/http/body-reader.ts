@@ -117,6 +117,8 @@ export async function readBounded(req: IncomingMessage, res: ServerResponse, lim
     cutBody(req, res);
     throw tooLarge();
   }
+  // A client waiting for `100 Continue` sends its body now (the server does not send it earlier).
+  if (req.headers.expect?.toLowerCase() === '100-continue' && !res.headersSent) res.writeContinue();
   await release(req.socket);
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];

@@ -10,6 +10,7 @@ import type { PlatformSimulator } from '../adapters/platform.ts';
 import type { Clock, TestClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Cache } from '../domain/cache.ts';
+import type { Sealer } from '../domain/two-factor.ts';
 import type { Limiter } from '../rate-limit.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedWorld } from '../world.ts';
@@ -43,6 +44,8 @@ export interface ServerDeps {
   depositSecret: string;
   /** HMAC key of the 6-digit codes sent by e-mail (domain/codes.ts), kept in `<db>.code-key`. */
   codeKey: string;
+  /** Seals TOTP secrets for the store (AES-GCM under the secrets key, kept apart from the store). */
+  sealer: Sealer;
   // biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document
   document: any;
   /** Computed answers reused for a while (pricing, price lists): not state, shared through the world. */

@@ -128,3 +128,19 @@ describe('GET /openapi.json', () => {
     expect(await res.json()).toEqual(JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')));
   });
 });
+
+describe('the tool files of @marketplace/openapi', () => {
+  it('serves llms.txt (/llms.txt leads there), its pages and the collections under /tools/', async () => {
+    const index = await fetch(`${t.baseUrl}/llms.txt`);
+    expect(index.url).toBe(`${t.baseUrl}/tools/llms.txt`);
+    expect(await index.text()).toContain('(operations/postUserLogin.md)');
+    const page = await fetch(`${t.baseUrl}/tools/operations/postUserLogin.md`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/markdown; charset=utf-8']);
+    const collection = await fetch(`${t.baseUrl}/tools/postman/item-marketplace.postman_collection.json`);
+    expect((await collection.json()).info.name).toBe('Item Marketplace API');
+  });
+
+  it('answers a file it does not hold with the API 404', async () => {
+    expect(await send('GET', '/tools/nope.md')).toEqual(notFound);
+  });
+});

@@ -92,13 +92,21 @@ export const accountRoutes = {
       secretBytes: Buffer.from(ctx.deps.random.hex(20), 'hex'),
       key: ctx.deps.random.hex(8),
       now: ctx.now,
+      sealer: ctx.deps.sealer,
     };
     return ctx.run((tx) => createSecret(tx, input));
   },
 
   postUser2FAValidate: (ctx) =>
     ctx.run((tx) =>
-      activate(tx, { user: me(ctx), key: ctx.body.secret, code: ctx.body.code, email: ctx.body.email, now: ctx.now }),
+      activate(tx, {
+        user: me(ctx),
+        key: ctx.body.secret,
+        code: ctx.body.code,
+        email: ctx.body.email,
+        now: ctx.now,
+        sealer: ctx.deps.sealer,
+      }),
     ),
 
   postUserReset2FAAsk: (ctx) =>

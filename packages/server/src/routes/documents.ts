@@ -1,8 +1,10 @@
 // The bundled document at /openapi.json and the docs page at /docs: in the repository the page
 // `npm run docs` builds into docs/site, in an installed server the page @marketplace/openapi ships.
+// The tool files @marketplace/openapi ships (Postman and Bruno collections, llms.txt and its
+// operation pages) under /tools/, where the docs page links them, and /llms.txt leads there.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import express from 'express';
 import { NOT_FOUND } from '../domain/messages.ts';
 
@@ -17,6 +19,16 @@ export function docsPage(): string | undefined {
   try {
     // Resolving fails when the file is missing: the package holds the page once it is packed.
     return createRequire(import.meta.url).resolve('@marketplace/openapi/docs.html');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tool folder of @marketplace/openapi (in the repository, openapi/tools), or undefined. */
+export function toolsFolder(): string | undefined {
+  try {
+    const dir = join(dirname(createRequire(import.meta.url).resolve('@marketplace/openapi/package.json')), 'tools');
+    return existsSync(dir) ? dir : undefined;
   } catch {
     return undefined;
   }
@@ -56,6 +68,20 @@ export function documentsRouter(document: unknown, page?: string): express.Route
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
+  const tools = toolsFolder();
+  if (tools) {
+    // Relative links of llms.txt resolve under /tools/ only when it is read from there.
+    router.get('/llms.txt', (_req, res) => res.redirect(302, '/tools/llms.txt'));
+    router.use(
+      '/tools',
+      express.static(tools, {
+        index: false,
+        setHeaders: (res, file) => {
+          if (file.endsWith('.bru')) res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+        },
+      }),
+    );
+  }
   router.get('/docs', (req, res) => {
     const file = page ?? docsPage();
     if (!file || !existsSync(file)) {

@@ -1,0 +1,231 @@
+// `marketplace-conformance explore`: seeded stateful exploration with fast-check's model-based
+// testing. Each run resets the target, sets up the cast (model.ts) and plays a random but valid
+// sequence of steps (steps.ts), checking every answer and every invariant (invariants.ts) after
+// each step. Runs use seeds derived from `--seed`, so a seed repeats its runs exactly. On a failure
+// fast-check shrinks the sequence (a sequence failing another way does not count, so the shrunk
+// one shows the same failure), the shrunk sequence is played once more to record its exchanges, and
+// it is printed as numbered curl lines and written as a replay file and an Arazzo workflow.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { arazzoWorkflow } from './arazzo.ts';
+import { client, type Exchange, Violation } from './client.ts';
+import { type Real, setUp } from './model.ts';
+import { Step, type StepRecord, stepArbitraries } from './steps.ts';
+
+export interface ExploreOptions {
+  target: string;
+  seed: number;
+  /** Stop starting runs once this many steps ran (in all runs). */
+  steps: number;
+  /** Stop starting runs after this many seconds. */
+  time: number;
+  out: string;
+  /** Steps per run at most. */
+  maxCommands?: number;
+  print?: (line: string) => void;
+}
+
+export interface Failure {
+  kind: string;
+  message: string;
+  /** The shrunk sequence. */
+  steps: StepRecord[];
+  /** The exchanges of its last play (set-up and steps, then the reads that show the failure). */
+  exchanges: Exchange[];
+  /** The reads (or the answer) that show the failure. */
+  evidence: Exchange[];
+  /** Whether playing the shrunk sequence again failed the same way. */
+  replays: boolean;
+  files: { replay: string; arazzo: string };
+}
+
+export interface ExploreResult {
+  seed: number;
+  runs: number;
+  steps: number;
+  failure?: Failure;
+}
+
+export interface ReplayFile {
+  format: 'marketplace-explore-replay';
+  version: 1;
+  seed?: number;
+  failure?: { kind: string; message: string };
+  steps: StepRecord[];
+}
+
+/** The seed of run `i` of a session started with `seed` (any 32-bit integer). */
+const runSeed = (seed: number, i: number) => (Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) + i * 0x6d2b79f5) | 0;
+
+/** Plays the set-up and `steps` once against `target`; the Violation (or error) ends it. */
+export async function play(target: string, steps: StepRecord[]): Promise<{ real: Real; error?: unknown }> {
+  const real: Real = { api: client(target), actors: [], ran: [] };
+  try {
+    const model = await setUp(real);
+    for (const s of steps) {
+      const step = new Step(s.step, s.args);
+      if (step.check(model)) await step.run(model, real);
+    }
+    return { real };
+  } catch (error) {
+    return { real, error };
+  }
+}
+
+const kindOf = (e: unknown) => (e instanceof Violation ? e.kind : 'the run completes');
+const evidenceOf = (e: unknown) => (e instanceof Violation ? e.evidence : []);
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Runs seeded sequences until the step or time budget is spent or one fails (then shrinks it). */
+export async function explore(options: ExploreOptions): Promise<ExploreResult> {
+  const print = options.print ?? (() => {});
+  const deadline = Date.now() + options.time * 1000;
+  let steps = 0;
+  let runs = 0;
+  let first: string | undefined;
+  let last: { steps: StepRecord[]; error: unknown } | undefined;
+  const property = fc.asyncProperty(
+    fc.commands(stepArbitraries, { maxCommands: options.maxCommands ?? 25, size: 'max' }),
+    async (commands) => {
+      const real: Real = { api: client(options.target), actors: [], ran: [] };
+      try {
+        await fc.asyncModelRun(async () => ({ model: await setUp(real), real }), commands);
+        if (first === undefined) steps += real.ran.length;
+      } catch (error) {
+        // While shrinking, a sequence failing another way is not the failure being shrunk.
+        if (first !== undefined && kindOf(error) !== first) return;
+        first ??= kindOf(error);
+        last = { steps: [...real.ran], error };
+        throw error;
+      }
+    },
+  );
+  while (first === undefined && steps < options.steps && Date.now() < deadline) {
+    const details = await fc.check(property, { seed: runSeed(options.seed, runs), numRuns: 1, endOnFailure: false });
+    runs += 1;
+    if (!details.failed) print(`run ${runs}: passed (${steps} steps so far)`);
+  }
+  if (!last) return { seed: options.seed, runs, steps };
+  const found = last as { steps: StepRecord[]; error: unknown };
+  // The shrunk sequence, played again: the exchanges to print, and proof that it replays.
+  const again = await play(options.target, found.steps);
+  const replays = again.error !== undefined && kindOf(again.error) === first;
+  const failure = writeFailure(options, {
+    kind: first!,
+    message: messageOf(replays ? again.error : found.error),
+    steps: found.steps,
+    exchanges: again.real.api.log,
+    evidence: evidenceOf(replays ? again.error : found.error),
+    replays,
+  });
+  return { seed: options.seed, runs, steps, failure };
+}
+
+/** Writes the replay file and the Arazzo workflow of a failure into `out`. */
+function writeFailure(options: { out: string; seed?: number; target: string }, f: Omit<Failure, 'files'>): Failure {
+  mkdirSync(options.out, { recursive: true });
+  const replay = join(options.out, 'explore-replay.json');
+  const arazzo = join(options.out, 'explore-failure.arazzo.json');
+  const file: ReplayFile = {
+    format: 'marketplace-explore-replay',
+    version: 1,
+    seed: options.seed,
+    failure: { kind: f.kind, message: f.message },
+    steps: f.steps,
+  };
+  writeFileSync(replay, `${JSON.stringify(file, null, 2)}\n`);
+  writeFileSync(arazzo, `${JSON.stringify(arazzoWorkflow(f), null, 2)}\n`);
+  return { ...f, files: { replay, arazzo } };
+}
+
+/** Reads a replay file written by a failed run. */
+export function readReplay(path: string): ReplayFile {
+  const file = JSON.parse(readFileSync(path, 'utf8')) as ReplayFile;
+  if (file.format !== 'marketplace-explore-replay' || !Array.isArray(file.steps))
+    throw new Error(`${path} is not a replay file of marketplace-conformance explore`);
+  return file;
+}
+
+/** Plays a replay file once: its failure again, or none (the target was fixed). */
+export async function replay(target: string, path: string, out: string): Promise<ExploreResult> {
+  const file = readReplay(path);
+  const { real, error } = await play(target, file.steps);
+  if (error === undefined) return { seed: file.seed ?? 0, runs: 1, steps: real.ran.length };
+  const failure = writeFailure(
+    { out, seed: file.seed, target },
+    {
+      kind: kindOf(error),
+      message: messageOf(error),
+      steps: real.ran,
+      exchanges: real.api.log,
+      evidence: evidenceOf(error),
+      replays: kindOf(error) === file.failure?.kind,
+    },
+  );
+  return { seed: file.seed ?? 0, runs: 1, steps: real.ran.length, failure };
+}
+
+/** A value a step's answer created, captured into a shell variable by its curl line. */
+const CAPTURED: [field: string, prefix: string][] = [
+  ['jwt', 'JWT'],
+  ['platformId', 'USER'],
+  ['apiKey', 'KEY'],
+  ['assetId', 'ASSET'],
+];
+
+/**
+ * The numbered curl lines of a failure, runnable in a shell (with jq): the set-up and each step's
+ * requests, the identifiers they create captured into variables, then the read that shows the
+ * failure (the state reads between steps change nothing and are left out).
+ */
+export function curlLines(f: Pick<Failure, 'exchanges' | 'evidence'>): string[] {
+  const shown = f.exchanges.filter((x) => x.phase !== 'observe');
+  const vars = new Map<string, string>();
+  const counters = new Map<string, number>();
+  const substitute = (curl: string) =>
+    [...vars].reduce((line, [value, name]) => line.replaceAll(value, `'"$${name}"'`), curl).replaceAll(`''`, '');
+  const lines = shown.map((x, i) => {
+    const curl = substitute(x.curl);
+    const content = x.status === 200 ? x.body?.content : undefined;
+    const outputs = CAPTURED.filter(([field]) => typeof content?.[field] === 'string' && !vars.has(content[field]));
+    let line = curl;
+    if (outputs.length) {
+      const names = outputs.map(([field, prefix]) => {
+        const n = (counters.get(prefix) ?? 0) + 1;
+        counters.set(prefix, n);
+        vars.set(content[field], `${prefix}${n}`);
+        return `${prefix}${n}`;
+      });
+      const fields = outputs.map(([field]) => `.content.${field}`).join(', ');
+      line = `read -r ${names.join(' ')} < <(${curl.replace('curl -i', 'curl -s')} | jq -r '[${fields}] | join(" ")')`;
+    }
+    return `${String(i + 1).padStart(3)}. ${line}`;
+  });
+  const last = shown.at(-1);
+  if (last) lines.push(`       → ${last.status} ${JSON.stringify(last.body).slice(0, 300)}`);
+  if (f.evidence.length)
+    lines.push('  then the reads that show it:', ...f.evidence.map((x) => `     ${substitute(x.curl)}`));
+  return lines;
+}
+
+/** The console report of a session. */
+export function report(r: ExploreResult, how: string): string {
+  if (!r.failure) return `explore: ${r.runs} runs, ${r.steps} steps, every invariant held (seed ${r.seed}; ${how})`;
+  const f = r.failure;
+  return [
+    `✗ explore: ${f.message}`,
+    '',
+    `Shrunk to ${f.steps.length} step${f.steps.length === 1 ? '' : 's'} (seed ${r.seed}; ${how}):`,
+    ...f.steps.map((s, i) => `  ${i + 1}. ${s.step} ${JSON.stringify(s.args)}`),
+    '',
+    'Reproduce (each run starts with POST /test_helpers/reset):',
+    ...curlLines(f),
+    '',
+    f.replays
+      ? 'Played again, the shrunk sequence fails the same way.'
+      : 'Played again, the shrunk sequence did NOT fail the same way (a flaky target?).',
+    `Replay: marketplace-conformance explore --target <url> --replay ${f.files.replay}`,
+    `Workflow: ${f.files.arazzo}`,
+  ].join('\n');
+}

@@ -1,0 +1,61 @@
+// What the steps share: the answer check, picking by index, the seed's matching and sale.
+import fc from 'fast-check';
+import { type Exchange, received, Violation } from './client.ts';
+import { type AssetModel, type Model, type OrderModel, type Real, sellerShare, USERS } from './model.ts';
+
+export type Args = Record<string, number | string>;
+
+export interface StepKind {
+  /** The operation the step exercises (not generated again once it answered 404). */
+  operation?: string;
+  args: fc.Arbitrary<Args>;
+  check: (m: Model, a: Args) => boolean;
+  run: (m: Model, r: Real, a: Args) => Promise<void>;
+}
+
+export const ANSWER = 'the answer is the one the seed rules give';
+
+/** Fails unless the answer's status (and message, if given) is one of `allowed`. */
+export function expectAnswer(x: Exchange, allowed: { status: number; message?: string }[], why: string): void {
+  const hit = allowed.some(
+    (a) => a.status === x.status && (a.message === undefined || a.message === (x.message as string)),
+  );
+  if (!hit) {
+    const want = allowed.map((a) => `${a.status}${a.message ? ` "${a.message}"` : ''}`).join(' or ');
+    throw new Violation(ANSWER, `${x.operation}: ${why}\n  expected: ${want}\n  received: ${received(x)}`, [x]);
+  }
+}
+
+export const pick = <T>(xs: T[], k: number | string | undefined): T | undefined =>
+  xs.length ? xs[Number(k ?? 0) % xs.length] : undefined;
+export const held = (m: Model, u: number) =>
+  m.assets.filter((a) => a.owner === u && (a.place === 'inventory' || a.place === 'sale'));
+export const user = fc.integer({ min: 0, max: USERS - 1 });
+export const choice = fc.nat({ max: 999 });
+export const as = (r: Real, u: number) => ({ token: r.actors[u]!.token, ip: r.actors[u]!.ip });
+
+/** A 404 from a public route: the target does not implement the operation; nothing changed. */
+export function notImplemented(m: Model, x: Exchange): boolean {
+  if (x.status !== 404) return false;
+  m.missing.add(x.operation);
+  return true;
+}
+
+/** The best buy order an asset of `itemId` offered by `seller` at `price` sells into (seed, States: matching). */
+export function bestOrder(m: Model, itemId: number, seller: number, price: number): OrderModel | undefined {
+  return m.orders
+    .filter((o) => o.itemId === itemId && o.owner !== seller && o.price >= price)
+    .sort((a, b) => b.price - a.price || a.seq - b.seq)[0];
+}
+
+/** A sale at `price`: the buyer pays the price, the seller gets 95 percent rounded down, the asset moves. */
+export function sell(m: Model, asset: AssetModel, buyer: number, price: number, order?: OrderModel): void {
+  m.wealth[asset.owner]! += sellerShare(price);
+  m.wealth[buyer]! -= price;
+  if (order) {
+    order.amount -= 1;
+    if (order.amount === 0) m.orders.splice(m.orders.indexOf(order), 1);
+  }
+  Object.assign(asset, { owner: buyer, place: 'inventory', price: undefined });
+  m.sales += 1;
+}

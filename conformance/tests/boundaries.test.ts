@@ -1,0 +1,250 @@
+// Every time rule at its boundary (issue 22): one second before, AT, and one second after, on the
+// test clock. A deadline checked well before and well after passes an implementation that is off by
+// one second at the exact boundary (`>` for `>=`); these catch it. One table, one row per rule: each
+// side gets a subject of its own, prepared at the same pinned second, so no side consumes another's
+// state; the boundary is read from what the target answered where it says it (`exp`, `bannedUntil`,
+// `requestedAt`). At the boundary a rule's time is over: "24 hours must pass", "`bannedUntil` is the
+// Unix time the ban ends", an `exp` "on or after which the JWT must not be accepted" (RFC 7519),
+// a code "valid 24 hours", a window of 5 minutes.
+import { beforeAll, describe, it } from 'vitest';
+import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertThat, call } from '../src/http.ts';
+import { sides } from '../src/rule.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+const DAY = 86_400;
+
+/** A fresh user with two assets of a fresh item, for giveaways. */
+async function giveawayCreator() {
+  const me = await session();
+  const item = await helpers.item({ name: `Boundary Crate ${me.platformId.slice(-6)}`, game: 440 });
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i += 1) ids.push((await helpers.asset({ owner: me.platformId, itemId: item.id })).assetId);
+  return { me, ids };
+}
+
+/** A private giveaway of one asset for an hour. */
+const giveaway = (assetId: string) => ({ name: 'Boundary', maxEntries: 5, type: 1, duration: 3600, items: [assetId] });
+
+interface Outcome {
+  want: string;
+  ok: (a: Answer) => boolean;
+}
+const open: Outcome = { want: '200', ok: (a) => a.status === 200 };
+const refused = (message: string): Outcome => ({
+  want: `300 "${message}"`,
+  ok: (a) => a.status === 300 && a.message === message,
+});
+
+interface TimeRule {
+  operation: string;
+  /** The rule in words, for the test name. */
+  what: string;
+  rules: string[];
+  /** Prepares one subject with the clock at `base`; returns its boundary and the request that meets it. */
+  arrange: (base: number) => Promise<{ boundary: number; act: () => Promise<Answer> }>;
+  /** What a request one second before the boundary gets; at and after it gets `after`. */
+  before: Outcome;
+  after: Outcome;
+}
+
+const TIME_RULES: TimeRule[] = [
+  {
+    operation: 'POST /cashout/process',
+    what: '24 hours must pass between two cashout requests',
+    rules: ['R-LIMIT-CASHOUT', 'R-MSG-CASHOUT-PROCESS'],
+    arrange: async (base) => {
+      const me = await session({ balance: 100_000, paymentMethods: ['provider_a'] });
+      await helpers.setClock(base);
+      const first = await postAs(me, '/cashout/process', { amount: 5000, method: 'provider_a' });
+      assertThat(first, first.status === 200, 'the first request is accepted');
+      await helpers.payment(content(first).cashoutId, 'completed');
+      const history = await getAs(me, '/user/getCashoutHistory');
+      const requestedAt = Number(content(history).cashouts[0]?.requestedAt);
+      return {
+        boundary: requestedAt + DAY,
+        act: () => postAs(me, '/cashout/process', { amount: 5000, method: 'provider_a' }),
+      };
+    },
+    before: refused('Cooldown period'),
+    after: open,
+  },
+  {
+    operation: 'GET /user/balance',
+    what: 'a JWT is refused from its `exp` on',
+    rules: ['R-LIMIT-TOKEN-LIFETIME', 'R-AUTH-EXPIRY', 'R-ERR-403'],
+    arrange: async (base) => {
+      await helpers.setClock(base);
+      const me = await session();
+      return { boundary: Number(jwtPayload(me.token).exp), act: () => getAs(me, '/user/balance') };
+    },
+    before: open,
+    after: { want: '403 forbidden', ok: (a) => a.status === 403 },
+  },
+  {
+    operation: 'POST /user/login',
+    what: 'a ban ends at `bannedUntil`',
+    rules: ['R-TRANS-BAN', 'R-MSG-ADMIN-BAN'],
+    arrange: async (base) => {
+      const admin = await session({ admin: true }, '198.51.100.81');
+      const user = await session({}, '198.51.100.82');
+      await helpers.setClock(base);
+      const banned = await postAs(admin, '/admin/ban', { platformId: user.platformId, time: 3600, reason: 'Boundary' });
+      assertThat(banned, banned.status === 200, 'the ban is recorded');
+      return {
+        boundary: Number(content(banned).bannedUntil),
+        act: () => call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip: user.ip }),
+      };
+    },
+    before: { want: '403 "forbidden"', ok: (a) => a.status === 403 && a.message === 'forbidden' },
+    after: open,
+  },
+  {
+    operation: 'POST /inventory/price',
+    what: 'the trade hold of a game 730 asset ends at its `tradeHoldUntil`',
+    rules: ['R-LIMIT-TRADE-HOLD', 'R-MSG-PRICE-HOLD'],
+    arrange: async (base) => {
+      const item = await helpers.item({ name: 'Boundary Rifle', game: 730 });
+      const me = await session();
+      const asset = await helpers.asset({ owner: me.platformId, itemId: item.id, tradeHoldUntil: base + 600 });
+      return { boundary: base + 600, act: () => postAs(me, '/inventory/price', { ids: asset.assetId, price: 500 }) };
+    },
+    before: refused('This item will be locked for 7 days'),
+    after: open,
+  },
+  {
+    operation: 'GET /item/prices',
+    what: 'one request per 5 minutes per API key',
+    rules: ['R-LIMIT-PRICES-RATE'],
+    arrange: async (base) => {
+      const me = await session();
+      await helpers.setClock(base);
+      const first = await getAs(me, '/item/prices', { game: 440 });
+      assertThat(first, first.status === 200, 'the first request is served');
+      return { boundary: base + 300, act: () => getAs(me, '/item/prices', { game: 440 }) };
+    },
+    before: { want: '429', ok: (a) => a.status === 429 },
+    after: open,
+  },
+  {
+    operation: 'POST /user/updateShortUrl',
+    what: 'the short URL changes once per 30 days',
+    rules: ['R-LIMIT-SHORT-URL', 'R-MSG-SHORT-URL'],
+    arrange: async (base) => {
+      const me = await session();
+      const name = `bnd-${me.platformId.slice(-8)}`;
+      await helpers.setClock(base);
+      const first = await postAs(me, '/user/updateShortUrl', { shortUrl: name });
+      assertThat(first, first.status === 200, 'the first short URL is set');
+      return { boundary: base + 30 * DAY, act: () => postAs(me, '/user/updateShortUrl', { shortUrl: `${name}-b` }) };
+    },
+    before: refused('Short URL can only be changed once per month'),
+    after: open,
+  },
+  {
+    operation: 'POST /user/email/change/request',
+    what: 'one e-mail change request per 5 minutes',
+    rules: ['R-LIMIT-EMAIL-CHANGE', 'R-MSG-EMAIL-CHANGE-REQUEST'],
+    arrange: async (base) => {
+      const me = await session();
+      await helpers.setClock(base);
+      const first = await postAs(me, '/user/email/change/request', { email: `first-${me.platformId}@example.com` });
+      assertThat(first, first.status === 200, 'the first request is accepted');
+      return {
+        boundary: base + 300,
+        act: () => postAs(me, '/user/email/change/request', { email: `second-${me.platformId}@example.com` }),
+      };
+    },
+    before: refused('Too many requests'),
+    after: open,
+  },
+  {
+    operation: 'POST /user/email/change/validate',
+    what: 'an e-mail change code is valid 24 hours',
+    rules: ['R-LIMIT-EMAIL-CHANGE', 'R-MSG-EMAIL-CHANGE-VALIDATE'],
+    arrange: async (base) => {
+      const me = await session();
+      const address = `code-${me.platformId}@example.com`;
+      await helpers.setClock(base);
+      const asked = await postAs(me, '/user/email/change/request', { email: address });
+      assertThat(asked, asked.status === 200, 'the request is accepted');
+      const code = String((await helpers.outbox('email', address)).at(-1)?.data?.code);
+      return { boundary: base + DAY, act: () => postAs(me, '/user/email/change/validate', { code }) };
+    },
+    before: open,
+    after: refused('Invalid or expired code'),
+  },
+  {
+    operation: 'POST /giveaways/create',
+    what: 'one giveaway per hour',
+    rules: ['R-LIMIT-GIVEAWAYS', 'R-MSG-GIVEAWAYS-CREATE'],
+    arrange: async (base) => {
+      const { me, ids } = await giveawayCreator();
+      await helpers.setClock(base);
+      const first = await postAs(me, '/giveaways/create', giveaway(ids[0]!));
+      assertThat(first, first.status === 200, 'the first giveaway is created');
+      return { boundary: base + 3600, act: () => postAs(me, '/giveaways/create', giveaway(ids[1]!)) };
+    },
+    before: refused('Rate limit exceeded. Maximum 1 giveaway per hour'),
+    after: open,
+  },
+  {
+    operation: 'POST /giveaways/comment',
+    what: 'one comment per 10 minutes',
+    rules: ['R-LIMIT-GIVEAWAYS', 'R-MSG-GIVEAWAYS-COMMENT'],
+    arrange: async (base) => {
+      const { me, ids } = await giveawayCreator();
+      const created = await postAs(me, '/giveaways/create', giveaway(ids[0]!));
+      const url = content(created).giveaway.url;
+      await helpers.setClock(base);
+      const first = await postAs(me, '/giveaways/comment', { url, comment: 'first' });
+      assertThat(first, first.status === 200, 'the first comment is posted');
+      return { boundary: base + 600, act: () => postAs(me, '/giveaways/comment', { url, comment: 'second' }) };
+    },
+    before: refused('You can only post one comment every 10 minutes'),
+    after: open,
+  },
+  {
+    operation: 'GET /giveaways/details/{url}',
+    what: 'a giveaway ends at its `endsAt`',
+    rules: ['R-GIVEAWAY-DETAILS', 'R-STATE-GIVEAWAY'],
+    arrange: async () => {
+      const { me, ids } = await giveawayCreator();
+      const created = await postAs(me, '/giveaways/create', giveaway(ids[0]!));
+      const { url, endsAt } = content(created).giveaway;
+      return { boundary: Number(endsAt), act: () => getAs(me, `/giveaways/details/${url}`) };
+    },
+    before: { want: 'not ended', ok: (a) => a.status === 200 && content(a).giveaway?.ended === false },
+    after: { want: 'ended', ok: (a) => a.status === 200 && content(a).giveaway?.ended === true },
+  },
+];
+
+describe('time rules one second before, at and one second after the boundary', () => {
+  for (const r of TIME_RULES)
+    it(
+      `${r.operation}: ${r.what}: one second before ${r.before.want}, at the boundary and one second after ${r.after.want} [${r.rules.join(', ')}]`,
+      sides(['before', 'at', 'after'], ...r.rules),
+      async (ctx) => {
+        await needsHelpers(ctx);
+        const base = await helpers.pinClock();
+        // A subject per side, prepared at the same second: no side consumes another's state.
+        const subjects = [];
+        for (let i = 0; i < 3; i += 1) subjects.push(await r.arrange(base));
+        for (const [i, [side, delta, want]] of (
+          [
+            ['one second before', -1, r.before],
+            ['at', 0, r.after],
+            ['one second after', 1, r.after],
+          ] as const
+        ).entries()) {
+          const { boundary, act } = subjects[i]!;
+          await helpers.setClock(boundary + delta);
+          const answer = await act();
+          assertThat(answer, want.ok(answer), `${r.what}: ${side} the boundary (${boundary}) expected ${want.want}`);
+        }
+      },
+    );
+});

@@ -1,0 +1,290 @@
+// The promises of the test-helper contract (shared/test-helpers.md) the suite relies on, each
+// checked once (issue 22): a target that breaks one is told so here, by name, instead of failing
+// somewhere else with a puzzling set-up. Only what other tests lean on: reset, the users, items,
+// assets and buy orders helpers, the clock, the outbox, the platform, payments, GeoIP, and the
+// answer to a bad request. These are no seed rules: the tests carry the side `helper contract`.
+import { beforeAll, describe, it } from 'vitest';
+import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertThat, call } from '../src/http.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+const CONTRACT = { meta: { sides: ['helper contract' as const] } };
+const helper = (method: 'GET' | 'POST', path: string, json?: unknown): Promise<Answer> =>
+  call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
+const ok = (a: Answer, what: string) => assertThat(a, a.status === 200, what);
+
+describe('the test-helper contract', () => {
+  it('POST /test_helpers/reset: every user is gone and the clock is back on real time', CONTRACT, async (ctx) => {
+    await needsHelpers(ctx);
+    const user = await helpers.user();
+    await helpers.advance(10 * 86_400);
+    ok(await helper('POST', '/reset'), 'reset answers 200');
+    const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey } });
+    assertThat(
+      login,
+      login.status >= 300 && login.message === 'Invalid API key',
+      'an API key from before the reset is unknown',
+    );
+    const clock = await helper('GET', '/clock');
+    const now = content(clock).now;
+    assertThat(
+      clock,
+      Math.abs(now - Date.now() / 1000) < 120,
+      'the clock is back on real time (within two minutes of this machine)',
+    );
+  });
+
+  it(
+    'POST /test_helpers/users: defaults (balance 0, not admin), a fresh 17-digit platformId, given values kept',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const plain = await session();
+      const other = await session();
+      for (const id of [plain.platformId, other.platformId])
+        assertThat(await getAs(plain, '/user/balance'), /^\d{17}$/.test(id), `platformId ${id} has 17 digits`);
+      assertThat(
+        await getAs(plain, '/user/balance'),
+        plain.platformId !== other.platformId,
+        'each user gets a fresh platformId',
+      );
+      const balance = await getAs(plain, '/user/balance');
+      assertThat(balance, content(balance).balance === 0, 'balance defaults to 0');
+      const notAdmin = await call('GET', '/admin/banList', {
+        query: { platformId: plain.platformId },
+        token: plain.token,
+        ip: plain.ip,
+      });
+      assertThat(notAdmin, notAdmin.status === 403, 'admin defaults to false');
+      const given = await session({ balance: 1234, admin: true, platformId: '76561190000012345' });
+      assertThat(
+        await getAs(given, '/user/balance'),
+        given.platformId === '76561190000012345',
+        'a given platformId is kept',
+      );
+      const rich = await getAs(given, '/user/balance');
+      assertThat(rich, content(rich).balance === 1234, 'a given balance is kept');
+      const admin = await getAs(given, '/admin/banList', { platformId: plain.platformId });
+      assertThat(admin, admin.status === 200, 'admin: true opens the admin routes');
+    },
+  );
+
+  it(
+    'POST /test_helpers/items: the slug is the name in lower case, other runs of characters one "-"',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const answer = await helper('POST', '/items', { name: 'StatTrak™ AK-47 | Redline', game: 730 });
+      ok(answer, 'the item is stored');
+      assertThat(
+        answer,
+        content(answer).url === 'stattrak-ak-47-redline',
+        'the slug of "StatTrak™ AK-47 | Redline" is stattrak-ak-47-redline',
+      );
+      assertThat(answer, Number.isInteger(content(answer).id), 'the stored item has its id');
+    },
+  );
+
+  it(
+    'POST /test_helpers/assets: state 0 by default in the inventory, state 1 listed at its price, the game of the item',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      const item = await helpers.item({ name: 'Contract Knife', game: 730 });
+      const kept = await helper('POST', '/assets', { owner: me.platformId, itemId: item.id });
+      ok(kept, 'the asset is stored');
+      assertThat(
+        kept,
+        content(kept).state === 0 && content(kept).game === 730,
+        "state defaults to 0 and game to the item's",
+      );
+      const inventory = await getAs(me, '/inventory/onInventory');
+      assertThat(
+        inventory,
+        JSON.stringify(content(inventory).items).includes(String(content(kept).assetId)),
+        'a state 0 asset is in the inventory',
+      );
+      const listed = await helper('POST', '/assets', { owner: me.platformId, itemId: item.id, state: 1, price: 777 });
+      const listing = await call('GET', `/item/listing/${item.id}`);
+      assertThat(
+        listing,
+        content(listing).some(
+          (l: { assetId: string; price: number }) => l.assetId === content(listed).assetId && l.price === 777,
+        ),
+        'a state 1 asset is listed at its price',
+      );
+    },
+  );
+
+  it(
+    'POST /test_helpers/buyorders: reserves the balance as POST /item/buyorder does, and fails the same way',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: 'Contract Order', game: 440 });
+      const byRoute = await session({ balance: 1000 });
+      const byHelper = await session({ balance: 1000 });
+      await postAs(byRoute, '/item/buyorder', { itemid: item.id, value: 150, amount: 3 });
+      ok(
+        await helper('POST', '/buyorders', { owner: byHelper.platformId, itemId: item.id, price: 150, amount: 3 }),
+        'the helper places the order',
+      );
+      const [route, help] = [await getAs(byRoute, '/user/balance'), await getAs(byHelper, '/user/balance')];
+      assertThat(
+        help,
+        content(help).balance === content(route).balance,
+        `the balance is the one the route leaves (${content(route).balance})`,
+      );
+      const orders = await getAs(byHelper, '/user/getBuyorder');
+      assertThat(orders, content(orders).values.length === 1, "the order is in the owner's buy orders");
+      const other = await helpers.item({ name: 'Contract Order 2', game: 440 });
+      const refused = await helper('POST', '/buyorders', {
+        owner: byHelper.platformId,
+        itemId: other.id,
+        price: 1000,
+        amount: 1,
+      });
+      assertThat(
+        refused,
+        refused.status === 300 && refused.message === 'Not enough balance',
+        'an order above the free balance fails as the route does',
+      );
+    },
+  );
+
+  it('POST and GET /test_helpers/clock: advance and set move the clock, GET reads it', CONTRACT, async (ctx) => {
+    await needsHelpers(ctx);
+    const start = await helpers.now();
+    const advanced = await helper('POST', '/clock', { advance: 3600 });
+    assertThat(
+      advanced,
+      Math.abs(content(advanced).now - (start + 3600)) <= 2,
+      `advance 3600 answers about ${start + 3600}`,
+    );
+    const set = await helper('POST', '/clock', { set: start + 86_400 });
+    assertThat(set, content(set).now === start + 86_400, 'set answers the time set');
+    const read = await helper('GET', '/clock');
+    assertThat(
+      read,
+      content(read).now - (start + 86_400) <= 2 && content(read).now >= start + 86_400,
+      'GET reads the clock set',
+    );
+    const me = await session();
+    assertThat(
+      read,
+      Math.abs(Number(jwtPayload(me.token).iat) - (start + 86_400)) <= 2,
+      'a login reads the moved clock (iat)',
+    );
+  });
+
+  it(
+    'GET /test_helpers/outbox: oldest first, filtered by channel and to, with the code in data',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      const [first, second] = [`one-${me.platformId}@example.com`, `two-${me.platformId}@example.com`];
+      await postAs(me, '/user/email/change/request', { email: first });
+      await helpers.advance(301);
+      await postAs(me, '/user/email/change/request', { email: second });
+      const all = await helper('GET', '/outbox?channel=email');
+      const mine = (content(all).messages as { to: string; channel: string }[]).filter((m) =>
+        [first, second].includes(m.to),
+      );
+      assertThat(all, mine.map((m) => m.to).join() === [first, second].join(), 'the two e-mails come oldest first');
+      assertThat(
+        all,
+        content(all).messages.every((m: { channel: string }) => m.channel === 'email'),
+        'channel keeps that channel',
+      );
+      const to = await helper('GET', `/outbox?channel=email&to=${encodeURIComponent(second)}`);
+      const only = content(to).messages as { to: string; data: { code?: unknown } }[];
+      assertThat(to, only.length === 1 && only[0]!.to === second, 'to keeps that address');
+      assertThat(to, typeof only[0]?.data?.code === 'string', 'data carries the verification code');
+    },
+  );
+
+  it(
+    'The platform helpers: an inventory set is offered for deposit, a withdrawal sends an offer that settles',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      const item = await helpers.item({ name: 'Contract Platform', game: 440 });
+      const set = await helper('POST', '/platform/inventory', {
+        platformId: me.platformId,
+        game: 440,
+        assets: [{ assetId: '9100000001', itemId: item.id }],
+      });
+      assertThat(set, set.status === 200 && content(set).count === 1, 'the inventory is set: count 1');
+      const offered = await getAs(me, '/deposit/440');
+      assertThat(offered, JSON.stringify(content(offered)).includes('9100000001'), 'GET /deposit/440 offers it');
+      const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+      await postAs(me, '/inventory/withdraw', { ids: asset.assetId });
+      const offers = await helper('GET', `/platform/offers?platformId=${me.platformId}`);
+      const offer = (
+        content(offers).offers as { tradeId: string; kind: string; assetIds: string[]; status: number }[]
+      ).find((o) => o.kind === 'withdraw');
+      assertThat(
+        offers,
+        offer?.status === 0 && offer.assetIds.map(String).includes(asset.assetId),
+        'one pending withdraw offer holds the asset',
+      );
+      const settled = await helper('POST', `/platform/offers/${encodeURIComponent(offer!.tradeId)}`, {
+        outcome: 'accept',
+      });
+      assertThat(
+        settled,
+        settled.status === 200 && content(settled).status === 3,
+        'an accepted withdrawal settles with status 3',
+      );
+    },
+  );
+
+  it(
+    'POST /test_helpers/payments/{cashoutId}: processing then completed, as the cashout history shows',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session({ balance: 10_000, paymentMethods: ['provider_b'] });
+      const asked = await postAs(me, '/cashout/process', { amount: 5000, method: 'provider_b' });
+      const id = content(asked).cashoutId;
+      for (const outcome of ['processing', 'completed']) {
+        ok(await helper('POST', `/payments/${id}`, { outcome }), `the provider reports ${outcome}`);
+        const history = await getAs(me, '/user/getCashoutHistory');
+        assertThat(history, content(history).cashouts[0]?.status === outcome, `the cashout is ${outcome}`);
+      }
+    },
+  );
+
+  it(
+    'POST /test_helpers/geoip: the login from that IP resolves to the country (JWT country claim)',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      ok(await helper('POST', '/geoip', { ip: '192.0.2.77', country: 'FR' }), 'the address is placed');
+      const me = await session({}, '192.0.2.77');
+      const claims = jwtPayload(me.token);
+      assertThat(
+        await getAs(me, '/user/balance'),
+        claims.country === 'FR',
+        `the JWT says FR (got ${String(claims.country)})`,
+      );
+    },
+  );
+
+  it('A bad request to a helper: HTTP 300, envelope A, a message string', CONTRACT, async (ctx) => {
+    await needsHelpers(ctx);
+    const bad = await helper('POST', '/clock', { advance: 'soon' });
+    const body = bad.body as { err?: unknown; success?: unknown; content?: unknown };
+    assertThat(
+      bad,
+      bad.status === 300 && body.err === true && body.success === false && typeof body.content === 'string',
+      'a 300 in envelope A with a message',
+    );
+  });
+});

@@ -1,0 +1,234 @@
+// Every list with a documented order, from every side (issue 22): at least three records created in
+// an order that differs from the sort order come back in the documented order, and each paging
+// parameter the document names pages them: the first page, a middle one, the last, and one past the
+// end (empty). One table, one row per list; each row sets up its records and says the order.
+import { beforeAll, describe, it } from 'vitest';
+import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { helpers, session } from '../src/helpers.ts';
+import { type Answer, assertThat, call } from '../src/http.ts';
+import { sides } from '../src/rule.ts';
+import { getAs, postAs } from '../src/user-calls.ts';
+
+beforeAll(resetIfPossible);
+
+type Me = Awaited<ReturnType<typeof session>>;
+// biome-ignore lint/suspicious/noExplicitAny: rows are read field by field
+type Row = any;
+
+interface ListCase {
+  /** The documented order, in words. */
+  order: string;
+  rule: string;
+  /** The paging parameters the document names for the page size. */
+  sizes: string[];
+  /** Creates the records (out of order) and says who reads which path, and the keys in order. */
+  arrange: () => Promise<{ me?: Me; path: string; expected: string[] }>;
+  rows: (a: Answer) => Row[];
+  key: (row: Row) => string;
+}
+
+/** Moves the clock one second on, so "newest first" has distinct times to sort by. */
+const tick = () => helpers.advance(1);
+
+/** A buyer's order of `amount` at 1000 on an item, filled by a seller pricing one asset at each of `prices`. */
+async function sales(prices: number[]) {
+  const item = await helpers.item({ name: `Ordered Sales ${prices.join('-')}`, game: 440 });
+  const buyer = await session({ balance: 100_000 }, '198.51.100.61');
+  const seller = await session({}, '198.51.100.62');
+  await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1000, amount: prices.length });
+  for (const price of prices) {
+    const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+    await tick();
+    await postAs(seller, '/inventory/price', { ids: asset.assetId, price });
+  }
+  return { buyer, seller };
+}
+
+const LISTS: Record<string, ListCase> = {
+  'GET /item/listing/{item}': {
+    order: 'price ascending',
+    rule: 'R-LISTINGS',
+    sizes: ['count'],
+    arrange: async () => {
+      const item = await helpers.item({ name: 'Ordered Listings', game: 440 });
+      const seller = await session();
+      for (const price of [300, 100, 400, 200])
+        await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
+      return { path: `/item/listing/${item.id}`, expected: ['100', '200', '300', '400'] };
+    },
+    rows: (a) => content(a),
+    key: (r) => String(r.price),
+  },
+  'GET /user/getBuyorder': {
+    order: 'buy order ID descending',
+    rule: 'R-BUYORDER-LIST-FILTERS',
+    sizes: ['count'],
+    arrange: async () => {
+      const me = await session({ balance: 10_000 });
+      const prices = [300, 100, 400, 200];
+      for (const [i, value] of prices.entries()) {
+        const item = await helpers.item({ name: `Ordered Order ${i}`, game: 440 });
+        await postAs(me, '/item/buyorder', { itemid: item.id, value, amount: 1 });
+      }
+      return { me, path: '/user/getBuyorder', expected: ['200', '400', '100', '300'] };
+    },
+    rows: (a) => content(a).values,
+    key: (r) => String(r.price),
+  },
+  'GET /user/getBalanceHistory': {
+    order: 'newest first',
+    rule: 'R-BALANCE-HISTORY',
+    sizes: ['count', 'limit'],
+    arrange: async () => {
+      const me = await session({ balance: 10_000 });
+      for (const [i, value] of [300, 100, 400].entries()) {
+        const item = await helpers.item({ name: `Ordered Ledger ${i}`, game: 440 });
+        await tick();
+        await postAs(me, '/item/buyorder', { itemid: item.id, value, amount: 1 });
+      }
+      return { me, path: '/user/getBalanceHistory', expected: ['-400', '-100', '-300', '10000'] };
+    },
+    rows: (a) => content(a).values ?? content(a).transactions,
+    key: (r) => String(r.amount),
+  },
+  'GET /user/getCashoutHistory': {
+    order: 'newest first',
+    rule: 'R-CASHOUT-HISTORY',
+    sizes: ['count', 'perpage', 'limit'],
+    arrange: async () => {
+      const me = await session({ balance: 100_000, paymentMethods: ['provider_a'] });
+      for (const amount of [6000, 5000, 7000, 5500]) {
+        const asked = await postAs(me, '/cashout/process', { amount, method: 'provider_a' });
+        assertThat(asked, asked.status === 200, `a cashout of ${amount} is accepted`);
+        await helpers.payment(content(asked).cashoutId, 'completed');
+        await helpers.advance(86_400);
+      }
+      return { me, path: '/user/getCashoutHistory', expected: ['5500', '7000', '5000', '6000'] };
+    },
+    rows: (a) => content(a).cashouts,
+    key: (r) => String(r.amount),
+  },
+  'GET /user/getSalesHistory': {
+    order: 'newest first',
+    rule: 'R-SALES-HISTORY',
+    sizes: ['perPage'],
+    arrange: async () => {
+      const { seller } = await sales([700, 300, 900, 500]);
+      return { me: seller, path: '/user/getSalesHistory', expected: ['500', '900', '300', '700'] };
+    },
+    rows: (a) => content(a).sales,
+    key: (r) => String(r.price),
+  },
+  'GET /user/getPurchaseHistory': {
+    order: 'newest first',
+    rule: 'R-SALES-HISTORY',
+    sizes: ['count'],
+    arrange: async () => {
+      const { buyer } = await sales([600, 200, 800, 400]);
+      return { me: buyer, path: '/user/getPurchaseHistory', expected: ['400', '800', '200', '600'] };
+    },
+    rows: (a) => content(a).purchases,
+    key: (r) => String(r.price),
+  },
+  'GET /trades/active': {
+    order: 'newest first',
+    rule: 'R-STATE-TRADE',
+    sizes: ['count'],
+    arrange: async () => {
+      const me = await session();
+      const item = await helpers.item({ name: 'Ordered Trades', game: 440 });
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+        await tick();
+        await postAs(me, '/inventory/withdraw', { ids: asset.assetId });
+        ids.push(asset.assetId);
+      }
+      return { me, path: '/trades/active', expected: ids.reverse() };
+    },
+    rows: (a) => content(a).trades,
+    key: (r) => String(r.assets?.[0]?.assetId),
+  },
+  'GET /admin/banList': {
+    order: 'newest first',
+    rule: 'R-ADMIN-BANLIST',
+    sizes: [],
+    arrange: async () => {
+      const admin = await session({ admin: true });
+      const user = await helpers.user();
+      const reasons = ['first', 'second', 'third', 'fourth'];
+      for (const reason of reasons) {
+        await tick();
+        await postAs(admin, '/admin/ban', { platformId: user.platformId, time: 3600, reason });
+      }
+      return { me: admin, path: `/admin/banList?platformId=${user.platformId}`, expected: [...reasons].reverse() };
+    },
+    rows: (a) => content(a).bans,
+    key: (r) => String(r.reason),
+  },
+  'GET /user/ipList': {
+    order: 'newest login first',
+    rule: 'R-IPLIST',
+    sizes: ['perPage', 'perpage'],
+    arrange: async () => {
+      const user = await helpers.user();
+      const ips = ['198.51.100.71', '198.51.100.73', '198.51.100.72', '198.51.100.74'];
+      let token = '';
+      for (const ip of ips) {
+        await tick();
+        const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
+        token = content(login).jwt;
+      }
+      return {
+        me: { ...user, ip: ips.at(-1)!, token },
+        path: '/user/ipList',
+        expected: [...ips].reverse(),
+      };
+    },
+    rows: (a) => content(a).values,
+    key: (r) => String(r.ip),
+  },
+};
+
+const read = (me: Me | undefined, path: string, query: Record<string, number> = {}) =>
+  me ? getAs(me, path, query) : call('GET', path, { query });
+
+describe('lists in their documented order, paged', () => {
+  for (const [operation, list] of Object.entries(LISTS))
+    it(
+      `${operation}: records created out of order come ${list.order}${list.sizes.length ? `; ${list.sizes.map((s) => `\`${s}\``).join(', ')} page them (first, middle, last, past the end)` : ''} [${list.rule}]`,
+      list.sizes.length
+        ? sides(['order', 'first page', 'middle page', 'last page', 'past the end'], list.rule, 'R-LIMIT-HISTORY-PAGES')
+        : sides(['order'], list.rule),
+      async (ctx) => {
+        await needsHelpers(ctx);
+        const { me, path, expected } = await list.arrange();
+        const all = await read(me, path, list.sizes.length ? { [list.sizes[0]!]: 50 } : {});
+        const keys = (all.status === 200 ? (list.rows(all) ?? []) : []).map(list.key);
+        assertThat(
+          all,
+          JSON.stringify(keys) === JSON.stringify(expected),
+          `${operation} lists ${list.order}: expected ${expected.join(', ')}; received ${keys.join(', ')}`,
+        );
+        for (const size of list.sizes)
+          for (const page of [0, 1, expected.length - 1, expected.length]) {
+            const answer = await read(me, path, { [size]: 1, page });
+            const got = (answer.status === 200 ? (list.rows(answer) ?? []) : []).map(list.key);
+            const want = expected.slice(page, page + 1);
+            const which =
+              page === 0
+                ? 'the first page'
+                : page === expected.length
+                  ? 'past the end'
+                  : page === expected.length - 1
+                    ? 'the last page'
+                    : 'a middle page';
+            assertThat(
+              answer,
+              answer.status === 200 && JSON.stringify(got) === JSON.stringify(want),
+              `${operation} with ${size}=1, page=${page} (${which}): expected [${want.join(', ')}]; received [${got.join(', ')}]`,
+            );
+          }
+      },
+    );
+});

@@ -1,0 +1,85 @@
+// Answers to requests the server cannot read as HTTP, given before any operation is matched
+// (issue 24, point 4). Node answers these itself with a bare status line and no body (431 for
+// large headers, 400 for a malformed request, 408 for a slow one, 417 for an unknown `Expect`) or
+// not at all (`CONNECT`); here each is the document's answer (`x-protocol-errors`) in envelope A,
+// with `Connection: close`.
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { NOT_FOUND, PROTOCOL } from '../domain/messages.ts';
+import { LINGER_MS } from './body-reader.ts';
+
+/** Header fields a request may have: more gets 431 (Node would drop those past its count silently). */
+export const MAX_HEADER_FIELDS = 100;
+/** Bytes of request line and headers (Node's `maxHeaderSize`, stated by the document). */
+export const MAX_HEADER_BYTES = 16_384;
+
+/** A whole HTTP answer in envelope A, for a socket no response object owns. */
+export function protocolAnswer(status: number, message: string): string {
+  const body = JSON.stringify({ err: true, success: false, content: message });
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** Writes `answer` and closes the connection, dropping it LINGER_MS later (the answer's time to arrive). */
+function answerAndClose(socket: Duplex, answer: string): void {
+  if (socket.writable) socket.end(answer);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/** The status and message Node's parser error `code` gets. */
+function answerTo(code: string | undefined): [number, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, PROTOCOL.headersTooLarge];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, PROTOCOL.timeout];
+  return [400, PROTOCOL.badRequest];
+}
+
+/** Sends a response object's answer in envelope A and closes the connection. */
+function sendProtocolError(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ err: true, success: false, content: message });
+  res
+    .writeHead(status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    })
+    .end(body);
+}
+
+/**
+ * Refuses, in the request's first middleware, what Node lets through but the document does not: an
+ * HTTP/1.1 request without `Host` (Node's own check answers a bare 400, so it is turned off) and
+ * more header fields than MAX_HEADER_FIELDS. Returns whether the request was answered.
+ */
+export function refuseMalformed(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.rawHeaders.length / 2 > MAX_HEADER_FIELDS) sendProtocolError(res, 431, PROTOCOL.headersTooLarge);
+  else if (req.httpVersion === '1.1' && req.headers.host === undefined)
+    sendProtocolError(res, 400, PROTOCOL.badRequest);
+  else return false;
+  return true;
+}
+
+/**
+ * Makes the server answer in the document's terms what Node would answer bare: parser errors and
+ * timeouts, `Expect` headers, `CONNECT`. `Expect: 100-continue` goes to the application without
+ * Node's immediate `100 Continue`: the body reader sends it when it is about to read, so a refused
+ * caller is answered before sending its body.
+ */
+export function answerProtocolErrors(server: Server, app: (req: IncomingMessage, res: ServerResponse) => void): void {
+  server.maxHeadersCount = MAX_HEADER_FIELDS + 1; // one more than allowed, so refuseMalformed sees the excess
+  // The response in progress on each socket: an answer must not be written into one already started.
+  const inFlight = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => inFlight.set(req.socket, res));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (inFlight.get(socket)?.headersSent) return void socket.destroy();
+    answerAndClose(socket, protocolAnswer(...answerTo(error.code)));
+  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+    sendProtocolError(res, 417, PROTOCOL.expectationFailed),
+  );
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.set(req.socket, res);
+    app(req, res);
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
+    answerAndClose(socket, protocolAnswer(404, NOT_FOUND)),
+  );
+}

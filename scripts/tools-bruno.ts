@@ -1,0 +1,105 @@
+// The Bruno collection, as the folder of .bru files Bruno keeps in git: `bruno.json`, the
+// collection's docs, one folder per tag and one request per operation with its example values,
+// its docs, its documented success example and a test that the answer's status is one the
+// operation documents; environments for the mock and the sandbox (`baseUrl`, `apiKey`). The login
+// request's post-response script keeps `content.jwt` in the runtime variable `jwt`, which every
+// request but the public ones sends as its bearer. The .bru text is written by Bruno's own
+// serializer (@usebruno/lang), and `bru run` runs the folder (scripts/tools.test.ts).
+import { envJsonToBruV2, jsonToBruV2, jsonToCollectionBru } from '@usebruno/lang';
+import { GENERATED_NOTE } from './generated.ts';
+import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
+
+/** A folder's directory: its name in kebab case (the displayed name is in its folder.bru). */
+export const folderDir = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+function tests(o: ToolOperation): string {
+  return [
+    `test("answers a status the document gives (${o.statuses.join(', ')})", function () {`,
+    `  expect(${JSON.stringify(o.statuses)}).to.include(res.getStatus());`,
+    '});',
+  ].join('\n');
+}
+
+/** The login keeps the JWT for every other request ({{jwt}}, their bearer). */
+const KEEP_JWT = [
+  'const jwt = res.getBody()?.content?.jwt;',
+  'if (typeof jwt === "string") bru.setVar("jwt", jwt);',
+].join('\n');
+
+function request(o: ToolOperation, seq: number): string {
+  const [, search = ''] = o.url.split('?');
+  const params = [...new URLSearchParams(search)].map(([name, value]) => ({
+    name,
+    value,
+    enabled: true,
+    type: 'query',
+  }));
+  const url = `{{baseUrl}}${o.url}`;
+  const json = o.body === undefined ? undefined : JSON.stringify(o.body, null, 2);
+  const headers = json === undefined ? [] : [{ name: 'Content-Type', value: 'application/json', enabled: true }];
+  return `${jsonToBruV2({
+    meta: { name: o.summary, type: 'http', seq },
+    http: {
+      method: o.method.toLowerCase(),
+      url,
+      body: json === undefined ? 'none' : 'json',
+      auth: o.bearer ? 'bearer' : 'none',
+    },
+    params,
+    headers,
+    auth: o.bearer ? { bearer: { token: '{{jwt}}' } } : {},
+    body: json === undefined ? {} : { json },
+    script: o.operationId === LOGIN ? { res: KEEP_JWT } : {},
+    tests: tests(o),
+    docs: `\`${o.method} ${o.path}\` (\`${o.operationId}\`)\n\n${o.op.description}`,
+    examples: o.example
+      ? [
+          {
+            name: o.example.name,
+            request: { url, method: o.method.toLowerCase(), params, headers },
+            response: {
+              headers: [{ name: 'Content-Type', value: o.example.contentType }],
+              status: o.example.status,
+              statusText: o.example.statusText,
+              body: { type: o.example.contentType.includes('json') ? 'json' : 'text', content: o.example.body },
+            },
+          },
+        ]
+      : [],
+  })}\n`;
+}
+
+/** The collection's files, by path under openapi/tools/. */
+export function bruno(doc: Json, operations: ToolOperation[]): Record<string, string> {
+  const files: Record<string, string> = {
+    'bruno/bruno.json': `${JSON.stringify(
+      { version: '1', name: doc.info.title, type: 'collection', ignore: ['node_modules', '.git'] },
+      null,
+      2,
+    )}\n`,
+    'bruno/collection.bru': `${jsonToCollectionBru({
+      docs: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run the login (it keeps the JWT in {{jwt}}), then any request.`,
+    })}\n`,
+  };
+  for (const target of TARGETS)
+    files[`bruno/environments/${target.id}.bru`] = `${envJsonToBruV2({
+      variables: [
+        { name: 'baseUrl', value: target.baseUrl, enabled: true, secret: false },
+        { name: 'apiKey', value: target.apiKey, enabled: true, secret: false },
+      ],
+    })}\n`;
+  const tags = [...new Set(operations.map((o) => o.folder))];
+  tags.forEach((tag, t) => {
+    files[`bruno/${folderDir(tag)}/folder.bru`] = `${jsonToCollectionBru({ meta: { name: tag, seq: t + 1 } })}\n`;
+    operations
+      .filter((o) => o.folder === tag)
+      .forEach((o, i) => {
+        files[`bruno/${folderDir(tag)}/${o.operationId}.bru`] = request(o, i + 1);
+      });
+  });
+  return files;
+}

@@ -1,0 +1,127 @@
+// What the tool files (tools.ts) share: every operation in the order a reader meets them (the
+// document's tag order, the login first), with the request its example values make and the answers
+// it documents.
+import { STATUS_CODES } from 'node:http';
+import { exampleBody, exampleUrl } from './code-samples.ts';
+import { decorate } from './docs.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
+export type Json = any;
+
+/** The operation that logs in: its answer's `content.jwt` becomes the `jwt` variable. */
+export const LOGIN = 'postUserLogin';
+
+/**
+ * The operations that end the caller's session (`GET /user/disconnectSession/{id}` too: its
+ * example ID is the first session's, the login's own on a fresh sandbox): the collections keep
+ * them in a folder of their own, run last, so that running a whole collection after the login is
+ * not refused from there on.
+ */
+export const SESSION_END = ['getUserDisconnectSessionId', 'getUserDisconnect'];
+const LAST_FOLDER = 'Log out (run last: it ends the session)';
+
+/** Where each target listens by default (`npm run mock`, `npm run sandbox`) and the key it takes. */
+export const TARGETS = [
+  { id: 'mock', name: 'Item Marketplace mock', baseUrl: 'http://127.0.0.1:4010', apiKey: 'any-key' },
+  { id: 'sandbox', name: 'Item Marketplace sandbox', baseUrl: 'http://127.0.0.1:8080', apiKey: 'demo-alice-api-key' },
+] as const;
+
+export interface ToolExample {
+  status: number;
+  statusText: string;
+  name: string;
+  contentType: string;
+  /** The body as sent: JSON text, or the text of a non-JSON example. */
+  body: string;
+}
+
+export interface ToolOperation {
+  operationId: string;
+  method: 'GET' | 'POST';
+  path: string;
+  tag: string;
+  /** Its folder in the collections: its tag, or the last folder for SESSION_END. */
+  folder: string;
+  summary: string;
+  /** The operation with the docs page's additions (permission, messages, samples: scripts/docs.ts). */
+  op: Json;
+  /** The path with the example values of its path and required query parameters. */
+  url: string;
+  /** The example body (the login's API key as `{{apiKey}}`), if the operation takes one. */
+  body?: unknown;
+  /** Sends `Authorization: Bearer {{jwt}}`: every operation whose permission is not None. */
+  bearer: boolean;
+  /** Every status the operation documents. */
+  statuses: number[];
+  /** The first documented success example. */
+  example?: ToolExample;
+}
+
+/** Follows local `$ref`s of the document to the node they name. */
+export const resolveRef = (doc: Json, node: Json): Json =>
+  node?.$ref
+    ? resolveRef(
+        doc,
+        node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((at: Json, key: string) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc),
+      )
+    : node;
+
+/** The first named example (or `example`) of the first 2xx response. */
+function successExample(doc: Json, op: Json): ToolExample | undefined {
+  for (const [status, raw] of Object.entries(op.responses ?? {})) {
+    if (!/^2\d\d$/.test(status)) continue;
+    for (const [contentType, media] of Object.entries(resolveRef(doc, raw)?.content ?? {}) as [string, Json][]) {
+      const [name, example] = (Object.entries(media.examples ?? {})[0] ?? ['example', { value: media.example }]) as [
+        string,
+        Json,
+      ];
+      const value = resolveRef(doc, example)?.value;
+      if (value === undefined) continue;
+      const body = typeof value === 'string' && !contentType.includes('json') ? value : JSON.stringify(value, null, 2);
+      return { status: Number(status), statusText: STATUS_CODES[Number(status)] ?? '', name, contentType, body };
+    }
+  }
+  return undefined;
+}
+
+/** Every operation of the document, by tag in the document's tag order, the login first, SESSION_END last. */
+export function toolOperations(doc: Json): ToolOperation[] {
+  const decorated = decorate(doc);
+  const tags: string[] = (doc.tags ?? []).map((t: Json) => t.name);
+  const out: ToolOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths as Json))
+    for (const method of ['get', 'post'] as const) {
+      const op = (item as Json)[method];
+      if (!op?.operationId) continue;
+      const body = op.operationId === LOGIN ? { apiKey: '{{apiKey}}' } : exampleBody(op);
+      out.push({
+        operationId: op.operationId,
+        method: method.toUpperCase() as 'GET' | 'POST',
+        path,
+        tag: op.tags?.[0] ?? 'Other',
+        folder: SESSION_END.includes(op.operationId) ? LAST_FOLDER : (op.tags?.[0] ?? 'Other'),
+        summary: op.summary ?? op.operationId,
+        op: decorated.paths[path][method],
+        url: exampleUrl(doc, path, op),
+        body: body ?? (op.requestBody?.required ? {} : undefined),
+        bearer: op['x-permission'] !== 'None',
+        statuses: Object.keys(op.responses ?? {})
+          .filter((s) => /^\d{3}$/.test(s))
+          .map(Number),
+        example: successExample(doc, op),
+      });
+    }
+  const rank = (o: ToolOperation) =>
+    o.operationId === LOGIN
+      ? -1
+      : o.folder === LAST_FOLDER
+        ? tags.length + 2
+        : tags.indexOf(o.tag) + 1 || tags.length + 1;
+  return out
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i)
+    .map(({ o }) => o);
+}

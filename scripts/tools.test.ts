@@ -1,0 +1,235 @@
+// The tool files of openapi/tools/ in the tools themselves: the Postman collection loaded by
+// Postman's SDK and run by newman, the Bruno collection run by Bruno's CLI, each against the
+// reference server in test mode with demo data (the sandbox) behind the conformance suite's
+// validating proxy, so every request they send must get an answer the document allows; and
+// llms.txt linking every operation's page.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { bruToJsonV2 } from '@usebruno/lang';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/proxy.ts';
+import { startMock } from '../packages/mock/src/mock.ts';
+import { parseConfig } from '../packages/server/src/config.ts';
+import { startServer } from '../packages/server/src/server.ts';
+import { TOOLS_DIR, toolFiles } from './tools.ts';
+import { folderDir } from './tools-bruno.ts';
+import { type Json, LOGIN, toolOperations } from './tools-operations.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const tools = join(root, TOOLS_DIR);
+const require = createRequire(import.meta.url);
+const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 'utf8'));
+const operations = toolOperations(doc);
+const read = (rel: string) => readFileSync(join(tools, rel), 'utf8');
+
+/** The sandbox in test mode (response validation on), or the mock, behind the validating proxy. */
+async function behindProxy(target: 'sandbox' | 'mock' = 'sandbox') {
+  const server =
+    target === 'mock'
+      ? await startMock({ log: () => {} }).then((m) => ({ url: m.url, close: m.stop }))
+      : await startServer({
+          config: parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', PORT: '0' }),
+          demoData: true,
+          logger: pino({ level: 'silent' }),
+        });
+  const out = mkdtempSync(join(tmpdir(), 'tools-proxy-'));
+  const proxy = await startValidatingProxy({ target: server.url, out, log: () => {} });
+  return {
+    proxy,
+    stop: async () => {
+      await proxy.close();
+      await server.close();
+      rmSync(out, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the Postman collection with newman in one of its environments, its baseUrl set to `url`. */
+async function runNewman(collection: Json, target: 'mock' | 'sandbox', url: string): Promise<Json> {
+  const environment = JSON.parse(read(`postman/${target}.postman_environment.json`));
+  environment.values.find((v: Json) => v.key === 'baseUrl').value = url;
+  const newman = require('newman');
+  return await new Promise((done, fail) =>
+    newman.run({ collection, environment, reporters: [], timeoutRequest: 30_000 }, (error: Error, s: Json) =>
+      error ? fail(error) : done(s),
+    ),
+  );
+}
+
+const failures = (summary: Json) => summary.run.failures.map((f: Json) => `${f.source?.name}: ${f.error?.message}`);
+
+const violations = (proxy: ValidatingProxy) => proxy.violations.map((v) => `${v.operation} ${v.status}: ${v.problems}`);
+
+describe('the Postman collection', () => {
+  const collection = JSON.parse(read('postman/item-marketplace.postman_collection.json'));
+  const requests: Json[] = collection.item.flatMap((folder: Json) => folder.item);
+
+  it('is format v2.1, with the baseUrl and jwt variables and the bearer {{jwt}}', () => {
+    expect(collection.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
+    expect(collection.variable.map((v: Json) => v.key)).toEqual(expect.arrayContaining(['baseUrl', 'jwt']));
+    expect(collection.auth.bearer[0].value).toBe('{{jwt}}');
+  });
+
+  it("loads in Postman's SDK with every operation as a request, each with its success example", () => {
+    const { Collection } = require('postman-collection');
+    const loaded = new Collection(collection);
+    const names: string[] = [];
+    loaded.forEachItem((item: Json) => {
+      names.push(item.name);
+      expect(item.request.url.toString()).toMatch(/^\{\{baseUrl\}\}\//);
+    });
+    expect(names).toHaveLength(operations.length);
+    for (const o of operations.filter((o) => o.example)) {
+      const found = requests.find((r) => r.id && r.request.description.includes(`(\`${o.operationId}\`)`));
+      expect(found?.response[0]?.body, o.operationId).toBe(o.example?.body);
+    }
+  });
+
+  it('has environments for the mock and the sandbox', () => {
+    for (const target of ['mock', 'sandbox']) {
+      const env = JSON.parse(read(`postman/${target}.postman_environment.json`));
+      expect(env.values.map((v: Json) => v.key)).toEqual(['baseUrl', 'apiKey']);
+    }
+  });
+
+  describe('run with newman against the sandbox, through the validating proxy', () => {
+    let sandbox: Awaited<ReturnType<typeof behindProxy>>;
+    let summary: Json;
+
+    beforeAll(async () => {
+      sandbox = await behindProxy();
+      summary = await runNewman(collection, 'sandbox', sandbox.proxy.url);
+    }, 240_000);
+    afterAll(async () => {
+      await sandbox?.stop();
+    });
+
+    it('sends every request and every test passes', () => {
+      expect(failures(summary)).toEqual([]);
+      expect(summary.run.executions).toHaveLength(operations.length);
+      expect(summary.run.stats.assertions.failed).toBe(0);
+    });
+
+    it('keeps the JWT of the login, and the next requests are let in with it', () => {
+      const login = summary.run.executions.find((e: Json) => e.item.name === 'Log in with an API key');
+      expect(login?.assertions.map((a: Json) => [a.assertion, a.error?.message])).toContainEqual([
+        'keeps the JWT in {{jwt}}',
+        undefined,
+      ]);
+      const balance = summary.run.executions.find((e: Json) => e.item.name === "The caller's balance");
+      expect(balance?.response.code).toBe(200);
+    });
+
+    it('gets answers the document allows: the proxy saw every request and no violation', () => {
+      expect(violations(sandbox.proxy)).toEqual([]);
+      expect(sandbox.proxy.checked()).toBe(operations.length);
+    });
+  });
+
+  it('runs green with newman against the mock in its mock environment, through the validating proxy', async () => {
+    const mock = await behindProxy('mock');
+    try {
+      const summary = await runNewman(collection, 'mock', mock.proxy.url);
+      expect(failures(summary)).toEqual([]);
+      expect(summary.run.executions).toHaveLength(operations.length);
+      // The mock answers each operation's success example: the JWT of the login's example lets
+      // the others in.
+      expect(summary.run.executions.filter((e: Json) => e.response.code !== 200).map((e: Json) => e.item.name)).toEqual(
+        [],
+      );
+      expect(violations(mock.proxy)).toEqual([]);
+    } finally {
+      await mock.stop();
+    }
+  }, 240_000);
+});
+
+describe('the Bruno collection', () => {
+  it("parses with Bruno's own parser: every operation a request, the login keeping the JWT", () => {
+    const parsed = operations.map((o) => bruToJsonV2(read(`bruno/${folderDir(o.folder)}/${o.operationId}.bru`)));
+    expect(parsed.map((p) => p.http.url)).toEqual(operations.map((o) => `{{baseUrl}}${o.url}`));
+    const login = parsed[operations.findIndex((o) => o.operationId === LOGIN)];
+    expect(login.script.res).toContain('bru.setVar("jwt"');
+    expect(parsed.filter((p) => p.auth?.bearer?.token === '{{jwt}}')).toHaveLength(
+      operations.filter((o) => o.bearer).length,
+    );
+  });
+
+  it('is run by bru run against the sandbox, through the validating proxy, all green', async () => {
+    const sandbox = await behindProxy();
+    // bru run writes nothing we need, but it runs in the collection's folder: a copy keeps the
+    // committed one untouched.
+    const copy = mkdtempSync(join(tmpdir(), 'bruno-'));
+    try {
+      cpSync(join(tools, 'bruno'), copy, { recursive: true });
+      const report = join(copy, 'report.json');
+      const bru = join(dirname(require.resolve('@usebruno/cli/package.json')), 'bin/bru.js');
+      const run = await new Promise<{ code: number; output: string }>((done) =>
+        execFile(
+          process.execPath,
+          [
+            bru,
+            'run',
+            '-r',
+            '--env',
+            'sandbox',
+            '--env-var',
+            `baseUrl=${sandbox.proxy.url}`,
+            // Bruno's default script sandbox ("safe": each script in its own QuickJS context)
+            // passes the same way but takes three times as long on a busy machine.
+            '--sandbox',
+            'developer',
+            '--reporter-json',
+            report,
+          ],
+          { cwd: copy, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 },
+          (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+        ),
+      );
+      expect(run.code, run.output.slice(-3000)).toBe(0);
+      const results: Json[] = JSON.parse(readFileSync(report, 'utf8'))[0].results;
+      expect(results).toHaveLength(operations.length);
+      expect(results.filter((r) => r.error || r.testResults.some((t: Json) => t.status !== 'pass'))).toEqual([]);
+      expect(violations(sandbox.proxy)).toEqual([]);
+      expect(sandbox.proxy.checked()).toBe(operations.length);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+      await sandbox.stop();
+    }
+  }, 240_000);
+});
+
+describe('llms.txt', () => {
+  const index = read('llms.txt');
+  const links = [...index.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!);
+
+  it("links every operation's page, and every link it has leads to a file", () => {
+    for (const o of operations) expect(links, o.operationId).toContain(`operations/${o.operationId}.md`);
+    for (const link of links) expect(existsSync(join(tools, link)), link).toBe(true);
+  });
+
+  it('gives each page the permission, parameters, answers, messages and samples of its operation', () => {
+    const page = read('operations/postItemBuyorder.md');
+    for (const part of [
+      '`POST /item/buyorder`',
+      '**Permission:** Connected + API',
+      '| `amount` | integer | yes |',
+      '| 300 | `Not enough balance` |',
+      '`Prefer: code=300, example=notEnoughBalance`',
+      '## Answers',
+      '### curl',
+      '### TypeScript',
+      '### Python',
+    ])
+      expect(page).toContain(part);
+  });
+});
+
+it('the committed tool files are what the build writes (npm run check:generated checks them too)', () => {
+  const files = toolFiles(doc);
+  for (const [rel, text] of Object.entries(files)) expect(read(rel), rel).toBe(text);
+});
