@@ -3,7 +3,7 @@
 // test clock, rate-limit windows, caches, outbox and simulators) and every request under
 // `/sandboxes/{id}` goes to it with that prefix taken off, so every route and test helper works
 // there unchanged and sees only that world. Sandboxes live in this process's memory only: on
-// several PostgreSQL instances a sandbox is served by the instance that created it (ADR 24).
+// several PostgreSQL instances a sandbox is served by the instance that created it (ADR 25).
 import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import express, { type NextFunction, type Request, type Response } from 'express';
