@@ -5,6 +5,7 @@
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { type OnPurposeOptions, onPurpose } from '@marketplace/server/on-purpose';
 import {
   documentOperations,
   documentValidators,
@@ -38,6 +39,8 @@ export interface FrontOptions {
   log: (line: string) => void;
   /** Unix seconds, for the expiry of bearer tokens. */
   now?: () => number;
+  /** Per-run latency and failures (`--latency`, `--fail-rate`, `--seed`); `Prefer: delay=`, `code=429|500` work without. */
+  onPurpose?: OnPurposeOptions;
   /** Where Prism's deterministic answers are kept for reuse (answer-cache.ts); none: every request goes to Prism. */
   cache?: AnswerCache;
 }
@@ -133,12 +136,19 @@ export function createFront(options: FrontOptions): express.Express {
   // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
   app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
   useRequestParsing(app);
+  // Slow and failing on purpose (issue 25): Prefer: delay / code=429 / code=500, and per run.
+  const slowAndFailing = onPurpose({ ...options.onPurpose, prefer: true, now });
   app.use((req: Request, res: Response, next: NextFunction) => {
     const op = matcher.match(req.method, req.path);
     if (!op) return sendError(res, 'A', NOT_FOUND, 404);
     res.locals.operation = op;
     if (!permits(op.permission, mockCaller(req.get('authorization'), now())))
       return sendError(res, 'A', FORBIDDEN, 403);
+    slowAndFailing(req, res, () => proceed(req, res, next, op));
+  });
+
+  /** After the caller is let in (and any wait or failure on purpose): `Prefer`, then the body. */
+  function proceed(req: Request, res: Response, next: NextFunction, op: OperationInfo) {
     if (!options.proxy) {
       const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
       if (!prefer.ok) return sendError(res, 'A', prefer.message, 400);
@@ -151,7 +161,7 @@ export function createFront(options: FrontOptions): express.Express {
       next();
     };
     void readBody(op.bodyLimit, req, res, prepared);
-  });
+  }
   app.use(documentValidators(document, false));
   app.use(forward);
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
