@@ -1,6 +1,6 @@
 // The server's handlers are typed from the document: in a copy of the document where a request
 // field is renamed and a response field changes its type, regenerated types make `tsc` fail in the
-// handlers of exactly those operations (packages/server/src/http/context.ts, ADR 0025).
+// handlers of exactly those operations (packages/server/src/http/context.ts, ADR 0026).
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,6 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { deref, document, findOperation, globalMessages, type Json } from './document.ts';
+import { apiPath } from './target-url.ts';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 addFormats.default(ajv);
@@ -39,14 +40,17 @@ export interface Exchange {
 
 const SHARED = ['403', '404', '429', '500'];
 
-/** Every way a recorded exchange breaks the document; empty when it conforms. */
-export function checkResponse(exchange: Exchange): string[] {
-  const url = new URL(exchange.url);
-  const found = findOperation(exchange.method, url.pathname);
+/**
+ * Every way a recorded exchange breaks the document; empty when it conforms. `target`: the base URL
+ * the exchange was sent to, when it has a path of its own (a sandbox's `/sandboxes/<id>`).
+ */
+export function checkResponse(exchange: Exchange, target?: string | URL): string[] {
+  const path = apiPath(new URL(exchange.url), target);
+  const found = findOperation(exchange.method, path);
   if (!found)
     return exchange.status === 404
       ? []
-      : [`${exchange.method} ${url.pathname} is not in the document but answered ${exchange.status}`];
+      : [`${exchange.method} ${path} is not in the document but answered ${exchange.status}`];
   const status = String(exchange.status);
   const documented = found.op.responses[status];
   if (!documented && !SHARED.includes(status)) return [`status ${status} is not documented for ${found.name}`];

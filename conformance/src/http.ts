@@ -19,6 +19,7 @@ import { buildRequest } from './requests.ts';
 import type { ExchangeNote } from './rule.ts';
 import { levelOf, settings } from './settings.ts';
 import { surface } from './skip.ts';
+import { apiPath, targetUrl } from './target-url.ts';
 
 export interface Call {
   query?: Record<string, string | number | boolean | undefined>;
@@ -75,10 +76,11 @@ export const curlLine = (method: string, url: URL, headers: Record<string, strin
 
 /** Sends one request to the target and records it; a 404 ends the running test as a skip (see `on404`). */
 export async function call(method: string, path: string, c: Call = {}): Promise<Answer> {
-  const url = new URL(path, settings.target);
+  const url = targetUrl(settings.target, path);
   for (const [k, v] of Object.entries(c.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-  const operation = findOperation(method, url.pathname)?.name;
-  const helper = operation ? undefined : findHelper(method, url.pathname);
+  const apiRoute = apiPath(url, settings.target);
+  const operation = findOperation(method, apiRoute)?.name;
+  const helper = operation ? undefined : findHelper(method, apiRoute);
   const name = operation ?? helper?.name;
   const purpose = () => c.purpose ?? (helper ? helperPurpose(helper) : purposeOf(operation ?? ''));
   if (name && !inScope(settings.operations, name)) {
@@ -288,7 +290,7 @@ export function setUpOk(a: Answer, ok = a.status === 200, what?: string): void {
 
 /** Fails with the reproduction when an answer breaks the document. */
 export function assertConforms(a: Answer): void {
-  const violations = checkResponse(a);
+  const violations = checkResponse(a, settings.target);
   if (violations.length)
     fails(
       a,

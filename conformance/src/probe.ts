@@ -4,6 +4,8 @@
 // instead of hundreds of failures. Only the envelope is required here, not the exact answer: an
 // implementation with a wrong status or message is this API with a bug, for the suite to report.
 
+import { targetUrl } from './target-url.ts';
+
 const PROBES: { method: 'GET' | 'POST'; path: string; body?: string }[] = [
   { method: 'GET', path: '/item/listing/count/1' },
   // Without apiKey the API answers 300 `Missing required parameter: apiKey`, Prism its own 422.
@@ -36,7 +38,7 @@ export async function probeTarget(target: string, timeoutMs = 15_000): Promise<s
   // (its framework's 404 page), which the run then reports as not implemented.
   let problem: string | undefined;
   for (const probe of PROBES) {
-    const url = new URL(probe.path, base);
+    const url = targetUrl(base, probe.path);
     let res: Response;
     try {
       res = await fetch(url, {

@@ -27,6 +27,7 @@ import { junitReport } from './junit.ts';
 import { implementedOperations, progressHeadline, progressOf } from './progress.ts';
 import { type Failure, type RunResult, type TestOutcome, withJwt, writeResults } from './report.ts';
 import type { ReporterName } from './settings.ts';
+import { targetUrl } from './target-url.ts';
 
 export interface ProxyOptions {
   /** The implementation's base URL. */
@@ -103,7 +104,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
       return;
     }
     const op = operation.name;
-    const url = new URL(path, base).toString();
+    const url = targetUrl(base, path).toString();
     const contentType = responseHeaders['content-type'] ?? '';
     const text = responseBody.toString('utf8');
     let parsed: unknown = text;
@@ -111,7 +112,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
       try {
         parsed = JSON.parse(text);
       } catch {}
-    const problems = checkResponse({ method, url, status, headers: responseHeaders, body: parsed, contentType });
+    const problems = checkResponse({ method, url, status, headers: responseHeaders, body: parsed, contentType }, base);
     const message = status >= 300 ? errorMessage(parsed) : undefined;
     seen.push({
       op,
@@ -145,7 +146,7 @@ export async function startValidatingProxy(options: ProxyOptions): Promise<Valid
       const body = Buffer.concat(chunks);
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HOP.has(k)));
       const upstream = send(
-        new URL(req.url ?? '/', base),
+        targetUrl(base, req.url ?? '/'),
         { method: req.method, headers: { ...headers, host: base.host }, agent },
         (answer) => {
           const responseHeaders: Record<string, string> = {};

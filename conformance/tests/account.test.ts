@@ -6,6 +6,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { variantOf } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -47,12 +48,16 @@ describe('GET /user/notifications, POST /user/closePaymentReviews, /user/closePa
   it('Given a new account, every list is empty, nothing is closed, and an unknown alert is refused [R-EVENT-NOTIFICATIONS, R-NOTIFICATIONS-READ]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
-    const n = content(await get(me, '/user/notifications', { unreadOnly: 'true', limit: 5 }));
-    const counts = [n.alertCount, n.paymentReviewsCount, n.messagesCount, n.offersCount, n.tradesCount];
+    const notes = await get(me, '/user/notifications', { unreadOnly: 'true', limit: 5 });
+    const n = content(notes);
+    const counts =
+      variantOf(notes) === 'first'
+        ? [n.alertCount, n.paymentReviewsCount, n.messagesCount, n.offersCount, n.tradesCount, n.alerts.length]
+        : [n.count, n.paymentReviews];
     assertThat(
-      await get(me, '/user/notifications'),
-      counts.every((c: number) => c === 0) && n.alerts.length === 0,
-      'no notifications yet (variant 1)',
+      notes,
+      counts.every((c: number) => c === 0),
+      'no notifications yet (in either variant)',
     );
     const closed = await post(me, '/user/closePaymentReviews', {});
     assertThat(closed, closed.status === 200 && content(closed).closed === 0, 'nothing to close');

@@ -9,6 +9,7 @@ import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { balancePage, compactPrices, variantOf } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -48,9 +49,7 @@ describe('price lists: update=1 once per minute per IP', () => {
     {
       path: '/infos/prices/buyorderAndLowestSales',
       game: 440,
-      lowest: (c: Json, itemId: number) =>
-        (c.prices as { item_id: number; lowest_sale_price: number }[]).find((p) => p.item_id === itemId)
-          ?.lowest_sale_price,
+      lowest: (c: Json, itemId: number) => compactPrices(c)?.find((p) => p.item_id === itemId)?.lowest_sale_price,
     },
     {
       path: '/public/price',
@@ -241,7 +240,8 @@ describe("histories: the caller's own records only", () => {
       const rows = content(sales).sales as { price: number }[];
       assertThat(sales, rows.map((r) => r.price).join() === String(price), `the seller at ${price} sees one sale`);
       const summary = await get(seller, '/user/getSalesInfos');
-      assertThat(summary, content(summary).totalSales === 1, `the seller at ${price} counts one sale`);
+      const counted = variantOf(summary) === 'first' ? content(summary).totalSales === 1 : content(summary).nb === 0;
+      assertThat(summary, counted, `the seller at ${price} counts one sale (or, {nb, price, user}: none on sale)`);
       const purchases = await get(buyer, '/user/getPurchaseHistory');
       const bought = content(purchases).purchases as { price: number }[];
       assertThat(
@@ -250,7 +250,7 @@ describe("histories: the caller's own records only", () => {
         `the buyer at ${price} sees one purchase`,
       );
       const ledger = await get(seller, '/user/getBalanceHistory', { count: 100 });
-      const amounts = (content(ledger).values as { amount: number }[]).map((e) => e.amount);
+      const amounts = balancePage(content(ledger)).values.map((e) => e.amount);
       assertThat(ledger, amounts.join() === String(Math.floor((price * 95) / 100)), `the seller's ledger: one credit`);
       const unified = await get(buyer, '/user/getTransactionHistory', { limit: 100 });
       const events = (content(unified).transactions as { kind: string; amount: number }[]).filter(

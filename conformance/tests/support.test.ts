@@ -8,6 +8,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { needsVariant } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -441,6 +442,7 @@ describe('support answers as unread messages (seed: Events)', () => {
     const user = await session();
     const ticket = await open(user);
     const before = await get(user, '/user/notifications');
+    needsVariant(before, 'first'); // variant 2 counts no messages
     assertThat(before, content(before).messagesCount === 0, 'nothing unread before the answer');
     setUpOk(await post(admin, '/admin/support/post', { content: 'We are on it.', ticket, user: user.platformId }));
     const after = await get(user, '/user/notifications');
@@ -462,6 +464,7 @@ describe('GET /user/notifications unreadOnly and limit', () => {
       setUpOk(await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId }));
     await messagesOf(user, first);
     const all = await get(user, '/user/notifications', { limit: 10 });
+    needsVariant(all, 'first'); // variant 2 has no lists for limit to cap
     assertThat(
       all,
       content(all).messages.length === 2 && content(all).messagesCount === 1,

@@ -4,6 +4,8 @@
 // sees another's records; and the state equals what the model (the seed's rules) predicts. Where
 // the seed leaves a reading open it accepts each reading (whether the balance is net of
 // reservations), fixed once per run.
+
+import { balancePage } from '../variants.ts';
 import { type Exchange, type Phase, received, Violation } from './client.ts';
 import { type Model, type Real, reservedOf, sellerShare } from './model.ts';
 
@@ -95,7 +97,7 @@ export async function checkInvariants(real: Real, m: Model): Promise<void> {
       [v.cashouts, v.cashouts.body.content.total, v.cashouts.body.content.cashouts],
       [v.sales, v.sales.body.content.total, v.sales.body.content.sales],
       [v.purchases, v.purchases.body.content.total, v.purchases.body.content.purchases],
-      [v.ledger, v.ledger.body.content.count, v.ledger.body.content.values],
+      [v.ledger, balancePage(v.ledger.body.content).count, balancePage(v.ledger.body.content).values],
     ];
     for (const [x, total, rows] of pairs)
       if (total !== undefined && total !== rows.length)
@@ -250,7 +252,7 @@ export async function checkInvariants(real: Real, m: Model): Promise<void> {
 
   // Histories add up to the balance: each entry's balance is the one before plus its amount.
   for (const [u, v] of users.entries()) {
-    const listed = v.ledger.body.content.values as { amount: number; balance: number }[];
+    const listed = balancePage(v.ledger.body.content).values as { amount: number; balance: number }[];
     const balance = observed[u]!.balance;
     // Newest first (the reference) or oldest first: the seed does not say; the chain holds either way.
     const entries = listed[0]?.balance === balance ? listed : [...listed].reverse();

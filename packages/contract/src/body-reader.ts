@@ -68,6 +68,8 @@ export function cutBody(req: IncomingMessage, res: ServerResponse): void {
 const sendsBytes = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
 
+const guarded = new WeakSet<IncomingMessage>();
+
 /**
  * Guards a request's body from its first middleware: nothing of it is read until a reader asks
  * (Node would read on while the caller is identified, up to its stream buffer past the read that
@@ -75,7 +77,9 @@ const sendsBytes = (req: IncomingMessage): boolean =>
  * route that takes no body) cuts it, instead of Node reading the rest to keep the connection.
  */
 export function guardBody(req: IncomingMessage, res: ServerResponse): void {
-  if (!sendsBytes(req)) return;
+  // Once per request: a sandbox's server (sandboxes.ts) gets the request its front has guarded.
+  if (!sendsBytes(req) || guarded.has(req)) return;
+  guarded.add(req);
   req.socket?.pause();
   const writeHead = res.writeHead;
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {

@@ -1,6 +1,6 @@
 // @marketplace/contract: the document at run time, shared by the reference server and the mock
 // (packages/mock): its facts, the rules a request passes before any handler runs, and the gate that
-// applies them (ADR 0025).
+// applies them (ADR 0026).
 export { BYTES_PER_CHARACTER, bodyLimitOf, SLACK_BYTES } from './body-limit.ts';
 export { BodyError, FORM_DEPTH, FORM_PARAMETERS, guardBody, LINGER_MS, readBody } from './body-reader.ts';
 export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';

@@ -21,7 +21,20 @@ describe('marketplace-mock', () => {
   it('--help prints the usage, the options and PORT', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    for (const text of ['Usage: marketplace-mock', '--port', '--proxy <url>', '--examples', 'PORT', 'Prefer: code=300'])
+    for (const text of [
+      'Usage: marketplace-mock',
+      '--port',
+      '--proxy <url>',
+      '--examples',
+      'PORT',
+      'Prefer: code=300',
+      '--latency <min>-<max>',
+      '--fail-rate <0..1>',
+      '--seed <n>',
+      "Prefer: delay=<ms>'",
+      "Prefer: code=429'",
+      "Prefer: code=500'",
+    ])
       expect(stdout).toContain(text);
   });
 
@@ -31,6 +44,9 @@ describe('marketplace-mock', () => {
     [['--proxy', 'localhost:8080'], "marketplace-mock: invalid --proxy 'localhost:8080': an http:// or https:// URL"],
     [['--examples', 'noSuchOperation'], "marketplace-mock: unknown operationId 'noSuchOperation'"],
     [['extra'], "marketplace-mock: unexpected argument 'extra'"],
+    [['--latency', '800-100'], "marketplace-mock: invalid --latency '800-100': is not a latency in milliseconds"],
+    [['--fail-rate', '2'], "marketplace-mock: invalid --fail-rate '2': is not a share from 0 to 1"],
+    [['--seed', 'x'], "marketplace-mock: invalid --seed 'x': is not an integer seed"],
   ])('%j is refused with one line, the usage and exit status 2', async (args, line) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);

@@ -2,6 +2,7 @@
 // `npm run mock` / `marketplace-mock`: the mock of the Item Marketplace API (mock.ts), or the names
 // of the documented examples `Prefer` picks from (`--examples`).
 import { parseArgs } from 'node:util';
+import { parseFailRate, parseLatency, parseSeed } from '@marketplace/server/on-purpose';
 import { locateDocument, readDocument } from './document.ts';
 import { documentExamples, listing } from './examples.ts';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';
@@ -22,7 +23,20 @@ Options:
                        answers that break the document are reported on stderr
       --dynamic        data generated from the schemas instead of the examples
       --examples [id]  list the example names of an operation (all operations without an id)
+      --latency <min>-<max>
+                       every answer waits a time drawn in this range of milliseconds (e.g. 100-800)
+      --fail-rate <0..1>
+                       this share of requests fails: half with the API's 429 (its four
+                       rate-limit headers, Retry-After 1), half with 500 Internal server error
+      --seed <n>       seeds those draws (default 1): the same requests in the same order meet
+                       the same delays and failures on every run
   -h, --help           this help
+
+Slow and failing on purpose, per request (any operation, with or without the options above):
+  -H 'Prefer: delay=<ms>'   waits this long (at most 30000) before answering
+  -H 'Prefer: code=429'     the API's 429 with X-RateLimit-Limit, -Remaining, -Reset, Retry-After
+  -H 'Prefer: code=500'     the API's 500 Internal server error
+  (delay combines with the others: 'Prefer: delay=2000, code=300, example=<name>')
 
 Environment:
   PORT                 listening port when --port is not given`;
@@ -43,6 +57,9 @@ function parse() {
       proxy: { type: 'string' },
       dynamic: { type: 'boolean' },
       examples: { type: 'boolean' },
+      latency: { type: 'string' },
+      'fail-rate': { type: 'string' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -79,9 +96,22 @@ if (!/^\d+$/.test(portText) || port > 65_535) refuse(`invalid port '${portText}'
 if (values.proxy !== undefined && !/^https?:\/\/[^/]/.test(values.proxy))
   refuse(`invalid --proxy '${values.proxy}': an http:// or https:// URL`);
 
+const latency = values.latency === undefined ? undefined : parseLatency(values.latency);
+if (typeof latency === 'string') refuse(`invalid --latency '${values.latency}': ${latency}`);
+const failRate = values['fail-rate'] === undefined ? undefined : parseFailRate(values['fail-rate']);
+if (typeof failRate === 'string') refuse(`invalid --fail-rate '${values['fail-rate']}': ${failRate}`);
+const seed = values.seed === undefined ? undefined : parseSeed(values.seed);
+if (typeof seed === 'string') refuse(`invalid --seed '${values.seed}': ${seed}`);
+
 let mock: Awaited<ReturnType<typeof startMock>>;
 try {
-  mock = await startMock({ port, host: values.host, proxy: values.proxy, dynamic: values.dynamic });
+  mock = await startMock({
+    port,
+    host: values.host,
+    proxy: values.proxy,
+    dynamic: values.dynamic,
+    onPurpose: { latency, failRate, seed },
+  });
 } catch (e) {
   console.error(`marketplace-mock: ${(e as Error).message}`);
   process.exit(1);

@@ -1,11 +1,12 @@
 // The mock's front door (ADR 0017): a small Express app in front of Prism that applies the API's
 // conventions before Prism answers, through the gate the reference server mounts too
-// (@marketplace/contract, ADR 0025): an unknown route is the API's 404, a refused bearer 403
+// (@marketplace/contract, ADR 0026): an unknown route is the API's 404, a refused bearer 403
 // `forbidden`, a request that breaks the document the operation's documented 300. An unknown
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { createGate, INTERNAL_ERROR, type OperationInfo, sendError } from '@marketplace/contract';
+import { type OnPurposeOptions, onPurpose } from '@marketplace/server/on-purpose';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';
@@ -23,6 +24,8 @@ export interface FrontOptions {
   log: (line: string) => void;
   /** Unix seconds, for the expiry of bearer tokens. */
   now?: () => number;
+  /** Per-run latency and failures (`--latency`, `--fail-rate`, `--seed`); `Prefer: delay=`, `code=429|500` work without. */
+  onPurpose?: OnPurposeOptions;
   /** Where Prism's deterministic answers are kept for reuse (answer-cache.ts); none: every request goes to Prism. */
   cache?: AnswerCache;
 }
@@ -42,20 +45,29 @@ export function createFront(options: FrontOptions): express.Express {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const examples = new Map(documentExamples(document).map((e) => [`${e.method} ${e.path}`, e]));
   const agent = new Agent({ keepAlive: true });
+  // Slow and failing on purpose (issue 25): Prefer: delay / code=429 / code=500, and per run.
+  const slowAndFailing = onPurpose({ ...options.onPurpose, prefer: true, now });
+  /** `Prefer` naming a documented answer (not in proxy mode); otherwise refused with 400. */
+  const checkedPrefer = (req: Request, res: Response, op: OperationInfo): boolean => {
+    if (options.proxy) return true;
+    const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
+    if (!prefer.ok) {
+      sendError(res, 'A', prefer.message, 400);
+      return false;
+    }
+    if (prefer.prefer) req.headers.prefer = prefer.prefer;
+    return true;
+  };
   const gate = createGate({
     document,
     identify: (req) => mockCaller(req.get('authorization'), now()),
-    // The mock counts nothing; this is where a `Prefer` naming no documented answer is refused.
-    count(req, res, op) {
-      if (options.proxy) return true;
-      const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
-      if (!prefer.ok) {
-        sendError(res, 'A', prefer.message, 400);
-        return false;
-      }
-      if (prefer.prefer) req.headers.prefer = prefer.prefer;
-      return true;
-    },
+    // The mock counts nothing. Here a request is slow or fails on purpose (issue 25: Prefer: delay,
+    // code=429 / code=500, and per run), and a `Prefer` naming no documented answer is refused.
+    count: (req, res, op) =>
+      new Promise<boolean>((done) => {
+        res.once('close', () => done(false)); // answered on purpose, or the client went away
+        slowAndFailing(req, res, () => done(checkedPrefer(req, res, op)));
+      }),
     unexpected: (err, req) => log(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`),
   });
   const operationOf = (res: Response): OperationInfo | undefined => gate.operationOf(res);

@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OnPurposeOptions } from '@marketplace/server/on-purpose';
 import { AnswerCache } from './answer-cache.ts';
 import { locateDocument, readDocument } from './document.ts';
 import { createFront } from './front.ts';
@@ -22,6 +23,8 @@ export interface MockOptions {
   dynamic?: boolean;
   /** Where faults worth a look are reported; stderr by default. */
   log?: (line: string) => void;
+  /** Per-run latency and failures, seeded (`--latency`, `--fail-rate`, `--seed`). */
+  onPurpose?: OnPurposeOptions;
 }
 
 export interface MockServer {
@@ -39,12 +42,13 @@ export async function startMock({
   proxy,
   dynamic = false,
   log = (line) => console.error(line),
+  onPurpose,
 }: MockOptions = {}): Promise<MockServer> {
   const parsed = readDocument(document);
   const prism = await startPrism({ document, proxy, dynamic });
   // Proxied and dynamic answers vary per request: only example answers are kept for reuse.
   const cache = proxy === undefined && !dynamic ? new AnswerCache() : undefined;
-  const app = createFront({ document: parsed, prism: prism.url, proxy: proxy !== undefined, log, cache });
+  const app = createFront({ document: parsed, prism: prism.url, proxy: proxy !== undefined, log, cache, onPurpose });
   let server: Server;
   try {
     server = await new Promise<Server>((done, fail) => {

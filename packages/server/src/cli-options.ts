@@ -13,16 +13,38 @@ Options (each sets the environment variable after it):
                   (MARKETPLACE_DB, default ./data/marketplace.json)
   --test-mode     test helpers, a controllable clock, response validation (MARKETPLACE_TEST_MODE=1)
   --demo          demo accounts, items and listings in a new store (MARKETPLACE_DEMO=1)
+  --sandboxes     POST /sandboxes: isolated worlds under /sandboxes/{id}, in memory
+                  (MARKETPLACE_SANDBOXES=1; on in test mode unless MARKETPLACE_SANDBOXES=0)
+  --latency <min>-<max>  every API answer waits a time drawn in this range of milliseconds
+                  (MARKETPLACE_LATENCY)
+  --fail-rate <0..1>     this share of API requests fails: half of them with the API's 429
+                  (rate-limit headers, Retry-After 1), half with 500 (MARKETPLACE_FAIL_RATE)
+  --seed <n>      seeds the latency and failure draws: the same requests meet the same ones
+                  (MARKETPLACE_SEED, default 1)
   -h, --help      this text
+
+In test mode (and in every sandbox) a request may ask for itself: Prefer: delay=<ms> waits,
+Prefer: code=429 answers the API's 429 with its rate-limit headers, Prefer: code=500 its 500.
 
 Other environment variables: HOST, MARKETPLACE_PG_POOL, MARKETPLACE_JWT_SECRET,
 MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_SECRETS_KEY, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
-MARKETPLACE_SMTP_URL, MARKETPLACE_SITE_URL, LOG_LEVEL. Each bad one refuses the start with a line
+MARKETPLACE_SMTP_URL, MARKETPLACE_SITE_URL, MARKETPLACE_SANDBOX_MAX (20), MARKETPLACE_SANDBOX_IDLE
+(seconds, 1800), MARKETPLACE_SANDBOX_MEMORY (heap megabytes), LOG_LEVEL. Each bad one refuses the start with a line
 saying what is expected.`;
 
 /** The environment the options ask for, or the line that says why they are refused. */
 export function environmentOf(args: string[]): { env: Record<string, string> } | { help: true } | { error: string } {
-  let values: { port?: string; db?: string; 'test-mode'?: boolean; demo?: boolean; help?: boolean };
+  let values: {
+    port?: string;
+    db?: string;
+    'test-mode'?: boolean;
+    demo?: boolean;
+    sandboxes?: boolean;
+    latency?: string;
+    'fail-rate'?: string;
+    seed?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args,
@@ -31,6 +53,10 @@ export function environmentOf(args: string[]): { env: Record<string, string> } |
         db: { type: 'string' },
         'test-mode': { type: 'boolean' },
         demo: { type: 'boolean' },
+        sandboxes: { type: 'boolean' },
+        latency: { type: 'string' },
+        'fail-rate': { type: 'string' },
+        seed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -44,5 +70,9 @@ export function environmentOf(args: string[]): { env: Record<string, string> } |
   if (values.db !== undefined) env.MARKETPLACE_DB = values.db;
   if (values['test-mode']) env.MARKETPLACE_TEST_MODE = '1';
   if (values.demo) env.MARKETPLACE_DEMO = '1';
+  if (values.sandboxes) env.MARKETPLACE_SANDBOXES = '1';
+  if (values.latency !== undefined) env.MARKETPLACE_LATENCY = values.latency;
+  if (values['fail-rate'] !== undefined) env.MARKETPLACE_FAIL_RATE = values['fail-rate'];
+  if (values.seed !== undefined) env.MARKETPLACE_SEED = values.seed;
   return { env };
 }

@@ -21,7 +21,33 @@ describe('parseConfig', () => {
       siteUrl: undefined,
       pgPool: 10,
       logLevel: 'info',
+      onPurpose: { prefer: false },
+      sandboxes: undefined,
     });
+  });
+  it('reads the sandboxes and on-purpose variables; test mode turns sandboxes and Prefer on', () => {
+    expect(parseConfig({ MARKETPLACE_TEST_MODE: '1' })).toMatchObject({
+      sandboxes: { max: 20, idleSeconds: 1800, memoryMb: undefined },
+      onPurpose: { prefer: true },
+    });
+    expect(parseConfig({ MARKETPLACE_TEST_MODE: '1', MARKETPLACE_SANDBOXES: '0' }).sandboxes).toBeUndefined();
+    expect(
+      parseConfig({
+        MARKETPLACE_SANDBOXES: '1',
+        MARKETPLACE_SANDBOX_MAX: '5',
+        MARKETPLACE_SANDBOX_IDLE: '60',
+        MARKETPLACE_SANDBOX_MEMORY: '512',
+        MARKETPLACE_LATENCY: '100-800',
+        MARKETPLACE_FAIL_RATE: '0.1',
+        MARKETPLACE_SEED: '42',
+      }),
+    ).toMatchObject({
+      sandboxes: { max: 5, idleSeconds: 60, memoryMb: 512 },
+      onPurpose: { prefer: false, latency: { min: 100, max: 800 }, failRate: 0.1, seed: 42 },
+    });
+    expect(() => parseConfig({ MARKETPLACE_LATENCY: '800-100', MARKETPLACE_FAIL_RATE: '2' })).toThrow(
+      /MARKETPLACE_LATENCY: "800-100" is not a latency[^\n]*\nMARKETPLACE_FAIL_RATE: "2" is not a share from 0 to 1/,
+    );
   });
   it('reads every variable', () => {
     const c = parseConfig({

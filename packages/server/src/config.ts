@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { type LogLevel, MIN_SECRET_BYTES, readEnvironment } from './environment.ts';
+import { type OnPurposeOptions, parseLatency } from './http/on-purpose.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 
@@ -30,6 +31,19 @@ export interface Config {
   smtpUrl: string | undefined;
   siteUrl: string | undefined;
   logLevel: LogLevel;
+  /** Slow and failing on purpose (http/on-purpose.ts): `Prefer` in test mode, per-run latency and failures when asked. */
+  onPurpose: OnPurposeOptions;
+  /** `POST /sandboxes` and the worlds under `/sandboxes/{id}` (issue 25): on in test mode or when asked. */
+  sandboxes: SandboxLimits | undefined;
+}
+
+export interface SandboxLimits {
+  /** Sandboxes at once (`MARKETPLACE_SANDBOX_MAX`, 20). */
+  max: number;
+  /** Seconds without a request after which a sandbox is removed (`MARKETPLACE_SANDBOX_IDLE`, 1800). */
+  idleSeconds: number;
+  /** Megabytes of heap above which no sandbox is created and none grows by a population (`MARKETPLACE_SANDBOX_MEMORY`). */
+  memoryMb: number | undefined;
 }
 
 /**
@@ -67,6 +81,23 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     smtpUrl: e.MARKETPLACE_SMTP_URL,
     siteUrl: e.MARKETPLACE_SITE_URL,
     logLevel: (e.LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    onPurpose: {
+      prefer: e.MARKETPLACE_TEST_MODE === '1',
+      latency:
+        e.MARKETPLACE_LATENCY === undefined
+          ? undefined
+          : (parseLatency(e.MARKETPLACE_LATENCY) as OnPurposeOptions['latency']),
+      failRate: e.MARKETPLACE_FAIL_RATE === undefined ? undefined : Number(e.MARKETPLACE_FAIL_RATE),
+      seed: e.MARKETPLACE_SEED === undefined ? undefined : Number(e.MARKETPLACE_SEED),
+    },
+    sandboxes:
+      e.MARKETPLACE_SANDBOXES === '1' || (e.MARKETPLACE_TEST_MODE === '1' && e.MARKETPLACE_SANDBOXES !== '0')
+        ? {
+            max: Number(e.MARKETPLACE_SANDBOX_MAX ?? 20),
+            idleSeconds: Number(e.MARKETPLACE_SANDBOX_IDLE ?? 1800),
+            memoryMb: e.MARKETPLACE_SANDBOX_MEMORY === undefined ? undefined : Number(e.MARKETPLACE_SANDBOX_MEMORY),
+          }
+        : undefined,
   };
 }
 

@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { parseFailRate, parseLatency, parseSeed } from './http/on-purpose.ts';
 
 /** Secrets shorter than this are refused at start: a short HMAC key is guessed offline from one token. */
 export const MIN_SECRET_BYTES = 32;
@@ -115,6 +116,31 @@ export const Environment = Type.Object(
       (v) => !!urlOf(v, ['http:', 'https:']),
       'is not an http:// or https:// URL with a host',
       withoutPassword,
+    ),
+    MARKETPLACE_SANDBOXES: variable(oneOf(['0', '1']), 'must be 0 or 1'),
+    MARKETPLACE_SANDBOX_MAX: variable(
+      (v) => /^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= 1000,
+      'is not a number of sandboxes (1-1000)',
+    ),
+    MARKETPLACE_SANDBOX_IDLE: variable(
+      (v) => /^\d{1,6}$/.test(v) && Number(v) >= 1 && Number(v) <= 604_800,
+      'is not a number of seconds (1-604800)',
+    ),
+    MARKETPLACE_SANDBOX_MEMORY: variable(
+      (v) => /^\d{1,6}$/.test(v) && Number(v) >= 16,
+      'is not a number of megabytes (at least 16)',
+    ),
+    MARKETPLACE_LATENCY: variable(
+      (v) => typeof parseLatency(v) !== 'string',
+      (v) => String(parseLatency(v)),
+    ),
+    MARKETPLACE_FAIL_RATE: variable(
+      (v) => typeof parseFailRate(v) === 'number',
+      (v) => String(parseFailRate(v)),
+    ),
+    MARKETPLACE_SEED: variable(
+      (v) => typeof parseSeed(v) === 'number',
+      (v) => String(parseSeed(v)),
     ),
     LOG_LEVEL: variable(oneOf(LOG_LEVELS), `is not a log level (${LOG_LEVELS.join(', ')})`),
     INIT_CWD: Type.Optional(Type.String()),

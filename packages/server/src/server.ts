@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
 import { GeoIpTable } from './adapters/geoip.ts';
@@ -17,13 +18,16 @@ import { createTestClock, systemClock } from './clock.ts';
 import { type Config, checkSecret, keepNewSecret } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
 import { indexesOf } from './domain/indexes.ts';
+import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
+import { isOnPurpose, onPurpose } from './http/on-purpose.ts';
 import { answerProtocolErrors, MAX_HEADER_BYTES } from './http/protocol-errors.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
+import { Sandboxes, type SandboxServer, sandboxesRouter } from './sandboxes.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
@@ -122,10 +126,69 @@ export async function composeServer({ config, demoData = false, logger, store: s
   await sealStoredSecrets(store, deps.sealer);
   // The admins' keys are only known here, once: the store keeps their hashes.
   const demoAdmins: DemoAdmin[] | undefined = demoData && store.created ? await seedDemoData(deps) : undefined;
-  const before = [documentsRouter(deps.document)];
+  const before = [onPurposeRouter(config), documentsRouter(deps.document)];
   if (config.testMode) before.push(testHelpersRouter(deps));
+  const limits = config.sandboxes;
+  const sandboxes = limits && new Sandboxes(limits, () => composeSandbox(config, deps.logger));
+  if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
   const app = createApp({ deps, routes, before });
-  return { deps, app, demoAdmins };
+  return { deps, app, demoAdmins, sandboxes };
+}
+
+/**
+ * Slow and failing on purpose (http/on-purpose.ts), on the API's routes only: a sandbox's requests
+ * are its own server's (which has its own draws), and the document, docs and test helpers answer
+ * as usual so tests can set up and inspect state.
+ */
+function onPurposeRouter(config: Config): express.Router {
+  const router = express.Router();
+  if (!isOnPurpose(config.onPurpose)) return router;
+  const handler = onPurpose(config.onPurpose);
+  const exempt = /^\/(test_helpers|sandboxes)(\/|$)|^\/(openapi\.json|docs)$/;
+  router.use((req, res, next) => (exempt.test(req.path) ? next() : handler(req, res, next)));
+  return router;
+}
+
+/**
+ * A sandbox's server (POST /sandboxes): the server composed again in test mode on a memory store,
+ * with secrets of its own and no mail leaving it; everything but the document is its own.
+ */
+async function composeSandbox(config: Config, logger: pino.Logger): Promise<SandboxServer> {
+  const { deps, app } = await composeServer({
+    config: {
+      ...config,
+      db: ':memory:',
+      testMode: true,
+      onPurpose: { ...config.onPurpose, prefer: true },
+      sandboxes: undefined,
+      smtpUrl: undefined,
+      jwtSecret: undefined,
+      depositSecret: undefined,
+    },
+    logger,
+  });
+  return {
+    handle: app,
+    async populate(users, balance) {
+      const now = deps.clock.now();
+      const result = populate(deps.store.state, {
+        users,
+        items: 0,
+        assets: 0,
+        listedShare: 0,
+        buyOrders: 0,
+        balance,
+        now,
+      });
+      if (!result.ok) throw new Error(JSON.stringify(result.error));
+      await deps.store.replace(deps.store.state);
+      return result.value.platformIds.map((platformId, n) => ({ platformId, apiKey: result.value.apiKeys[n]! }));
+    },
+    async close() {
+      await deps.world.close();
+      await deps.store.close();
+    },
+  };
 }
 
 /** The URL a server listens on, from its real address (port 0 resolved, IPv6 in brackets). */
@@ -202,12 +265,13 @@ export async function startServer(options: ServerOptions) {
     { port: options.config.port, host: options.config.host },
   );
   composed = composeServer(options);
-  const { deps, demoAdmins } = await composed.catch(async (error) => {
+  const { deps, demoAdmins, sandboxes } = await composed.catch(async (error) => {
     await new Promise((done) => server.close(done));
     throw error;
   });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
+    await sandboxes?.close();
     await deps.world.close();
     await deps.store.close();
   };

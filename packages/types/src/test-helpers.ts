@@ -305,6 +305,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an isolated sandbox
+         * @description Creates a world of its own on this server and answers its base URL: every route of the API
+         *     and every test helper works under `/sandboxes/{id}` (`POST /sandboxes/{id}/user/login`,
+         *     `POST /sandboxes/{id}/test_helpers/reset`, ...) and sees only that world: its own state,
+         *     clock, rate-limit windows, caches, outbox and simulators. Point a client, a frontend or the
+         *     conformance suite (`--target <url>`) at `url`. The new world holds `users` users (API keys
+         *     `pop-0`, `pop-1`, ..., as `POST /test_helpers/population` creates them); a reset empties it.
+         *
+         *     Available in test mode, or with `--sandboxes` (`MARKETPLACE_SANDBOXES=1`). Reference server:
+         *     sandboxes live in the memory of the server process that created them (they are lost when
+         *     it stops; with several PostgreSQL instances, a sandbox is served by the instance that
+         *     created it only). A sandbox without a request for `idleSeconds` (`MARKETPLACE_SANDBOX_IDLE`,
+         *     1800) is removed; at most `MARKETPLACE_SANDBOX_MAX` (20) exist at once, and none is created
+         *     (nor grown by a population) while the server's heap is over `MARKETPLACE_SANDBOX_MEMORY`
+         *     megabytes (default 70% of its heap limit): 503 with `Retry-After`.
+         *     **Extension**: not in shared/test-helpers.md; added by this project (issue 25).
+         */
+        post: operations["postSandboxes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a sandbox
+         * @description Removes the sandbox and everything in it at once (an idle one is removed anyway). Every
+         *     other method and path under `/sandboxes/{id}/` is the API or a test helper of that sandbox.
+         *     **Extension**: not in shared/test-helpers.md; added by this project (issue 25).
+         */
+        delete: operations["deleteSandboxesId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -493,6 +549,34 @@ export interface components {
         GeoipRequest: {
             ip: string;
             country: string;
+        };
+        SandboxRequest: {
+            /**
+             * @description Users of the new world (API keys `pop-0`, `pop-1`, ...).
+             * @default 2
+             */
+            users: number;
+            /**
+             * @description Each user's balance in cents.
+             * @default 1000000
+             */
+            balance: number;
+        };
+        Sandbox: {
+            id: string;
+            /** @description The base path of the sandbox on this server (`/sandboxes/{id}`). */
+            path: string;
+            /**
+             * Format: uri
+             * @description The base URL of the sandbox, from the request's scheme and Host.
+             */
+            url: string;
+            users: {
+                platformId: string;
+                apiKey: string;
+            }[];
+            /** @description Seconds without a request after which the sandbox is removed. */
+            idleSeconds: number;
         };
     };
     responses: {
@@ -1080,6 +1164,90 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+        };
+    };
+    postSandboxes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox, its base URL and its users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeASuccess"] & {
+                        content?: components["schemas"]["Sandbox"];
+                    };
+                };
+            };
+            /** @description A bad request: HTTP 300 with a message string. */
+            300: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeAError"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            /** @description No room for another sandbox (their number or their memory); try again after `Retry-After` seconds, or delete one. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeAError"];
+                };
+            };
+        };
+    };
+    deleteSandboxesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sandbox's ID (`id` of `POST /sandboxes`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeASuccess"] & {
+                        content?: {
+                            /** @constant */
+                            ok: true;
+                        };
+                    };
+                };
+            };
+            /** @description No such sandbox (never created, removed, or idle too long); also every path under it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeAError"];
+                };
+            };
         };
     };
 }
