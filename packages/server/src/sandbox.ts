@@ -2,6 +2,7 @@
 // in-memory store, listening on a free port, with a few users ready and the test helpers as
 // functions. Frontend tests (vitest, Playwright fixtures) get a world of their own per test or per
 // worker without starting a process or sharing state with another test.
+import type { TestHelperComponents } from '@marketplace/types';
 import pino from 'pino';
 import { parseConfig } from './config.ts';
 import { startServer } from './server.ts';
@@ -21,25 +22,14 @@ export interface SandboxOptions {
   env?: Record<string, string>;
 }
 
-/** What a population call adds (`POST /test_helpers/population`); see the test-helpers document. */
-export interface PopulationRequest {
-  users: number;
-  items: number;
-  assets: number;
-  listedShare?: number;
-  buyOrders?: number;
-  balance?: number;
-}
+type HelperSchemas = TestHelperComponents['schemas'];
 
-export interface PopulationAnswer {
-  users: number;
-  items: number;
-  assets: number;
-  buyOrders: number;
-  apiKeys: string[];
-  platformIds: string[];
-  itemIds: number[];
-}
+/** What a population call adds (`POST /test_helpers/population`): the test-helpers document's request, its defaults left out. */
+export type PopulationRequest = Pick<HelperSchemas['PopulationRequest'], 'users' | 'items' | 'assets'> &
+  Partial<HelperSchemas['PopulationRequest']>;
+
+/** What a population call answers: the test-helpers document's `Population`. */
+export type PopulationAnswer = HelperSchemas['Population'];
 
 export interface Sandbox {
   /** The base URL of the API (`http://127.0.0.1:<port>`), test helpers included. */
