@@ -2,7 +2,7 @@
 // `npm run mock` / `marketplace-mock`: the mock of the Item Marketplace API (mock.ts), or the names
 // of the documented examples `Prefer` picks from (`--examples`).
 import { parseArgs } from 'node:util';
-import { parseFailRate, parseLatency, parseSeed } from '@marketplace/server/on-purpose';
+import { parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
 import { locateDocument, readDocument } from './document.ts';
 import { documentExamples, listing } from './examples.ts';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';

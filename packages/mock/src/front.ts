@@ -5,8 +5,14 @@
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createGate, INTERNAL_ERROR, type OperationInfo, sendError } from '@marketplace/contract';
-import { type OnPurposeOptions, onPurpose } from '@marketplace/server/on-purpose';
+import {
+  createGate,
+  INTERNAL_ERROR,
+  type OnPurposeOptions,
+  type OperationInfo,
+  onPurpose,
+  sendError,
+} from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';

@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OnPurposeOptions } from '@marketplace/server/on-purpose';
+import type { OnPurposeOptions } from '@marketplace/contract';
 import { AnswerCache } from './answer-cache.ts';
 import { locateDocument, readDocument } from './document.ts';
 import { createFront } from './front.ts';

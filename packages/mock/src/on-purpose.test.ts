@@ -1,5 +1,5 @@
 // The mock slow and failing on purpose (issue 25), as the reference server's sandbox is: the same
-// layer (@marketplace/server/on-purpose) in front of Prism. Per request with Prefer; per run with
+// layer (@marketplace/contract's on-purpose.ts) in front of Prism. Per request with Prefer; per run with
 // --latency, --fail-rate and --seed (the client's tests run a seeded mock twice and compare).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from './mock.ts';
