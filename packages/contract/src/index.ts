@@ -11,6 +11,7 @@ export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from './messages.ts
 export {
   isOnPurpose,
   MAX_DELAY_MS,
+  ON_PURPOSE_ARGS,
   type OnPurposeOptions,
   onPurpose,
   onPurposePrefer,

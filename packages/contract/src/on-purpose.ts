@@ -32,6 +32,13 @@ export interface OnPurposeOptions {
   now?: () => number;
 }
 
+/** The per-run options of the server's and the mock's command lines, for `parseArgs` (node:util). */
+export const ON_PURPOSE_ARGS = {
+  latency: { type: 'string' },
+  'fail-rate': { type: 'string' },
+  seed: { type: 'string' },
+} as const;
+
 /** `min-max` (or one number) in milliseconds, or the reason it is refused. */
 export function parseLatency(text: string): { min: number; max: number } | string {
   const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(text.trim());

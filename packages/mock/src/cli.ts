@@ -2,7 +2,7 @@
 // `npm run mock` / `marketplace-mock`: the mock of the Item Marketplace API (mock.ts), or the names
 // of the documented examples `Prefer` picks from (`--examples`).
 import { parseArgs } from 'node:util';
-import { parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
+import { ON_PURPOSE_ARGS, parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
 import { locateDocument, readDocument } from './document.ts';
 import { documentExamples, listing } from './examples.ts';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';
@@ -63,9 +63,7 @@ function parse() {
       proxy: { type: 'string' }, // only to say where it went (PROXY_MOVED)
       dynamic: { type: 'boolean' },
       examples: { type: 'boolean' },
-      latency: { type: 'string' },
-      'fail-rate': { type: 'string' },
-      seed: { type: 'string' },
+      ...ON_PURPOSE_ARGS,
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -2,6 +2,7 @@
 // per request with Prefer (test mode, sandboxes) on the API's routes only, and per run with
 // MARKETPLACE_FAIL_RATE; the test helpers and the document are exempt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectForced429, expectForced500 } from '../../../contract/src/on-purpose.fixture.ts';
 import { type Sandbox, startSandbox } from '../sandbox.ts';
 
 describe('Prefer on a sandbox', () => {
@@ -13,24 +14,11 @@ describe('Prefer on a sandbox', () => {
   const get = (prefer?: string) => fetch(`${sandbox.url}/item/listing/count/1`, { headers: prefer ? { prefer } : {} });
 
   it('Given Prefer: code=429, then the API 429 with its message and four integer rate-limit headers', async () => {
-    const res = await get('code=429');
-    expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({
-      err: true,
-      success: false,
-      content: 'Rate limit exceeded. Retry after 1 seconds.',
-    });
-    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
-      expect(res.headers.get(header), header).toMatch(/^\d+$/);
-    expect(res.headers.get('retry-after')).toBe('1');
+    await expectForced429(await get('code=429'));
   });
 
   it('Given Prefer: code=500, then the API 500', async () => {
-    const res = await get('code=500');
-    expect([res.status, await res.json()]).toEqual([
-      500,
-      { err: true, success: false, content: 'Internal server error' },
-    ]);
+    await expectForced500(await get('code=500'));
   });
 
   it('Given Prefer: delay=400, then the answer comes no sooner, and is the real one', async () => {
