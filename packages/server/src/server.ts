@@ -108,7 +108,7 @@ export async function composeServer({ config, demoData = false, logger, store: s
 }
 
 /**
- * Slow and failing on purpose (http/on-purpose.ts), on the API's routes only: a sandbox's requests
+ * Slow and failing on purpose (@marketplace/contract's on-purpose.ts), on the API's routes only: a sandbox's requests
  * are its own server's (which has its own draws), and the document, docs and test helpers answer
  * as usual so tests can set up and inspect state.
  */
