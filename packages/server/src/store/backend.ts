@@ -65,26 +65,14 @@ export interface Backend {
 
 /** Opens (creating or migrating) the backend; a refused start (`StartRefusal`) leaves nothing behind. */
 export async function openBackend(choice: BackendChoice, given: GivenSecrets = {}): Promise<Backend> {
-  if (choice.kind === 'postgres') return openPostgresBackend(choice, given);
-  return openLocalBackend(choice, given);
-}
-
-async function openLocalBackend(
-  choice: Extract<BackendChoice, { kind: 'memory' | 'file' }>,
-  given: GivenSecrets,
-): Promise<Backend> {
-  const db = choice.kind === 'file' ? choice.path : ':memory:';
-  // A refused start touches nothing: the secrets kept beside a file store are read and checked
-  // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
-  const found = new Map(SECRETS.map(({ name, variable }) => [name, checkSecret(given[name], db, name, variable)]));
-  const store = await openStore(db, choice.kind === 'file' ? choice.store : undefined);
-  const world = new MemoryWorld();
+  const { store, world, limiter, secret } =
+    choice.kind === 'postgres' ? await openPostgresBackend(choice, given) : await openLocalBackend(choice, given);
   return {
     kind: choice.kind,
     store,
     world,
-    limiter: (clock) => new RateLimiter(clock),
-    secret: async (name) => found.get(name) ?? keepNewSecret(db, name),
+    limiter,
+    secret,
     close: async () => {
       await world.close();
       await store.close();
@@ -92,11 +80,31 @@ async function openLocalBackend(
   };
 }
 
+/** What each kind of backend opens in its own way. */
+type Opened = Omit<Backend, 'kind' | 'close'>;
+
+async function openLocalBackend(
+  choice: Extract<BackendChoice, { kind: 'memory' | 'file' }>,
+  given: GivenSecrets,
+): Promise<Opened> {
+  const db = choice.kind === 'file' ? choice.path : ':memory:';
+  // A refused start touches nothing: the secrets kept beside a file store are read and checked
+  // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
+  const found = new Map(SECRETS.map(({ name, variable }) => [name, checkSecret(given[name], db, name, variable)]));
+  const store = await openStore(db, choice.kind === 'file' ? choice.store : undefined);
+  return {
+    store,
+    world: new MemoryWorld(),
+    limiter: (clock) => new RateLimiter(clock),
+    secret: async (name) => found.get(name) ?? keepNewSecret(db, name),
+  };
+}
+
 /** Every instance on one database shares the world, the rate-limit windows and the secrets (ADR 19). */
 async function openPostgresBackend(
   choice: Extract<BackendChoice, { kind: 'postgres' }>,
   given: GivenSecrets,
-): Promise<Backend> {
+): Promise<Opened> {
   const store = await openPostgresStore(choice.url, { poolSize: choice.poolSize });
   const { pool } = store;
   let world: SharedWorld;
@@ -107,14 +115,9 @@ async function openPostgresBackend(
     throw error;
   }
   return {
-    kind: choice.kind,
     store,
     world,
     limiter: (clock) => new PostgresRateLimiter(clock, pool),
     secret: (name) => sharedSecret(pool, given[name], name, variableOf(name)),
-    close: async () => {
-      await world.close();
-      await store.close();
-    },
   };
 }
