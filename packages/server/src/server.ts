@@ -32,6 +32,7 @@ import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
 import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
+import { SandboxRegistry, sandboxSchema } from './store/postgres/sandbox-registry.ts';
 import { sharedSecret } from './store/postgres/secrets.ts';
 import { openPostgresWorld } from './store/postgres/world.ts';
 import { openStore, type Store, type StoreOptions } from './store/store.ts';
@@ -72,10 +73,12 @@ export interface ServerOptions {
   logger?: pino.Logger;
   /** How the file store snapshots (a benchmark compares the ways). */
   store?: StoreOptions;
+  /** On PostgreSQL, the schema of a sandbox's world (ADR 25); default the database's own. */
+  schema?: string;
 }
 
 /** Composes the server: the deps and the Express app, not yet listening. */
-export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
+export async function composeServer({ config, demoData = false, logger, store: storeOptions, schema }: ServerOptions) {
   const postgres = isPostgresUrl(config.db);
   // A refused start touches nothing: the secrets kept beside a file store are read and checked
   // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
@@ -85,7 +88,7 @@ export async function composeServer({ config, demoData = false, logger, store: s
       : SECRETS.map(({ name, given, variable }) => [name, checkSecret(given(config), config.db, name, variable)]),
   );
   const store: Store = postgres
-    ? await openPostgresStore(config.db, { poolSize: config.pgPool })
+    ? await openPostgresStore(config.db, { poolSize: config.pgPool, schema })
     : await openStore(config.db, storeOptions);
   indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
   // Every instance on one database signs and verifies with the same secrets (ADR 19).
@@ -129,7 +132,11 @@ export async function composeServer({ config, demoData = false, logger, store: s
   const before = [onPurposeRouter(config), documentsRouter(deps.document)];
   if (config.testMode) before.push(testHelpersRouter(deps));
   const limits = config.sandboxes;
-  const sandboxes = limits && new Sandboxes(limits, () => composeSandbox(config, deps.logger));
+  // On PostgreSQL every instance serves every sandbox, each in a schema of its own (ADR 25).
+  const registry = pool && limits && !schema ? new SandboxRegistry(pool) : undefined;
+  const sandboxes =
+    limits &&
+    new Sandboxes(limits, (id) => composeSandbox(config, deps.logger, registry && sandboxSchema(id)), { registry });
   if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
   const app = createApp({ deps, routes, before });
   return { deps, app, demoAdmins, sandboxes };
@@ -149,15 +156,21 @@ function onPurposeRouter(config: Config): express.Router {
   return router;
 }
 
+/** Connections of a sandbox's pool at most: its world serves a developer or a test run, not a service. */
+const SANDBOX_POOL = 4;
+
 /**
- * A sandbox's server (POST /sandboxes): the server composed again in test mode on a memory store,
- * with secrets of its own and no mail leaving it; everything but the document is its own.
+ * A sandbox's server (POST /sandboxes): the server composed again in test mode, with secrets of
+ * its own and no mail leaving it; everything but the document is its own. Its store is in memory,
+ * or on PostgreSQL in the sandbox's `schema` (its secrets too, so its tokens outlive a restart).
  */
-async function composeSandbox(config: Config, logger: pino.Logger): Promise<SandboxServer> {
+async function composeSandbox(config: Config, logger: pino.Logger, schema?: string): Promise<SandboxServer> {
   const { deps, app } = await composeServer({
+    schema,
     config: {
       ...config,
-      db: ':memory:',
+      db: schema ? config.db : ':memory:',
+      pgPool: Math.min(config.pgPool, SANDBOX_POOL),
       testMode: true,
       onPurpose: { ...config.onPurpose, prefer: true },
       sandboxes: undefined,

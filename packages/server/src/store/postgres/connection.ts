@@ -20,11 +20,21 @@ export function redactedUrl(url: string): string {
 export interface PoolOptions {
   /** Connections of this instance (default 10). */
   max?: number;
+  /**
+   * The schema every table name of the pool's queries resolves in (a sandbox's world, ADR 25):
+   * set as each connection's `search_path` when it opens. Default: the database's own search path.
+   */
+  schema?: string;
 }
 
 /** A pool on `url`; BIGINT (int8) columns are read as numbers (sequences stay far below 2^53). */
-export function createPool(url: string, { max = 10 }: PoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'marketplace-server' });
+export function createPool(url: string, { max = 10, schema }: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: 'marketplace-server',
+    ...(schema && { options: `-c search_path=${pg.escapeIdentifier(schema)}` }),
+  });
   // An idle client that loses its connection (the database restarted) must not crash the process:
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});

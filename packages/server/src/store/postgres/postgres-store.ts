@@ -16,7 +16,7 @@ import { StartRefusal } from '../../start-refusal.ts';
 import { isCollection, recordProblem } from '../record-schemas.ts';
 import { type Store, StoreConflict, StoreWriteError } from '../store.ts';
 import { createPool, type Pool, type PoolClient, redactedUrl } from './connection.ts';
-import { migrate } from './migrations.ts';
+import { MIGRATIONS, migrate, WORLD_MIGRATIONS } from './migrations.ts';
 
 /** A record of the database that the engine cannot take: named by table, record and field. */
 export class TableDamaged extends StartRefusal {
@@ -39,6 +39,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Change rows kept for instances that catch up; older ones are pruned (a lagging instance reloads). */
   keepChanges?: number;
+  /** The schema of a sandbox's world (ADR 25): its tables only, created there; default the database's own. */
+  schema?: string;
 }
 
 interface Pending {
@@ -179,12 +181,12 @@ async function upsertRecords(client: PoolClient, records: { collection: string; 
 
 /** Opens (creating or migrating) the store on the PostgreSQL database at `url`. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const { poolSize = 10, keepChanges = 10_000 } = options;
-  const pool = createPool(url, { max: poolSize });
+  const { poolSize = 10, keepChanges = 10_000, schema } = options;
+  const pool = createPool(url, { max: poolSize, schema });
   let applied: number[];
   let loaded: State;
   try {
-    applied = await migrate(pool);
+    applied = await migrate(pool, schema ? WORLD_MIGRATIONS : MIGRATIONS);
     loaded = await readState(pool);
   } catch (error) {
     await pool.end();
