@@ -1,7 +1,7 @@
 // The sandbox registry on one database (ADR 25): the bound holds when instances create at once,
 // and deleting a sandbox (by ID or idle) takes its world's schema with its row.
 import { describe, expect, it } from 'vitest';
-import type { Pool } from './connection.ts';
+import { createPool, type Pool } from './connection.ts';
 import { useDatabases } from './databases.fixture.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { isSandboxId, SandboxRegistry, sandboxSchema } from './sandbox-registry.ts';
@@ -59,6 +59,16 @@ describe.skipIf(missing)(`the sandbox registry${missing ? ` (skipped: ${missing}
     expect(await registry.touch(id(2))).toBe(false);
     expect(await registry.touch(id(3))).toBe(true);
     expect(await schemas(pools[0]!)).toEqual([sandboxSchema(id(3))]);
+  }, 60_000);
+
+  it("Given a URL with options of its own, a sandbox's pool keeps them and resolves tables in its schema", async () => {
+    const { url } = await databases.instances(1);
+    const pool = databases.track(
+      createPool(`${url}?options=${encodeURIComponent('-c statement_timeout=4321')}`, { schema: sandboxSchema(id(9)) }),
+    );
+    const shown = async (setting: string) => (await pool.query(`SHOW ${setting}`)).rows[0][setting];
+    expect(await shown('search_path')).toBe(`"${sandboxSchema(id(9))}"`);
+    expect(await shown('statement_timeout')).toBe('4321ms');
   }, 60_000);
 
   it('Given anything but 16 hex digits, no schema is named after it', async () => {
