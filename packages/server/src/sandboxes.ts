@@ -1,6 +1,6 @@
 // Many isolated sandboxes on one reference server (issue 25, test-helpers document "Sandboxes"):
-// `POST /sandboxes` composes a whole server of its own (memory store, test mode: its own state,
-// test clock, rate-limit windows, caches, outbox and simulators) and every request under
+// `POST /sandboxes` composes a whole server of its own (test mode: its own state, test clock,
+// rate-limit windows, caches, outbox and simulators) and every request under
 // `/sandboxes/{id}` goes to it with that prefix taken off, so every route and test helper works
 // there unchanged and sees only that world. On a memory or file store, sandboxes live in this
 // process's memory only; on PostgreSQL each has its world in a schema of its own and a row in the
