@@ -18,7 +18,7 @@ import { GroupCommit, type Pending, StoreConflict, StoreWriteError } from '../gr
 import { isCollection, recordProblem } from '../record-schemas.ts';
 import type { Store } from '../store.ts';
 import { createPool, type Pool, type PoolClient, redactedUrl } from './connection.ts';
-import { migrate } from './migrations.ts';
+import { MIGRATIONS, migrate, WORLD_MIGRATIONS } from './migrations.ts';
 
 /** A record of the database that the engine cannot take: named by table, record and field. */
 export class TableDamaged extends StartRefusal {
@@ -41,6 +41,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Change rows kept for instances that catch up; older ones are pruned (a lagging instance reloads). */
   keepChanges?: number;
+  /** The schema of a sandbox's world (ADR 25): its tables only, created there; default the database's own. */
+  schema?: string;
 }
 
 /** A row of the catch-up query: a change, or (world set, the rest null) the shared world's version. */
@@ -172,12 +174,12 @@ async function upsertRecords(client: PoolClient, records: { collection: string; 
 
 /** Opens (creating or migrating) the store on the PostgreSQL database at `url`. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const { poolSize = 10, keepChanges = 10_000 } = options;
-  const pool = createPool(url, { max: poolSize });
+  const { poolSize = 10, keepChanges = 10_000, schema } = options;
+  const pool = createPool(url, { max: poolSize, schema });
   let applied: number[];
   let loaded: State;
   try {
-    applied = await migrate(pool);
+    applied = await migrate(pool, schema ? WORLD_MIGRATIONS : MIGRATIONS);
     loaded = await readState(pool);
   } catch (error) {
     await pool.end();
