@@ -607,6 +607,27 @@ export const FAULTS: Record<string, Fault> = {
         c.averageSalePrice = Math.floor(c.totalRevenue / c.itemsSold);
     },
   },
+  'instant-sell-rounded-half': {
+    kind: 'rounding',
+    description: 'an instant sell credits 95 percent of the bid rounded to the nearest cent instead of down',
+    grep: 'Given an instant sell into a bid',
+    response: (x, memory) => {
+      const bids = map(memory, 'bids');
+      const extra = map(memory, 'extra');
+      const rows = /^\/instantsell\/\d+$/.test(x.path) ? x.body?.content?.informations?.rows : undefined;
+      if (Array.isArray(rows)) for (const r of rows) bids.set(String(r.assetId), String(r.instantPrice));
+      const trade = x.path.startsWith('/test_helpers/platform/offers/') ? x.body?.content : undefined;
+      if (trade?.kind === 'instant_sell' && trade.status === 3 && Array.isArray(trade.assetIds))
+        for (const id of trade.assetIds) {
+          const bid = Number(bids.get(String(id)));
+          const more = Math.round((bid * 95) / 100) - Math.floor((bid * 95) / 100);
+          if (more)
+            extra.set(String(trade.platformId), String(Number(extra.get(String(trade.platformId)) ?? 0) + more));
+        }
+      if (x.path === '/user/balance' && x.user && extra.has(x.user) && typeof x.body?.content?.balance === 'number')
+        x.body.content.balance += Number(extra.get(x.user));
+    },
+  },
   'outbox-newest-first': {
     kind: 'helper',
     description: 'GET /test_helpers/outbox lists messages newest first',
