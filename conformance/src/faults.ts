@@ -108,6 +108,17 @@ function keyedOn(
   }
 }
 
+/**
+ * Adds `cents` to what `GET /user/balance` shows `user` from now on (money an implementation wrongly
+ * gives or keeps), and shows each user's sum so far on this exchange when it reads a balance.
+ */
+function shiftBalance(x: Exchange, memory: Memory, user?: string, cents = 0): void {
+  const extra = map(memory, 'balance shifts');
+  if (user && cents) extra.set(user, String(Number(extra.get(user) ?? 0) + cents));
+  if (x.path === '/user/balance' && x.user && extra.has(x.user) && typeof x.body?.content?.balance === 'number')
+    x.body.content.balance += Number(extra.get(x.user));
+}
+
 const isAdminPath = (path: string) => path.startsWith('/admin/') || path.startsWith('/giveaways/deleteComment/');
 
 export const FAULTS: Record<string, Fault> = {
@@ -613,19 +624,20 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'Given an instant sell into a bid',
     response: (x, memory) => {
       const bids = map(memory, 'bids');
-      const extra = map(memory, 'extra');
       const rows = /^\/instantsell\/\d+$/.test(x.path) ? x.body?.content?.informations?.rows : undefined;
       if (Array.isArray(rows)) for (const r of rows) bids.set(String(r.assetId), String(r.instantPrice));
       const trade = x.path.startsWith('/test_helpers/platform/offers/') ? x.body?.content : undefined;
       if (trade?.kind === 'instant_sell' && trade.status === 3 && Array.isArray(trade.assetIds))
         for (const id of trade.assetIds) {
           const bid = Number(bids.get(String(id)));
-          const more = Math.round((bid * 95) / 100) - Math.floor((bid * 95) / 100);
-          if (more)
-            extra.set(String(trade.platformId), String(Number(extra.get(String(trade.platformId)) ?? 0) + more));
+          shiftBalance(
+            x,
+            memory,
+            String(trade.platformId),
+            Math.round((bid * 95) / 100) - Math.floor((bid * 95) / 100),
+          );
         }
-      if (x.path === '/user/balance' && x.user && extra.has(x.user) && typeof x.body?.content?.balance === 'number')
-        x.body.content.balance += Number(extra.get(x.user));
+      shiftBalance(x, memory);
     },
   },
   'outbox-newest-first': {
@@ -655,11 +667,8 @@ export const STATE_FAULTS: Record<string, Fault> = {
     description: 'a cashout debits the amount but not its fee: the balance keeps the fee (money created)',
     grep: 'cashout is accepted pending with the 2 percent fee',
     response: (x, memory) => {
-      const kept = map(memory, 'kept');
-      if (x.path === '/cashout/process' && x.status === 200 && x.user && typeof x.body?.content?.fee === 'number')
-        kept.set(x.user, String(Number(kept.get(x.user) ?? 0) + x.body.content.fee));
-      if (x.path === '/user/balance' && x.user && kept.has(x.user) && typeof x.body?.content?.balance === 'number')
-        x.body.content.balance += Number(kept.get(x.user));
+      const fee = x.path === '/cashout/process' && x.status === 200 ? x.body?.content?.fee : undefined;
+      shiftBalance(x, memory, x.user, typeof fee === 'number' ? fee : 0);
     },
   },
   'seller-keeps-sold-asset': {
