@@ -108,6 +108,14 @@ function keyedOn(
   }
 }
 
+/** The test clock's time as the proxy last saw it set or read (`/test_helpers/clock`), in Unix seconds. */
+function clockNow(x: Exchange, memory: Memory): number {
+  const clock = map(memory, 'clock');
+  if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
+    clock.set('now', String(x.body.content.now));
+  return Number(clock.get('now'));
+}
+
 /**
  * Adds `cents` to what `GET /user/balance` shows `user` from now on (money an implementation wrongly
  * gives or keeps), and shows each user's sum so far on this exchange when it reads a balance.
@@ -568,18 +576,29 @@ export const FAULTS: Record<string, Fault> = {
     description: 'a cashout exactly 24 hours after the previous one is still refused (`<=` for `<`)',
     grep: '24 hours must pass between two cashout requests',
     response: (x, memory) => {
-      const clock = map(memory, 'clock');
+      const now = clockNow(x, memory);
       const last = map(memory, 'last');
-      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
-        clock.set('now', String(x.body.content.now));
       if (x.path === '/user/getCashoutHistory' && x.user && Array.isArray(x.body?.content?.cashouts))
         for (const c of x.body.content.cashouts)
           last.set(x.user, String(Math.max(Number(c.requestedAt), Number(last.get(x.user) ?? 0))));
       if (x.path === '/cashout/process' && x.status === 200 && x.user && last.has(x.user))
-        if (Number(last.get(x.user)) + 86_400 === Number(clock.get('now'))) {
+        if (Number(last.get(x.user)) + 86_400 === now) {
           x.status = 300;
           x.body = refusal('Cooldown period');
         }
+    },
+  },
+  'pricing-cache-inclusive': {
+    kind: 'deadline',
+    description: 'single-item pricing is still served from the cache in the second its 20 minutes end (`<=` for `<`)',
+    grep: 'single-item pricing is cached 20 minutes',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const computed = map(memory, 'computed');
+      if (!/^\/item\/pricing\/\d+$/.test(x.path) || x.body?.content?.cached !== false) return;
+      const before = computed.has(x.path) ? JSON.parse(computed.get(x.path)!) : undefined;
+      if (before?.at + 20 * 60 === now) x.body = { ...before.body, content: { ...before.body.content, cached: true } };
+      else computed.set(x.path, JSON.stringify({ at: now, body: x.body }));
     },
   },
   'jwt-accepted-at-exp': {
@@ -587,12 +606,10 @@ export const FAULTS: Record<string, Fault> = {
     description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',
     grep: 'a JWT is refused from its',
     response: (x, memory) => {
-      const clock = map(memory, 'clock');
-      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
-        clock.set('now', String(x.body.content.now));
+      const now = clockNow(x, memory);
       const payload = x.headers.authorization?.replace(/^Bearer /, '').split('.')[1];
       const exp = payload ? Number(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).exp) : Number.NaN;
-      if (x.path === '/user/balance' && x.status === 403 && exp === Number(clock.get('now'))) {
+      if (x.path === '/user/balance' && x.status === 403 && exp === now) {
         x.status = 200;
         x.body = ok({ balance: 0 });
       }
