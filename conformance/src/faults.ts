@@ -571,6 +571,12 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'GET /user/getCashoutHistory: records created out of order',
     response: reversed('/user/getCashoutHistory', 'cashouts'),
   },
+  'transaction-history-oldest-first': {
+    kind: 'order',
+    description: 'GET /user/getTransactionHistory lists the unified history oldest first',
+    grep: 'GET /user/getTransactionHistory: records created out of order',
+    response: reversed('/user/getTransactionHistory', 'transactions'),
+  },
   'cashout-cooldown-inclusive': {
     kind: 'deadline',
     description: 'a cashout exactly 24 hours after the previous one is still refused (`<=` for `<`)',
