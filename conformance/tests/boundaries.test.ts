@@ -303,6 +303,54 @@ describe('time rules one second before, at and one second after the boundary', (
     );
 });
 
+/**
+ * The price list's two clocks (`GET /public/price`): the list is refreshed every 3 minutes, and
+ * `update=1` forces a refresh at most once per minute per IP (the document's `x-rate-limit`). The
+ * list is one for everybody, so the sides run one after another, each on a clock 1000 seconds on
+ * and from an IP of its own, each starting with a forced refresh at its base: `lastUpdate` says
+ * whether the answer was refreshed.
+ */
+const PRICE_LIST_CLOCKS = [
+  { what: 'the list is refreshed every 3 minutes', period: 3 * 60, query: {} as Record<string, number> },
+  { what: '`update=1` forces a refresh once per minute per IP', period: 60, query: { update: 1 } },
+];
+
+describe('the price list cache one second before, at and one second after its boundary', () => {
+  it(
+    'GET /public/price: the list is refreshed every 3 minutes and `update=1` refreshes once per minute per IP: one second before served from the cache, at the boundary and one second after refreshed [R-LIMIT-PRICE-LIST-CACHE, R-PUBLIC-PRICE]',
+    sides(['before', 'at', 'after'], 'R-LIMIT-PRICE-LIST-CACHE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      let base = await helpers.pinClock();
+      for (const [n, clock] of PRICE_LIST_CLOCKS.entries())
+        for (const [i, [side, delta]] of (
+          [
+            ['one second before', -1],
+            ['at', 0],
+            ['one second after', 1],
+          ] as const
+        ).entries()) {
+          base += 1000;
+          const ip = `198.51.100.${180 + n * 3 + i}`;
+          const list = (query: Record<string, number>) => call('GET', '/public/price', { query, ip });
+          await helpers.setClock(base);
+          const forced = await list({ update: 1 });
+          assertValue(forced, content(forced)?.lastUpdate, base, 'a forced refresh from a fresh IP refreshes the list');
+          const boundary = base + clock.period;
+          await helpers.setClock(boundary + delta);
+          const answer = await list(clock.query);
+          const want = delta < 0 ? base : boundary + delta;
+          assertValue(
+            answer,
+            content(answer)?.lastUpdate,
+            want,
+            `${clock.what}: ${side} ${boundary} the list's lastUpdate (${delta < 0 ? 'served from the cache' : 'refreshed'})`,
+          );
+        }
+    },
+  );
+});
+
 type Seller = Awaited<ReturnType<typeof session>>;
 
 interface Window {
