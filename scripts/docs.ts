@@ -16,7 +16,7 @@ import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { clientSample, curlSample, pythonSample } from './code-samples.ts';
 import { errorExamples, exampleFor, type MockExample, preferHeader } from './docs-examples.ts';
 import { addWorkflowPages } from './docs-workflows.ts';
-import { TOOLS_DIR } from './tools.ts';
+import { TOOLS_DIR } from './generated-files.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 type Json = any;

@@ -1,4 +1,4 @@
-// No import circle in the workspaces' sources: a module that imports, through others, itself is
+// No import circle in the workspaces' sources and the repository's scripts: a module that imports, through others, itself is
 // loaded half-initialised by one of its importers, and a layer that imports a layer above it is a
 // layer no more. The module graph is read with TypeScript's parser; `import type` and `export type`
 // declarations are left out, as they are erased before the code runs (an `import { type X }` is not:
@@ -10,9 +10,8 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const repo = resolve(import.meta.dirname, '..');
-// The code that ships (the packages and the suite). The build scripts are not checked yet: the
-// collection generators (scripts/tools*.ts) and generated.ts import each other.
-const ROOTS = ['packages', 'conformance'].map((d) => join(repo, d));
+// The code that ships (the packages and the suite) and the scripts that build, check and bench it.
+const ROOTS = ['packages', 'conformance', 'scripts'].map((d) => join(repo, d));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -111,6 +111,37 @@ function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile());
 }
 
+/**
+ * The names of every package installed `name` brings with it, resolved from `node_modules` as Node
+ * does (the package's own, then each folder above it up to `root`): what installing it alone would
+ * install, although `root` holds the other packages too.
+ */
+function dependencyTree(root: string, name: string): Set<string> {
+  const seen = new Set<string>();
+  const visited = new Set<string>();
+  const locate = (from: string, dep: string): string | undefined => {
+    for (let dir = from; dir.startsWith(root); dir = dirname(dir)) {
+      const candidate = join(dir, 'node_modules', dep);
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+      if (dir === root) break;
+    }
+    return undefined;
+  };
+  const visit = (dir: string) => {
+    if (visited.has(dir)) return;
+    visited.add(dir);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+      const found = locate(dir, dep);
+      if (!found) continue; // an optional dependency for another platform
+      seen.add(dep);
+      visit(found);
+    }
+  };
+  visit(join(root, 'node_modules', name));
+  return seen;
+}
+
 // The first calls of a frontend team, with the installed client and types only. `process` is
 // declared rather than taken from @types/node: the project has no Node types, as a browser app.
 const CLIENT_PROGRAM = `import { createMarketplaceClient, isMarketplaceError } from '@marketplace/client';
@@ -216,11 +247,16 @@ describe('the packed workspaces, installed into a project outside the repository
       const unitTests = files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/tests/'));
       expect(unitTests, name).toEqual([]);
     }
-    // The mock shares the document's run-time rules with the server through the contract package
-    // (it still takes the failures on purpose of issue 25 from the server).
+    // The mock shares the document's run-time rules and the failures on purpose with the server
+    // through the contract package, not the server: installing it brings no database driver.
     const manifest = (name: string) =>
       JSON.parse(readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8')).dependencies ?? {};
     expect(Object.keys(manifest('@marketplace/mock'))).toContain('@marketplace/contract');
+    const mockTree = dependencyTree(app, '@marketplace/mock');
+    expect(mockTree).toContain('@marketplace/contract');
+    expect(mockTree).toContain('@stoplight/prism-cli');
+    expect([...mockTree].filter((d) => d === '@marketplace/server' || d === 'pg')).toEqual([]);
+    expect(dependencyTree(app, '@marketplace/server')).toContain('pg'); // the walk does find them
     expect(Object.keys(manifest('@marketplace/contract')).filter((d) => /server|pg|nodemailer|pino/.test(d))).toEqual(
       [],
     );

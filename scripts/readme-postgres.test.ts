@@ -58,6 +58,7 @@ describe.skipIf(missing)(
         .join('\n')
         .replace(README_DB, db);
       expect(exports).toContain('MARKETPLACE_JWT_SECRET=');
+      expect(exports).toContain('MARKETPLACE_SECRETS_KEY=');
       const [p1, p2] = [await freePort(), await freePort()];
       const serverUrl = /reference server: (http\S+)/;
       const a = await background(blocks[1]!.replace(README_DB, db).replace('PORT=8081', `PORT=${p1}`), serverUrl);

@@ -5,7 +5,7 @@
 // request's test script fills from `content.jwt`, and every request but the public ones sends it as
 // its bearer. `newman run` runs it as is (scripts/tools.test.ts runs it against the sandbox).
 import { createHash } from 'node:crypto';
-import { GENERATED_NOTE } from './generated.ts';
+import { GENERATED_NOTE } from './generated-files.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';

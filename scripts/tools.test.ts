@@ -15,7 +15,8 @@ import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/p
 import { startMock } from '../packages/mock/src/mock.ts';
 import { parseConfig } from '../packages/server/src/config.ts';
 import { startServer } from '../packages/server/src/server.ts';
-import { TOOLS_DIR, toolFiles } from './tools.ts';
+import { TOOLS_DIR } from './generated-files.ts';
+import { toolFiles } from './tools.ts';
 import { folderDir } from './tools-bruno.ts';
 import { type Json, LOGIN, toolOperations } from './tools-operations.ts';
 

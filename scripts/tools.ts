@@ -7,10 +7,7 @@ import { llms } from './tools-llms.ts';
 import { type Json, toolOperations } from './tools-operations.ts';
 import { postman } from './tools-postman.ts';
 
-/** Where the files go, relative to the repository root. */
-export const TOOLS_DIR = 'openapi/tools';
-
-/** The text of every tool file, by path relative to TOOLS_DIR. */
+/** The text of every tool file, by path relative to TOOLS_DIR (generated-files.ts). */
 export function toolFiles(doc: Json): Record<string, string> {
   const operations = toolOperations(doc);
   return { ...postman(doc, operations), ...bruno(doc, operations), ...llms(doc, operations) };

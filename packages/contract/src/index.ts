@@ -7,7 +7,18 @@ export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './documen
 export { sendError, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';
 export { createGate, type Gate, type GateOptions } from './gate.ts';
-export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from './messages.ts';
+export {
+  isOnPurpose,
+  MAX_DELAY_MS,
+  ON_PURPOSE_ARGS,
+  type OnPurposeOptions,
+  onPurpose,
+  onPurposePrefer,
+  parseFailRate,
+  parseLatency,
+  parseSeed,
+} from './on-purpose.ts';
 export {
   type Envelope,
   type ErrorMessage,
@@ -17,6 +28,7 @@ export {
   type RateLimitRule,
 } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
+export { type RateLimitHeaders, sendRateLimited, setRateLimitHeaders } from './rate-limited.ts';
 export {
   documentOperations,
   type ErrorAnswer,

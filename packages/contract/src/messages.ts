@@ -1,5 +1,8 @@
 // The messages every operation may answer before its own rules run (the document's global
-// messages): no such route, a caller the permission level refuses, a failure of the server itself.
+// messages): no such route, a caller the permission level refuses, too many requests, a failure of
+// the server itself.
 export const FORBIDDEN = 'forbidden';
 export const NOT_FOUND = 'Not found';
 export const INTERNAL_ERROR = 'Internal server error';
+/** Seed, Errors: the 429 content. */
+export const rateLimited = (seconds: number) => `Rate limit exceeded. Retry after ${seconds} seconds.`;

@@ -98,7 +98,6 @@ describe('the front with an answer cache', () => {
     const app = createFront({
       document: readDocument(locateDocument()),
       prism: `http://127.0.0.1:${(prism.address() as AddressInfo).port}`,
-      proxy: false,
       log: () => {},
       cache: new AnswerCache(),
     });

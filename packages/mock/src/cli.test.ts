@@ -24,7 +24,7 @@ describe('marketplace-mock', () => {
     for (const text of [
       'Usage: marketplace-mock',
       '--port',
-      '--proxy <url>',
+      'npx marketplace-conformance proxy --target <url>',
       '--examples',
       'PORT',
       'Prefer: code=300',
@@ -41,7 +41,10 @@ describe('marketplace-mock', () => {
   it.each([
     [['--bogus'], "marketplace-mock: Unknown option '--bogus'"],
     [['--port', 'abc'], "marketplace-mock: invalid port 'abc': a number from 0 to 65535"],
-    [['--proxy', 'localhost:8080'], "marketplace-mock: invalid --proxy 'localhost:8080': an http:// or https:// URL"],
+    [
+      ['--proxy', 'http://127.0.0.1:8080'],
+      "marketplace-mock: --proxy is gone: check a running server's traffic with `npx marketplace-conformance proxy",
+    ],
     [['--examples', 'noSuchOperation'], "marketplace-mock: unknown operationId 'noSuchOperation'"],
     [['extra'], "marketplace-mock: unexpected argument 'extra'"],
     [['--latency', '800-100'], "marketplace-mock: invalid --latency '800-100': is not a latency in milliseconds"],

@@ -2,7 +2,7 @@
 // `npm run mock` / `marketplace-mock`: the mock of the Item Marketplace API (mock.ts), or the names
 // of the documented examples `Prefer` picks from (`--examples`).
 import { parseArgs } from 'node:util';
-import { parseFailRate, parseLatency, parseSeed } from '@marketplace/server/on-purpose';
+import { ON_PURPOSE_ARGS, parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
 import { locateDocument, readDocument } from './document.ts';
 import { documentExamples, listing } from './examples.ts';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';
@@ -19,8 +19,6 @@ operation's documented 300 message. Any documented answer by name:
 Options:
   -p, --port <port>    listening port (default: $PORT, else 4010; 0 picks a free one)
       --host <host>    listening address (default: 127.0.0.1)
-      --proxy <url>    Prism's validation proxy to a running server instead of the examples;
-                       answers that break the document are reported on stderr
       --dynamic        data generated from the schemas instead of the examples
       --examples [id]  list the example names of an operation (all operations without an id)
       --latency <min>-<max>
@@ -39,7 +37,15 @@ Slow and failing on purpose, per request (any operation, with or without the opt
   (delay combines with the others: 'Prefer: delay=2000, code=300, example=<name>')
 
 Environment:
-  PORT                 listening port when --port is not given`;
+  PORT                 listening port when --port is not given
+
+To check a running server's traffic against the document instead, put the conformance suite's
+validating proxy in front of it (@marketplace/conformance):
+  npx marketplace-conformance proxy --target <url>`;
+
+/** What `--proxy` (Prism's validation proxy, gone) should be asked of now. */
+const PROXY_MOVED =
+  "--proxy is gone: check a running server's traffic with `npx marketplace-conformance proxy --target <url>`";
 
 /** A usage error: one line saying what is wrong, the usage, exit status 2. */
 function refuse(problem: string): never {
@@ -54,12 +60,10 @@ function parse() {
     options: {
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
-      proxy: { type: 'string' },
+      proxy: { type: 'string' }, // only to say where it went (PROXY_MOVED)
       dynamic: { type: 'boolean' },
       examples: { type: 'boolean' },
-      latency: { type: 'string' },
-      'fail-rate': { type: 'string' },
-      seed: { type: 'string' },
+      ...ON_PURPOSE_ARGS,
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -93,8 +97,7 @@ if (positionals.length) refuse(`unexpected argument '${positionals[0]}'`);
 const portText = values.port ?? process.env.PORT ?? '4010';
 const port = Number(portText);
 if (!/^\d+$/.test(portText) || port > 65_535) refuse(`invalid port '${portText}': a number from 0 to 65535`);
-if (values.proxy !== undefined && !/^https?:\/\/[^/]/.test(values.proxy))
-  refuse(`invalid --proxy '${values.proxy}': an http:// or https:// URL`);
+if (values.proxy !== undefined) refuse(PROXY_MOVED);
 
 const latency = values.latency === undefined ? undefined : parseLatency(values.latency);
 if (typeof latency === 'string') refuse(`invalid --latency '${values.latency}': ${latency}`);
@@ -108,7 +111,6 @@ try {
   mock = await startMock({
     port,
     host: values.host,
-    proxy: values.proxy,
     dynamic: values.dynamic,
     onPurpose: { latency, failRate, seed },
   });
@@ -116,21 +118,16 @@ try {
   console.error(`marketplace-mock: ${(e as Error).message}`);
   process.exit(1);
 }
-const what = values.proxy ? `Prism's validation proxy to ${values.proxy}` : 'Prism on the document';
-console.log(`Mock of the Item Marketplace API on ${mock.url} (${what}, answering as the API does)
+console.log(`Mock of the Item Marketplace API on ${mock.url} (Prism on the document, answering as the API does)
 
 Try:
-${(values.proxy ? FIRST_REQUESTS.filter((r) => !r.headers.Prefer) : FIRST_REQUESTS).map((r) => `  ${curl(mock.url, r)}`).join('\n')}
+${FIRST_REQUESTS.map((r) => `  ${curl(mock.url, r)}`).join('\n')}
 
 A missing, malformed or expired bearer gets 403 forbidden; a request that breaks the document gets
-the operation's documented 300 message.${
-  values.proxy
-    ? ''
-    : `
+the operation's documented 300 message.
 Documented answers by name: -H 'Prefer: code=300, example=<name>'. The names of an operation:
   npm run mock -- --examples <operationId>   (or marketplace-mock --examples <operationId>)
-and beside each error on the docs page (npm run docs).`
-}
+and beside each error on the docs page (npm run docs).
 Ctrl-C stops.`);
 let stopping = false;
 const stop = () => {

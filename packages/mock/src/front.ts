@@ -5,8 +5,14 @@
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createGate, INTERNAL_ERROR, type OperationInfo, sendError } from '@marketplace/contract';
-import { type OnPurposeOptions, onPurpose } from '@marketplace/server/on-purpose';
+import {
+  createGate,
+  INTERNAL_ERROR,
+  type OnPurposeOptions,
+  type OperationInfo,
+  onPurpose,
+  sendError,
+} from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';
@@ -18,9 +24,7 @@ export interface FrontOptions {
   document: Json;
   /** Where Prism listens. */
   prism: string;
-  /** Prism proxies to an upstream: `Prefer` examples do not apply. */
-  proxy: boolean;
-  /** Where faults worth a look are reported (Prism's internal errors, response violations). */
+  /** Where faults worth a look are reported (Prism's internal errors, answers that break the document). */
   log: (line: string) => void;
   /** Unix seconds, for the expiry of bearer tokens. */
   now?: () => number;
@@ -36,7 +40,11 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'host', 'co
 const withoutHopByHop = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name)));
 
-/** On every answer of the mock: `examples`, or `proxy` in front of a real server. */
+/**
+ * On every answer of the mock: `examples` (the value the conformance suite recognises a mock by; a
+ * mock in front of a real server said `proxy` until that mode went to `marketplace-conformance
+ * proxy`, ADR 0026).
+ */
 export const MOCK_HEADER = 'x-marketplace-mock';
 
 /** Builds the front; it forwards what passes its checks to Prism at `options.prism`. */
@@ -47,9 +55,8 @@ export function createFront(options: FrontOptions): express.Express {
   const agent = new Agent({ keepAlive: true });
   // Slow and failing on purpose (issue 25): Prefer: delay / code=429 / code=500, and per run.
   const slowAndFailing = onPurpose({ ...options.onPurpose, prefer: true, now });
-  /** `Prefer` naming a documented answer (not in proxy mode); otherwise refused with 400. */
+  /** `Prefer` naming a documented answer; otherwise refused with 400. */
   const checkedPrefer = (req: Request, res: Response, op: OperationInfo): boolean => {
-    if (options.proxy) return true;
     const prefer = checkPrefer(req.get('prefer'), examples.get(`${op.method} ${op.path}`)!);
     if (!prefer.ok) {
       sendError(res, 'A', prefer.message, 400);
@@ -133,7 +140,7 @@ export function createFront(options: FrontOptions): express.Express {
   // Says what answers, for tools that adapt to a mock (the conformance suite asks for examples by
   // name only where this says `examples`).
   app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader(MOCK_HEADER, options.proxy ? 'proxy' : 'examples');
+    res.setHeader(MOCK_HEADER, 'examples');
     next();
   });
   // A body is read only by the gate's reader, and an answer given before that cuts it, as on the server.

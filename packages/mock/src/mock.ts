@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OnPurposeOptions } from '@marketplace/server/on-purpose';
+import type { OnPurposeOptions } from '@marketplace/contract';
 import { AnswerCache } from './answer-cache.ts';
 import { locateDocument, readDocument } from './document.ts';
 import { createFront } from './front.ts';
@@ -17,8 +17,6 @@ export interface MockOptions {
   host?: string;
   /** The bundled OpenAPI document (JSON); the one of this repository by default. */
   document?: string;
-  /** Prism's validation proxy to this upstream URL instead of the examples. */
-  proxy?: string;
   /** Prism's dynamic mode: data generated from the schemas instead of the examples. */
   dynamic?: boolean;
   /** Where faults worth a look are reported; stderr by default. */
@@ -39,16 +37,15 @@ export async function startMock({
   port = 0,
   host = '127.0.0.1',
   document = locateDocument(),
-  proxy,
   dynamic = false,
   log = (line) => console.error(line),
   onPurpose,
 }: MockOptions = {}): Promise<MockServer> {
   const parsed = readDocument(document);
-  const prism = await startPrism({ document, proxy, dynamic });
-  // Proxied and dynamic answers vary per request: only example answers are kept for reuse.
-  const cache = proxy === undefined && !dynamic ? new AnswerCache() : undefined;
-  const app = createFront({ document: parsed, prism: prism.url, proxy: proxy !== undefined, log, cache, onPurpose });
+  const prism = await startPrism({ document, dynamic });
+  // Dynamic answers vary per request: only example answers are kept for reuse.
+  const cache = dynamic ? undefined : new AnswerCache();
+  const app = createFront({ document: parsed, prism: prism.url, log, cache, onPurpose });
   let server: Server;
   try {
     server = await new Promise<Server>((done, fail) => {

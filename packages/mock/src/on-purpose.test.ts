@@ -1,7 +1,8 @@
 // The mock slow and failing on purpose (issue 25), as the reference server's sandbox is: the same
-// layer (@marketplace/server/on-purpose) in front of Prism. Per request with Prefer; per run with
+// layer (@marketplace/contract's on-purpose.ts) in front of Prism. Per request with Prefer; per run with
 // --latency, --fail-rate and --seed (the client's tests run a seeded mock twice and compare).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectForced429, expectForced500 } from '../../contract/src/on-purpose.fixture.ts';
 import { type MockServer, startMock } from './mock.ts';
 
 let mock: MockServer;
@@ -14,21 +15,11 @@ const get = (prefer: string) => fetch(`${mock.url}/item/listing/count/1`, { head
 
 describe('the mock with Prefer', () => {
   it('Given Prefer: code=429, then the API 429 with its message and four integer rate-limit headers', async () => {
-    const res = await get('code=429');
-    expect([res.status, await res.json()]).toEqual([
-      429,
-      { err: true, success: false, content: 'Rate limit exceeded. Retry after 1 seconds.' },
-    ]);
-    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
-      expect(res.headers.get(header), header).toMatch(/^\d+$/);
+    await expectForced429(await get('code=429'));
   });
 
   it('Given Prefer: code=500, then the API 500', async () => {
-    const res = await get('code=500');
-    expect([res.status, await res.json()]).toEqual([
-      500,
-      { err: true, success: false, content: 'Internal server error' },
-    ]);
+    await expectForced500(await get('code=500'));
   });
 
   it('Given Prefer: delay=300 with a documented example, then that example comes no sooner', async () => {

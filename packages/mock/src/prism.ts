@@ -1,5 +1,5 @@
 // Prism as a child process on an internal port of the loopback interface: it serves the examples,
-// dynamic data and `Prefer`, or proxies to an upstream, behind the front (front.ts) that answers as
+// dynamic data and `Prefer`, behind the front (front.ts) that answers as
 // the API does. Prism cannot listen on port 0, so a free port is found first, and taken again if
 // another process grabs it in between.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,8 +12,6 @@ const HOST = '127.0.0.1';
 
 export interface PrismOptions {
   document: string;
-  /** Proxy to this upstream instead of mocking. */
-  proxy?: string;
   /** Prism's dynamic mode (`-d`): data generated from the schemas instead of the examples. */
   dynamic?: boolean;
 }
@@ -60,12 +58,12 @@ export async function startPrism(options: PrismOptions, timeoutMs = 60_000): Pro
 
 async function tryStart(options: PrismOptions, port: number, timeoutMs: number): Promise<Prism | { error: string }> {
   const cli = resolve(dirname(require.resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
-  const mode = options.proxy ? ['proxy', options.document, options.proxy] : ['mock', options.document];
   // One process: Prism's multi-process mode, its default under NODE_ENV=production, fails to
   // start on Node 24 (it reads `isPrimary` of an undefined cluster module).
   const args = [
     cli,
-    ...mode,
+    'mock',
+    options.document,
     '-p',
     String(port),
     '-h',

@@ -1,6 +1,7 @@
 // The options of `marketplace-server` (cli.ts). They only set the environment variables `npm start`
 // reads (main.ts), so both ways of starting the server stay one code path.
 import { parseArgs } from 'node:util';
+import { ON_PURPOSE_ARGS } from '@marketplace/contract';
 
 export const USAGE = `usage: marketplace-server [options]
 
@@ -54,9 +55,7 @@ export function environmentOf(args: string[]): { env: Record<string, string> } |
         'test-mode': { type: 'boolean' },
         demo: { type: 'boolean' },
         sandboxes: { type: 'boolean' },
-        latency: { type: 'string' },
-        'fail-rate': { type: 'string' },
-        seed: { type: 'string' },
+        ...ON_PURPOSE_ARGS,
         help: { type: 'boolean', short: 'h' },
       },
     }));

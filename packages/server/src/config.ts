@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { type OnPurposeOptions, parseLatency } from '@marketplace/contract';
 import { type LogLevel, MIN_SECRET_BYTES, readEnvironment } from './environment.ts';
-import { type OnPurposeOptions, parseLatency } from './http/on-purpose.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
 
@@ -31,7 +31,7 @@ export interface Config {
   smtpUrl: string | undefined;
   siteUrl: string | undefined;
   logLevel: LogLevel;
-  /** Slow and failing on purpose (http/on-purpose.ts): `Prefer` in test mode, per-run latency and failures when asked. */
+  /** Slow and failing on purpose (@marketplace/contract's on-purpose.ts): `Prefer` in test mode, per-run latency and failures when asked. */
   onPurpose: OnPurposeOptions;
   /** `POST /sandboxes` and the worlds under `/sandboxes/{id}` (issue 25): on in test mode or when asked. */
   sandboxes: SandboxLimits | undefined;

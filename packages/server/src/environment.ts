@@ -3,9 +3,9 @@
 // its value (a secret's length only, a URL without its password) and what is expected, instead of
 // fixing them one restart at a time. An empty value counts as unset, as it always has.
 import { isIP } from 'node:net';
+import { parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { parseFailRate, parseLatency, parseSeed } from './http/on-purpose.ts';
 
 /** Secrets shorter than this are refused at start: a short HMAC key is guessed offline from one token. */
 export const MIN_SECRET_BYTES = 32;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { isOnPurpose, onPurpose } from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
@@ -15,27 +16,21 @@ import { PaymentsSimulator } from './adapters/payments.ts';
 import { PlatformSimulator } from './adapters/platform.ts';
 import { aesSealer, sealStoredSecrets } from './auth/sealed-secrets.ts';
 import { createTestClock, systemClock } from './clock.ts';
-import { type Config, checkSecret, keepNewSecret } from './config.ts';
+import type { Config } from './config.ts';
 import { type DemoAdmin, seedDemoData } from './demo-data.ts';
 import { indexesOf } from './domain/indexes.ts';
 import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
-import { isOnPurpose, onPurpose } from './http/on-purpose.ts';
 import { answerProtocolErrors, MAX_HEADER_BYTES } from './http/protocol-errors.ts';
-import { RateLimiter } from './rate-limit.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
 import { Sandboxes, type SandboxServer, sandboxesRouter } from './sandboxes.ts';
 import { StartRefusal } from './start-refusal.ts';
-import { isPostgresUrl } from './store/postgres/connection.ts';
-import { openPostgresStore, type PostgresStore } from './store/postgres/postgres-store.ts';
-import { PostgresRateLimiter } from './store/postgres/rate-windows.ts';
-import { sharedSecret } from './store/postgres/secrets.ts';
-import { openPostgresWorld } from './store/postgres/world.ts';
-import { openStore, type Store, type StoreOptions } from './store/store.ts';
-import { MemoryWorld, type SharedWorld, worldCache } from './world.ts';
+import { backendChoice, openBackend } from './store/backend.ts';
+import type { StoreOptions } from './store/store.ts';
+import { worldCache } from './world.ts';
 
 // The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
 // the installed package), so the server validates against the contract version it was built with.
@@ -56,15 +51,6 @@ export const cryptoRandom: Random = {
   digits: (n) => Array.from({ length: n }, () => randomInt(10)).join(''),
 };
 
-/** The secrets a server keeps: given in the environment, or kept beside the file store or in the database. */
-const SECRETS = [
-  { name: 'jwt-secret', variable: 'MARKETPLACE_JWT_SECRET', given: (c: Config) => c.jwtSecret },
-  { name: 'deposit-secret', variable: 'MARKETPLACE_DEPOSIT_SECRET', given: (c: Config) => c.depositSecret },
-  { name: 'code-key', variable: undefined, given: (_c: Config) => undefined },
-  { name: 'secrets-key', variable: 'MARKETPLACE_SECRETS_KEY', given: (c: Config) => c.secretsKey },
-] as const;
-type SecretName = (typeof SECRETS)[number]['name'];
-
 export interface ServerOptions {
   config: Config;
   /** Seed demo data into a new store (MARKETPLACE_DEMO=1: npm start, npm run sandbox); tests start empty. */
@@ -76,27 +62,13 @@ export interface ServerOptions {
 
 /** Composes the server: the deps and the Express app, not yet listening. */
 export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
-  const postgres = isPostgresUrl(config.db);
-  // A refused start touches nothing: the secrets kept beside a file store are read and checked
-  // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
-  const found = new Map(
-    postgres
-      ? []
-      : SECRETS.map(({ name, given, variable }) => [name, checkSecret(given(config), config.db, name, variable)]),
-  );
-  const store: Store = postgres
-    ? await openPostgresStore(config.db, { poolSize: config.pgPool })
-    : await openStore(config.db, storeOptions);
+  const backend = await openBackend(backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions }), {
+    'jwt-secret': config.jwtSecret,
+    'deposit-secret': config.depositSecret,
+    'secrets-key': config.secretsKey,
+  });
+  const { store, world, secret } = backend;
   indexesOf(store.state); // at startup, not on the first request (seconds at a million assets, ADR 9)
-  // Every instance on one database signs and verifies with the same secrets (ADR 19).
-  const secret = async (name: SecretName): Promise<string> => {
-    const { given, variable } = SECRETS.find((s) => s.name === name)!;
-    if (postgres) return sharedSecret((store as PostgresStore).pool, given(config), name, variable);
-    return found.get(name) ?? keepNewSecret(config.db, name);
-  };
-  // Instances on one database share the outside world and the rate-limit windows through it (ADR 19).
-  const pool = postgres ? (store as PostgresStore).pool : undefined;
-  const world: SharedWorld = pool ? await openPostgresWorld(pool) : new MemoryWorld();
   const testClock = config.testMode ? createTestClock(systemClock, world) : undefined;
   const clock = testClock ?? systemClock;
   const outbox = new Outbox(world);
@@ -113,7 +85,7 @@ export async function composeServer({ config, demoData = false, logger, store: s
     mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
     moderation: outboxModeration(outbox),
     affiliates: outboxAffiliates(outbox),
-    limiter: pool ? new PostgresRateLimiter(clock, pool) : new RateLimiter(clock),
+    limiter: backend.limiter(clock),
     random: cryptoRandom,
     logger: logger ?? pino({ level: config.logLevel }),
     jwtSecret: new TextEncoder().encode(await secret('jwt-secret')),
@@ -132,11 +104,11 @@ export async function composeServer({ config, demoData = false, logger, store: s
   const sandboxes = limits && new Sandboxes(limits, () => composeSandbox(config, deps.logger));
   if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
   const app = createApp({ deps, routes, before });
-  return { deps, app, demoAdmins, sandboxes };
+  return { deps, app, demoAdmins, sandboxes, close: backend.close };
 }
 
 /**
- * Slow and failing on purpose (http/on-purpose.ts), on the API's routes only: a sandbox's requests
+ * Slow and failing on purpose (@marketplace/contract's on-purpose.ts), on the API's routes only: a sandbox's requests
  * are its own server's (which has its own draws), and the document, docs and test helpers answer
  * as usual so tests can set up and inspect state.
  */
@@ -154,7 +126,7 @@ function onPurposeRouter(config: Config): express.Router {
  * with secrets of its own and no mail leaving it; everything but the document is its own.
  */
 async function composeSandbox(config: Config, logger: pino.Logger): Promise<SandboxServer> {
-  const { deps, app } = await composeServer({
+  const { deps, app, close } = await composeServer({
     config: {
       ...config,
       db: ':memory:',
@@ -184,10 +156,7 @@ async function composeSandbox(config: Config, logger: pino.Logger): Promise<Sand
       await deps.store.replace(deps.store.state);
       return result.value.platformIds.map((platformId, n) => ({ platformId, apiKey: result.value.apiKeys[n]! }));
     },
-    async close() {
-      await deps.world.close();
-      await deps.store.close();
-    },
+    close,
   };
 }
 
@@ -265,15 +234,19 @@ export async function startServer(options: ServerOptions) {
     { port: options.config.port, host: options.config.host },
   );
   composed = composeServer(options);
-  const { deps, demoAdmins, sandboxes } = await composed.catch(async (error) => {
+  const {
+    deps,
+    demoAdmins,
+    sandboxes,
+    close: closeBackend,
+  } = await composed.catch(async (error) => {
     await new Promise((done) => server.close(done));
     throw error;
   });
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
     await sandboxes?.close();
-    await deps.world.close();
-    await deps.store.close();
+    await closeBackend();
   };
   return { server, url: serverUrl(server), deps, demoAdmins, close };
 }

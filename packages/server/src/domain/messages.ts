@@ -5,9 +5,7 @@
 // the seed's table has a constant. Request-validation messages (`Invalid <field> parameter`) are
 // read from the document by the HTTP layer (ADR 0002) and are not repeated here.
 
-export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from '@marketplace/contract';
-/** Seed, Errors: the 429 content. */
-export const rateLimited = (seconds: number) => `Rate limit exceeded. Retry after ${seconds} seconds.`;
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '@marketplace/contract';
 
 /** Document (`x-protocol-errors`): answers to a request that is not HTTP the server reads, before any operation. */
 export const PROTOCOL = {

@@ -4,18 +4,16 @@
 // refused so far costs no body), convert a form body to the schema's types, validate against the
 // document, run the handler. Every failure leaves in the API's envelope with the documented message.
 
-import { createGate, type OperationInfo, sendError, sendOk } from '@marketplace/contract';
+import { createGate, type OperationInfo, sendError, sendOk, sendRateLimited } from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { NOT_FOUND, rateLimited } from '../domain/messages.ts';
+import { NOT_FOUND } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
-import type { Verdict } from '../rate-limit.ts';
 import { identify } from './authenticate.ts';
 import type { BaseCtx, Caller, RawReply, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { execute } from './execute.ts';
 import { refuseMalformed } from './protocol-errors.ts';
-import { setRateLimitHeaders } from './rate-limited.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
@@ -143,7 +141,6 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   const held = uploads.get(ip) ?? 0;
   if (held >= ANONYMOUS_UPLOADS) {
     sendRateLimited(res, {
-      allowed: false,
       limit: ANONYMOUS_UPLOADS,
       remaining: 0,
       reset: now + UPLOAD_RETRY_AFTER,
@@ -164,12 +161,6 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   req.once('end', release);
   res.once('close', release);
   return true;
-}
-
-/** The seed's 429 answered by the pipeline. */
-function sendRateLimited(res: Response, verdict: Verdict): void {
-  setRateLimitHeaders(res, verdict);
-  sendError(res, 'A', rateLimited(verdict.retryAfter), 429);
 }
 
 /** A handler as the pipeline sees it: its operation's types erased. */

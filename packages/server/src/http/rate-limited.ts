@@ -1,19 +1,10 @@
-// The seed's 429 ("Limits"): envelope A with `Rate limit exceeded. Retry after N seconds.` and the
-// four integer headers, whether the pipeline or a route (which knows an attempt's outcome) refuses.
+// A route's 429 (the seed's "Limits"): a route that knows an attempt's outcome refuses with the
+// contract's headers and message, as the pipeline does (@marketplace/contract's sendRateLimited).
+import { setRateLimitHeaders } from '@marketplace/contract';
 import type { Response } from 'express';
 import { rateLimited } from '../domain/messages.ts';
 import { fail, type Result } from '../domain/tx.ts';
 import type { Verdict } from '../rate-limit.ts';
-
-/** Sets the rate-limit headers of a refused request. */
-export function setRateLimitHeaders(res: Response, verdict: Verdict): void {
-  res.set({
-    'X-RateLimit-Limit': String(verdict.limit),
-    'X-RateLimit-Remaining': String(verdict.remaining),
-    'X-RateLimit-Reset': String(verdict.reset),
-    'Retry-After': String(verdict.retryAfter),
-  });
-}
 
 /** A handler's 429: the headers on `res`, the message as the result. */
 export function rateLimitedReply(res: Response, verdict: Verdict): Result<never> {

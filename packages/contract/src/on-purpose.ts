@@ -1,18 +1,18 @@
 // Slow and failing on purpose (issue 25), for frontends to build loading states and retries
-// against, in the sandbox and the mock alike (@marketplace/server/on-purpose):
+// against, in the sandbox and the mock alike (both install this layer from @marketplace/contract):
 // - per request, `Prefer: delay=<ms>` waits before answering, and `Prefer: code=429` / `code=500`
 //   answers the API's 429 (its message and four rate-limit headers, Retry-After 1) or 500;
 // - per run, a latency drawn in `min-max` ms for every request and a share of requests failing,
 //   half of them with that 429 and half with 500, drawn from a generator seeded by `seed`: the
 //   same run of requests meets the same delays and failures every time.
 
-import { sendError } from '@marketplace/contract';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { INTERNAL_ERROR, rateLimited } from '../domain/messages.ts';
-import { setRateLimitHeaders } from './rate-limited.ts';
+import { sendError } from './envelope.ts';
+import { INTERNAL_ERROR } from './messages.ts';
+import { sendRateLimited } from './rate-limited.ts';
 
 /** The longest delay a request may ask for: well inside the server's 60-second request timeout. */
 export const MAX_DELAY_MS = 30_000;
@@ -31,6 +31,13 @@ export interface OnPurposeOptions {
   /** Unix seconds (the 429's `X-RateLimit-Reset`). */
   now?: () => number;
 }
+
+/** The per-run options of the server's and the mock's command lines, for `parseArgs` (node:util). */
+export const ON_PURPOSE_ARGS = {
+  latency: { type: 'string' },
+  'fail-rate': { type: 'string' },
+  seed: { type: 'string' },
+} as const;
 
 /** `min-max` (or one number) in milliseconds, or the reason it is refused. */
 export function parseLatency(text: string): { min: number; max: number } | string {
@@ -96,16 +103,8 @@ export function onPurpose(options: OnPurposeOptions): RequestHandler {
     const code = asked.code ?? (drawnFailure ? drawnCode : undefined);
     const answer = () => {
       if (res.headersSent || res.destroyed) return;
-      if (code === 429) {
-        setRateLimitHeaders(res, {
-          allowed: false,
-          limit: FORCED_LIMIT,
-          remaining: 0,
-          reset: now() + 1,
-          retryAfter: 1,
-        });
-        return sendError(res, 'A', rateLimited(1), 429);
-      }
+      if (code === 429)
+        return sendRateLimited(res, { limit: FORCED_LIMIT, remaining: 0, reset: now() + 1, retryAfter: 1 });
       if (code === 500) return sendError(res, 'A', INTERNAL_ERROR, 500);
       next();
     };
