@@ -212,6 +212,27 @@ const LISTS: Record<string, ListCase> = {
     rows: (a) => content(a).list,
     key: (r) => String(r.url),
   },
+  'GET /giveaways/my': {
+    order: 'newest first',
+    rule: 'R-GIVEAWAY-LISTS',
+    sizes: [],
+    arrange: async () => {
+      const me = await session();
+      const item = await helpers.item({ name: 'Ordered Own Giveaway', game: 440 });
+      // Names out of alphabetical order; one giveaway per hour, each lasting a day.
+      const names = ['second', 'third', 'first'];
+      for (const name of names) {
+        const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+        const body = { name, maxEntries: 5, type: 1, duration: 86_400, items: [asset.assetId] };
+        const created = await postAs(me, '/giveaways/create', body);
+        assertThat(created, created.status === 200, `the giveaway ${name} is created`);
+        await helpers.advance(3600);
+      }
+      return { me, path: '/giveaways/my', expected: names.reverse() };
+    },
+    rows: (a) => content(a).list,
+    key: (r) => String(r.name),
+  },
   'GET /support/messages/{ticket}': {
     order: 'oldest first',
     rule: 'R-SUPPORT-TICKETS',
