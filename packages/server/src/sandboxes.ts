@@ -1,9 +1,10 @@
 // Many isolated sandboxes on one reference server (issue 25, test-helpers document "Sandboxes"):
-// `POST /sandboxes` composes a whole server of its own (memory store, test mode: its own state,
-// test clock, rate-limit windows, caches, outbox and simulators) and every request under
+// `POST /sandboxes` composes a whole server of its own (test mode: its own state, test clock,
+// rate-limit windows, caches, outbox and simulators) and every request under
 // `/sandboxes/{id}` goes to it with that prefix taken off, so every route and test helper works
-// there unchanged and sees only that world. Sandboxes live in this process's memory only: on
-// several PostgreSQL instances a sandbox is served by the instance that created it (ADR 25).
+// there unchanged and sees only that world. On a memory or file store, sandboxes live in this
+// process's memory only; on PostgreSQL each has its world in a schema of its own and a row in the
+// registry, so every instance serves it and it survives restarts (ADR 25).
 import { randomBytes } from 'node:crypto';
 import { getHeapStatistics } from 'node:v8';
 import { sendError, sendOk } from '@marketplace/contract';
@@ -30,31 +31,61 @@ export interface SandboxServer {
 interface Held {
   server: SandboxServer;
   lastUsed: number;
+  /** When this instance last wrote `last_used` to the registry. */
+  touched: number;
 }
 
-/** The sandboxes of this process, bounded in number and memory, removed when idle. */
+/**
+ * Where the sandboxes of a service are registered beyond this process (PostgreSQL: every
+ * instance's, store/postgres/sandbox-registry.ts). Without one, sandboxes live in this process only.
+ */
+export interface SandboxRegistry {
+  /** Registers `id` unless `max` exist already (then false). */
+  claim(id: string, max: number, users: number, balance: number): Promise<boolean>;
+  exists(id: string): Promise<boolean>;
+  /** Marks `id` as used; false when it is no longer registered. */
+  touch(id: string): Promise<boolean>;
+  /** Deletes `id` and its world; false when there was none. */
+  drop(id: string): Promise<boolean>;
+  /** Deletes the sandboxes not used for `idleSeconds`; their IDs. */
+  removeIdle(idleSeconds: number): Promise<string[]>;
+}
+
+/** A sandbox created (`users` as its population answered) or why none was. */
+export type Creation = { id: string; users: SandboxUser[] } | { refusal: string };
+
+/**
+ * The sandboxes this process holds, bounded in number and memory, closed when idle. With a
+ * registry, the number is the service's, any instance opens a sandbox it is asked for, and an idle
+ * one is deleted with its world by whichever instance sweeps first.
+ */
 export class Sandboxes {
   readonly #held = new Map<string, Held>();
+  /** Sandboxes being opened from the registry: requests arriving meanwhile wait for the same opening. */
+  readonly #opening = new Map<string, Promise<SandboxServer | undefined>>();
   readonly #limits: SandboxLimits;
-  readonly #compose: () => Promise<SandboxServer>;
+  readonly #compose: (id: string) => Promise<SandboxServer>;
+  readonly #registry: SandboxRegistry | undefined;
   readonly #now: () => number;
+  /** Milliseconds between two writes of a held sandbox's `last_used` (often enough for the idle sweep). */
+  readonly #touchEvery: number;
   #sweeper: NodeJS.Timeout | undefined;
 
-  constructor(limits: SandboxLimits, compose: () => Promise<SandboxServer>, now: () => number = Date.now) {
+  constructor(
+    limits: SandboxLimits,
+    compose: (id: string) => Promise<SandboxServer>,
+    { registry, now = Date.now }: { registry?: SandboxRegistry; now?: () => number } = {},
+  ) {
     this.#limits = limits;
     this.#compose = compose;
+    this.#registry = registry;
     this.#now = now;
+    this.#touchEvery = Math.min(60_000, (limits.idleSeconds * 1000) / 4);
   }
 
+  /** Sandboxes held by this process. */
   get size(): number {
     return this.#held.size;
-  }
-
-  /** Why no more sandbox fits, or undefined when one does. */
-  refusal(): string | undefined {
-    if (this.#held.size >= this.#limits.max) return sandboxesFull(this.#limits.max);
-    if (this.overMemory()) return SANDBOX_MEMORY_FULL;
-    return undefined;
   }
 
   /** Whether the heap is over the budget (default: 70% of the heap limit). */
@@ -65,47 +96,125 @@ export class Sandboxes {
     return process.memoryUsage().heapUsed >= budget;
   }
 
-  async create(users: number, balance: number): Promise<{ id: string; users: SandboxUser[] }> {
-    const server = await this.#compose();
+  /** Creates a sandbox with `users` of `balance` cents, unless a bound refuses it. */
+  async create(users: number, balance: number): Promise<Creation> {
+    const { max } = this.#limits;
+    if (!this.#registry && this.#held.size + this.#opening.size >= max) return { refusal: sandboxesFull(max) };
+    if (this.overMemory()) return { refusal: SANDBOX_MEMORY_FULL };
     const id = randomBytes(8).toString('hex');
-    this.#held.set(id, { server, lastUsed: this.#now() });
-    this.#sweep();
+    if (this.#registry && !(await this.#registry.claim(id, max, users, balance)))
+      return { refusal: sandboxesFull(max) };
+    const opening = this.#compose(id);
+    this.#opening.set(id, opening);
+    let server: SandboxServer;
+    try {
+      server = await opening;
+    } catch (error) {
+      await this.#registry?.drop(id);
+      throw error;
+    } finally {
+      this.#opening.delete(id);
+    }
+    this.#hold(id, server);
     return { id, users: users > 0 ? await server.populate(users, balance) : [] };
   }
 
-  /** The sandbox's server, marked as used now; undefined when there is none (or no more). */
-  use(id: string): SandboxServer | undefined {
+  /**
+   * The sandbox's server, marked as used now; undefined when there is none (or no more). With a
+   * registry, a sandbox this process does not hold is opened when registered.
+   */
+  async use(id: string): Promise<SandboxServer | undefined> {
     const held = this.#held.get(id);
-    if (!held) return undefined;
-    held.lastUsed = this.#now();
-    return held.server;
+    if (held) {
+      held.lastUsed = this.#now();
+      if (this.#registry && held.lastUsed - held.touched >= this.#touchEvery) {
+        held.touched = held.lastUsed;
+        // Deleted through another instance (or idle there): this copy goes too, its world is gone.
+        // A failed write is retried at the next use.
+        if (!(await this.#registry.touch(id).catch(() => true))) {
+          await this.#forget(id);
+          return undefined;
+        }
+      }
+      return held.server;
+    }
+    if (!this.#registry) return undefined;
+    let opening = this.#opening.get(id);
+    if (!opening) {
+      opening = this.#open(id, this.#registry);
+      this.#opening.set(id, opening);
+      const done = () => this.#opening.delete(id);
+      opening.then(done, done);
+    }
+    return opening;
   }
 
-  async remove(id: string): Promise<boolean> {
+  /**
+   * After a failed answer (HTTP 5xx) the next use asks the registry again: the sandbox may have been
+   * deleted through another instance, its world dropped under this copy.
+   */
+  doubt(id: string): void {
     const held = this.#held.get(id);
-    if (!held) return false;
+    if (held) held.touched = Number.NEGATIVE_INFINITY;
+  }
+
+  async #open(id: string, registry: SandboxRegistry): Promise<SandboxServer | undefined> {
+    if (!(await registry.exists(id))) return undefined;
+    let server: SandboxServer;
+    try {
+      server = await this.#compose(id);
+    } catch (error) {
+      if (!(await registry.exists(id))) return undefined; // deleted while it was being opened
+      throw error;
+    }
+    await registry.touch(id);
+    this.#hold(id, server);
+    return server;
+  }
+
+  /** Deletes a sandbox (with a registry: for every instance, its world dropped). */
+  async remove(id: string): Promise<boolean> {
+    const held = this.#held.has(id);
+    await this.#forget(id);
+    return this.#registry ? this.#registry.drop(id) : held;
+  }
+
+  /**
+   * Closes every sandbox this process has not used for the idle time; with a registry, also
+   * deletes every sandbox no instance has used for that long.
+   */
+  async removeIdle(): Promise<void> {
+    const oldest = this.#now() - this.#limits.idleSeconds * 1000;
+    for (const [id, held] of this.#held) if (held.lastUsed <= oldest) await this.#forget(id);
+    for (const id of (await this.#registry?.removeIdle(this.#limits.idleSeconds)) ?? []) await this.#forget(id);
+  }
+
+  /** Closes the sandboxes of this process (with a registry, they stay registered for the others). */
+  async close(): Promise<void> {
+    this.#stopSweeping();
+    for (const id of [...this.#held.keys()]) await this.#forget(id);
+  }
+
+  #hold(id: string, server: SandboxServer): void {
+    const now = this.#now();
+    this.#held.set(id, { server, lastUsed: now, touched: now });
+    this.#sweep();
+  }
+
+  /** Closes this process's copy of a sandbox, if it holds one. */
+  async #forget(id: string): Promise<void> {
+    const held = this.#held.get(id);
+    if (!held) return;
     this.#held.delete(id);
     await held.server.close();
     if (this.#held.size === 0) this.#stopSweeping();
-    return true;
-  }
-
-  /** Removes every sandbox idle for the configured time. */
-  async removeIdle(): Promise<void> {
-    const oldest = this.#now() - this.#limits.idleSeconds * 1000;
-    for (const [id, held] of this.#held) if (held.lastUsed <= oldest) await this.remove(id);
-  }
-
-  async close(): Promise<void> {
-    this.#stopSweeping();
-    for (const id of [...this.#held.keys()]) await this.remove(id);
   }
 
   /** Checks for idle sandboxes while there are any, a few times per idle time (at most every minute). */
   #sweep(): void {
     if (this.#sweeper) return;
     const every = Math.min(60_000, Math.max(250, (this.#limits.idleSeconds * 1000) / 4));
-    this.#sweeper = setInterval(() => void this.removeIdle(), every);
+    this.#sweeper = setInterval(() => void this.removeIdle().catch(() => {}), every);
     this.#sweeper.unref(); // an idle sandbox never keeps the process alive
   }
 
@@ -133,22 +242,29 @@ export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number): expr
     if (!isInt(balance) || balance < 0 || balance > 10_000_000_000)
       return sendError(res, 'A', 'Invalid balance parameter: an integer from 0 to 10000000000', 300);
     await sandboxes.removeIdle();
-    const full = sandboxes.refusal();
-    if (full) {
+    const created = await sandboxes.create(users, balance);
+    if ('refusal' in created) {
       res.set('Retry-After', retryAfter);
-      return sendError(res, 'A', full, 503);
+      return sendError(res, 'A', created.refusal, 503);
     }
-    const { id, users: created } = await sandboxes.create(users, balance);
+    const { id } = created;
     const path = `/sandboxes/${id}`;
-    sendOk(res, 'A', { id, path, url: `${req.protocol}://${req.get('host')}${path}`, users: created, idleSeconds });
+    sendOk(res, 'A', {
+      id,
+      path,
+      url: `${req.protocol}://${req.get('host')}${path}`,
+      users: created.users,
+      idleSeconds,
+    });
   });
   router.delete('/sandboxes/:id', async (req, res) => {
     if (!(await sandboxes.remove(req.params.id))) return sendError(res, 'A', NOT_FOUND, 404);
     sendOk(res, 'A', { ok: true });
   });
   // Every other request under a sandbox's base URL is that sandbox's (Express takes the prefix off).
-  router.use('/sandboxes/:id', (req, res, next) => {
-    const server = sandboxes.use(req.params.id as string);
+  router.use('/sandboxes/:id', async (req, res, next) => {
+    const id = req.params.id as string;
+    const server = await sandboxes.use(id);
     if (!server) return sendError(res, 'A', NOT_FOUND, 404);
     // A population grows a world by up to millions of records: refused while memory is short.
     if (req.method === 'POST' && req.path === '/test_helpers/population' && sandboxes.overMemory()) {
@@ -159,6 +275,7 @@ export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number): expr
     // validator finds the operation by the original URL, not by the path Express has cut.
     req.originalUrl = req.url;
     req.baseUrl = '';
+    res.once('finish', () => res.statusCode >= 500 && sandboxes.doubt(id));
     server.handle(req, res, next);
   });
   return router;

@@ -29,6 +29,7 @@ import { testHelpersRouter } from './routes/test-helpers.ts';
 import { Sandboxes, type SandboxServer, sandboxesRouter } from './sandboxes.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { backendChoice, openBackend } from './store/backend.ts';
+import { sandboxSchema } from './store/postgres/sandbox-registry.ts';
 import type { StoreOptions } from './store/store.ts';
 import { worldCache } from './world.ts';
 
@@ -58,11 +59,14 @@ export interface ServerOptions {
   logger?: pino.Logger;
   /** How the file store snapshots (a benchmark compares the ways). */
   store?: StoreOptions;
+  /** On PostgreSQL, the schema of a sandbox's world (ADR 25); default the database's own. */
+  schema?: string;
 }
 
 /** Composes the server: the deps and the Express app, not yet listening. */
-export async function composeServer({ config, demoData = false, logger, store: storeOptions }: ServerOptions) {
-  const backend = await openBackend(backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions }), {
+export async function composeServer({ config, demoData = false, logger, store: storeOptions, schema }: ServerOptions) {
+  const choice = backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions, schema });
+  const backend = await openBackend(choice, {
     'jwt-secret': config.jwtSecret,
     'deposit-secret': config.depositSecret,
     'secrets-key': config.secretsKey,
@@ -101,7 +105,11 @@ export async function composeServer({ config, demoData = false, logger, store: s
   const before = [onPurposeRouter(config), documentsRouter(deps.document)];
   if (config.testMode) before.push(testHelpersRouter(deps));
   const limits = config.sandboxes;
-  const sandboxes = limits && new Sandboxes(limits, () => composeSandbox(config, deps.logger));
+  // On PostgreSQL every instance serves every sandbox, each in a schema of its own (ADR 25).
+  const registry = backend.sandboxes;
+  const sandboxes =
+    limits &&
+    new Sandboxes(limits, (id) => composeSandbox(config, deps.logger, registry && sandboxSchema(id)), { registry });
   if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
   const app = createApp({ deps, routes, before });
   return { deps, app, demoAdmins, sandboxes, close: backend.close };
@@ -121,15 +129,21 @@ function onPurposeRouter(config: Config): express.Router {
   return router;
 }
 
+/** Connections of a sandbox's pool at most: its world serves a developer or a test run, not a service. */
+const SANDBOX_POOL = 4;
+
 /**
- * A sandbox's server (POST /sandboxes): the server composed again in test mode on a memory store,
- * with secrets of its own and no mail leaving it; everything but the document is its own.
+ * A sandbox's server (POST /sandboxes): the server composed again in test mode, with secrets of
+ * its own and no mail leaving it; everything but the document is its own. Its store is in memory,
+ * or on PostgreSQL in the sandbox's `schema` (its secrets too, so its tokens outlive a restart).
  */
-async function composeSandbox(config: Config, logger: pino.Logger): Promise<SandboxServer> {
+async function composeSandbox(config: Config, logger: pino.Logger, schema?: string): Promise<SandboxServer> {
   const { deps, app, close } = await composeServer({
+    schema,
     config: {
       ...config,
-      db: ':memory:',
+      db: schema ? config.db : ':memory:',
+      pgPool: Math.min(config.pgPool, SANDBOX_POOL),
       testMode: true,
       onPurpose: { ...config.onPurpose, prefer: true },
       sandboxes: undefined,

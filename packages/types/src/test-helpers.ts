@@ -324,12 +324,14 @@ export interface paths {
          *     `pop-0`, `pop-1`, ..., as `POST /test_helpers/population` creates them); a reset empties it.
          *
          *     Available in test mode, or with `--sandboxes` (`MARKETPLACE_SANDBOXES=1`). Reference server:
-         *     sandboxes live in the memory of the server process that created them (they are lost when
-         *     it stops; with several PostgreSQL instances, a sandbox is served by the instance that
-         *     created it only). A sandbox without a request for `idleSeconds` (`MARKETPLACE_SANDBOX_IDLE`,
-         *     1800) is removed; at most `MARKETPLACE_SANDBOX_MAX` (20) exist at once, and none is created
-         *     (nor grown by a population) while the server's heap is over `MARKETPLACE_SANDBOX_MEMORY`
-         *     megabytes (default 70% of its heap limit): 503 with `Retry-After`.
+         *     on a memory or file store, sandboxes live in the memory of the server process that created
+         *     them (they are lost when it stops); on PostgreSQL each is registered in the database with
+         *     its world in a schema of its own, so every instance on that database serves it and it
+         *     survives restarts. A sandbox without a request for `idleSeconds` (`MARKETPLACE_SANDBOX_IDLE`,
+         *     1800) is removed; at most `MARKETPLACE_SANDBOX_MAX` (20) exist at once (on PostgreSQL, in
+         *     the whole service), and none is created (nor grown by a population) while the server's heap
+         *     is over `MARKETPLACE_SANDBOX_MEMORY` megabytes (default 70% of its heap limit): 503 with
+         *     `Retry-After`.
          *     **Extension**: not in shared/test-helpers.md; added by this project (issue 25).
          */
         post: operations["postSandboxes"];

@@ -4,7 +4,7 @@
 // change that was not made durable first.
 import type { Effect } from '../domain/effects.ts';
 import { type Result, Tx } from '../domain/tx.ts';
-import { StoreConflict } from '../store/store.ts';
+import { StoreConflict } from '../store/group-commit.ts';
 import type { ServerDeps } from './deps.ts';
 
 /**

@@ -11,6 +11,7 @@ import { MemoryWorld, type SharedWorld } from '../world.ts';
 import { isPostgresUrl } from './postgres/connection.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { PostgresRateLimiter } from './postgres/rate-windows.ts';
+import { SandboxRegistry } from './postgres/sandbox-registry.ts';
 import { sharedSecret } from './postgres/secrets.ts';
 import { openPostgresWorld } from './postgres/world.ts';
 import { openStore, type Store, type StoreOptions } from './store.ts';
@@ -41,12 +42,17 @@ export type BackendChoice =
       url: string;
       /** Connections of this instance (default 10). */
       poolSize?: number;
+      /** The schema of a sandbox's world (ADR 25); default the database's own. */
+      schema?: string;
     };
 
 /** The backend a `MARKETPLACE_DB` value names: `:memory:`, a `postgres://` URL or a file path. */
-export function backendChoice(db: string, options: { poolSize?: number; store?: StoreOptions } = {}): BackendChoice {
+export function backendChoice(
+  db: string,
+  options: { poolSize?: number; store?: StoreOptions; schema?: string } = {},
+): BackendChoice {
   if (db === ':memory:') return { kind: 'memory' };
-  if (isPostgresUrl(db)) return { kind: 'postgres', url: db, poolSize: options.poolSize };
+  if (isPostgresUrl(db)) return { kind: 'postgres', url: db, poolSize: options.poolSize, schema: options.schema };
   return { kind: 'file', path: db, store: options.store };
 }
 
@@ -61,30 +67,21 @@ export interface Backend {
   secret(name: SecretName): Promise<string>;
   /** Waits for the world's and the store's writes, then closes them. */
   close(): Promise<void>;
+  /**
+   * Where sandboxes are registered for every instance (PostgreSQL's main world, ADR 25); without
+   * one, a server's sandboxes live in its process only.
+   */
+  sandboxes?: SandboxRegistry;
 }
 
 /** Opens (creating or migrating) the backend; a refused start (`StartRefusal`) leaves nothing behind. */
 export async function openBackend(choice: BackendChoice, given: GivenSecrets = {}): Promise<Backend> {
-  if (choice.kind === 'postgres') return openPostgresBackend(choice, given);
-  return openLocalBackend(choice, given);
-}
-
-async function openLocalBackend(
-  choice: Extract<BackendChoice, { kind: 'memory' | 'file' }>,
-  given: GivenSecrets,
-): Promise<Backend> {
-  const db = choice.kind === 'file' ? choice.path : ':memory:';
-  // A refused start touches nothing: the secrets kept beside a file store are read and checked
-  // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
-  const found = new Map(SECRETS.map(({ name, variable }) => [name, checkSecret(given[name], db, name, variable)]));
-  const store = await openStore(db, choice.kind === 'file' ? choice.store : undefined);
-  const world = new MemoryWorld();
+  const opened =
+    choice.kind === 'postgres' ? await openPostgresBackend(choice, given) : await openLocalBackend(choice, given);
+  const { store, world } = opened;
   return {
+    ...opened,
     kind: choice.kind,
-    store,
-    world,
-    limiter: (clock) => new RateLimiter(clock),
-    secret: async (name) => found.get(name) ?? keepNewSecret(db, name),
     close: async () => {
       await world.close();
       await store.close();
@@ -92,12 +89,32 @@ async function openLocalBackend(
   };
 }
 
+/** What each kind of backend opens in its own way. */
+type Opened = Omit<Backend, 'kind' | 'close'>;
+
+async function openLocalBackend(
+  choice: Extract<BackendChoice, { kind: 'memory' | 'file' }>,
+  given: GivenSecrets,
+): Promise<Opened> {
+  const db = choice.kind === 'file' ? choice.path : ':memory:';
+  // A refused start touches nothing: the secrets kept beside a file store are read and checked
+  // before the store writes a file (an empty `<db>.jwt-secret` used to leave a new store behind).
+  const found = new Map(SECRETS.map(({ name, variable }) => [name, checkSecret(given[name], db, name, variable)]));
+  const store = await openStore(db, choice.kind === 'file' ? choice.store : undefined);
+  return {
+    store,
+    world: new MemoryWorld(),
+    limiter: (clock) => new RateLimiter(clock),
+    secret: async (name) => found.get(name) ?? keepNewSecret(db, name),
+  };
+}
+
 /** Every instance on one database shares the world, the rate-limit windows and the secrets (ADR 19). */
 async function openPostgresBackend(
   choice: Extract<BackendChoice, { kind: 'postgres' }>,
   given: GivenSecrets,
-): Promise<Backend> {
-  const store = await openPostgresStore(choice.url, { poolSize: choice.poolSize });
+): Promise<Opened> {
+  const store = await openPostgresStore(choice.url, { poolSize: choice.poolSize, schema: choice.schema });
   const { pool } = store;
   let world: SharedWorld;
   try {
@@ -107,14 +124,11 @@ async function openPostgresBackend(
     throw error;
   }
   return {
-    kind: choice.kind,
     store,
     world,
     limiter: (clock) => new PostgresRateLimiter(clock, pool),
     secret: (name) => sharedSecret(pool, given[name], name, variableOf(name)),
-    close: async () => {
-      await world.close();
-      await store.close();
-    },
+    // A sandbox's world has no sandboxes of its own: the registry is the main world's.
+    sandboxes: choice.schema ? undefined : new SandboxRegistry(pool),
   };
 }

@@ -18,8 +18,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Tx } from '../domain/tx.ts';
 import { fullDiskFiles } from './full-disk.fixture.ts';
+import { StoreWriteError } from './group-commit.ts';
 import { parseJournal } from './journal.ts';
-import { openStore, type Store, type StoreOptions, StoreWriteError } from './store.ts';
+import { openStore, type Store, type StoreOptions } from './store.ts';
 
 /** Every test here waits for fsyncs and child processes: generous on a busy machine. */
 const SLOW = { timeout: 90_000 };

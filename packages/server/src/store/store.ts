@@ -1,34 +1,22 @@
 // Persistence of the engine's state (ADR 0001, failure modes in ADR 0010). Every committed unit of
 // work is appended to a journal as one JSON line and fsync'd before the response that
 // acknowledges it is sent; commits arriving together share one write and one fsync (group
-// commit). The store is the commit point: a unit of work is applied to the state at once (later
-// commands build on it), and if its journal write fails it is undone from its before-images,
-// together with every later change not yet durable, and the journal is cut back to its last good
-// line. Periodically a child process at a lower priority (StoreOptions.merger) folds the journal
-// into a new snapshot file. Loading checks every file and refuses a damaged one (`StoreDamaged`)
-// without changing anything.
+// commit: group-commit.ts, ADR 0027). The store is the commit point: a unit of work is applied to
+// the state at once (later commands build on it), and if its journal write fails it is undone
+// from its before-images, together with every later change not yet durable, and the journal is
+// cut back to its last good line. Periodically a child process at a lower priority
+// (StoreOptions.merger) folds the journal into a new snapshot file. Loading checks every file and
+// refuses a damaged one (`StoreDamaged`) without changing anything.
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { emptyState, type State, upgradeState } from '../domain/state.ts';
-import { applyChanges, type Change, type Tx } from '../domain/tx.ts';
+import { applyChanges, type Tx } from '../domain/tx.ts';
 import { StoreDamaged } from './damage.ts';
 import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
+import { GroupCommit, StoreWriteError } from './group-commit.ts';
 import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
 import { readSnapshot, removeTempFiles, snapshotChunks, writeSnapshotFile } from './snapshot-file.ts';
 import { merge, mergeInWorker, mergerProcess } from './snapshot-merge.ts';
-
-/** A write the store could not make durable: nothing of it (or of later writes) was kept. */
-export class StoreWriteError extends Error {
-  override name = 'StoreWriteError';
-}
-
-/**
- * A commit made on a state another instance has changed since (PostgreSQL store, ADR 0019): it was
- * undone, and the command runs again once the instance has caught up (`execute`).
- */
-export class StoreConflict extends StoreWriteError {
-  override name = 'StoreConflict';
-}
 
 export interface Store {
   state: State;
@@ -78,14 +66,6 @@ export interface StoreOptions {
    * or the calling thread (tests).
    */
   merger?: 'process' | 'worker' | 'inline';
-}
-
-interface Pending {
-  line: string;
-  seq: number;
-  undo: Change[];
-  done: () => void;
-  failed: (e: unknown) => void;
 }
 
 function memoryStore(): Store {
@@ -171,60 +151,53 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   let journal: StoreFile = await files.open(journalPath, 'a');
   /** Bytes of the journal known to be durable: a failed write is cut back to here. */
   let journalSize = 0;
-  let durableSeq = state.seq;
-  let queue: Pending[] = [];
-  // Flushes, rotations and replacements run one at a time, in order, on this chain.
-  let chain: Promise<void> = Promise.resolve();
-  let flushScheduled = false;
   let sinceSnapshot = 0;
   // Snapshots and replacements run one at a time on this one.
   let snapshots: Promise<void> = Promise.resolve();
   let autoSnapshot = false;
-  let refusal: string | undefined;
 
-  const onChain = <T>(step: () => Promise<T>): Promise<T> => {
-    const run = chain.then(step);
-    chain = run.then(
-      () => {},
-      () => {},
-    );
-    return run;
-  };
-
-  /** Undoes every change not yet durable, newest first, and cuts the journal back. */
-  const rollBack = async (failedBatch: Pending[], error: unknown): Promise<void> => {
-    const pending = [...failedBatch, ...queue];
-    queue = [];
-    for (const p of pending.toReversed()) applyChanges(store.state, p.undo);
-    store.state.seq = durableSeq;
-    const failure = new StoreWriteError(`the journal write failed (${errorCode(error)}); nothing of it was kept`);
+  /** Cuts the journal back to its last good line after a failed write; refuses writes if it cannot. */
+  const cutBack = async (): Promise<void> => {
     try {
       await journal.truncate(journalSize);
       await journal.sync();
     } catch (cut) {
-      refusal = `the journal could not be cut back after a failed write (${errorCode(cut)}); restart the server once the disk is writable`;
+      commits.refuse(
+        `the journal could not be cut back after a failed write (${errorCode(cut)}); restart the server once the disk is writable`,
+      );
     }
-    for (const p of pending) p.failed(failure);
   };
 
-  const flush = async (): Promise<void> => {
-    flushScheduled = false;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    if (refusal) return rollBack(batch, new Error('the store refuses writes'));
-    const text = batch.map((b) => b.line).join('');
-    try {
+  // Commits arriving together share one append and one fsync (ADR 0027).
+  const commits: GroupCommit<string> = new GroupCommit({
+    state: () => store.state,
+    durableSeq: state.seq,
+    entry: journalLine,
+    write: async (batch) => {
+      const text = batch.map((b) => b.entry).join('');
       await journal.appendFile(text);
       await journal.sync();
-    } catch (error) {
-      await rollBack(batch, error);
-      return;
-    }
-    journalSize += Buffer.byteLength(text);
-    durableSeq = batch.at(-1)!.seq;
-    for (const b of batch) b.done();
-  };
+      journalSize += Buffer.byteLength(text);
+    },
+    failed: (batch, error) =>
+      commits.rollBackAfter(
+        cutBack,
+        batch,
+        new StoreWriteError(`the journal write failed (${errorCode(error)}); nothing of it was kept`),
+      ),
+    queued: (durable) => {
+      sinceSnapshot += 1;
+      if (sinceSnapshot >= snapshotEvery && !autoSnapshot) {
+        autoSnapshot = true;
+        durable
+          .then(() => store.snapshot())
+          .catch(() => {}) // the journal still holds everything; the next snapshot retries
+          .finally(() => {
+            autoSnapshot = false;
+          });
+      }
+    },
+  });
 
   /** Starts a new journal; the old one becomes `.journal.old`, which the next merge folds in. */
   const rotate = async (): Promise<void> => {
@@ -251,10 +224,10 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
   };
 
   const writeSnapshot = async (): Promise<void> => {
-    if (refusal) throw new StoreWriteError(refusal);
+    if (commits.refusal) throw new StoreWriteError(commits.refusal);
     if (existsSync(oldJournalPath)) await mergeOld(); // a merge that failed before goes first
-    if (journalSize === 0 && queue.length === 0) return; // nothing since the last snapshot
-    await onChain(rotate);
+    if (journalSize === 0 && commits.waiting === 0) return; // nothing since the last snapshot
+    await commits.onChain(rotate);
     await mergeOld();
   };
 
@@ -265,44 +238,13 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
     return run;
   };
 
-  /** Resolves once no flush is pending or running. */
-  const drain = async (): Promise<void> => {
-    for (let seen: Promise<void> | undefined; seen !== chain; ) {
-      seen = chain;
-      await chain;
-    }
-  };
-
   const store: Store = {
     state,
     created: state.seq === 0,
     get refusal() {
-      return refusal;
+      return commits.refusal;
     },
-    commit(tx) {
-      if (refusal) return Promise.reject(new StoreWriteError(`the store refuses writes: ${refusal}`));
-      const { changes, undo } = tx.commitWithUndo();
-      if (changes.length === 0) return Promise.resolve();
-      store.state.seq += 1;
-      const seq = store.state.seq;
-      const line = journalLine(seq, changes);
-      const durable = new Promise<void>((done, failed) => queue.push({ line, seq, undo, done, failed }));
-      if (!flushScheduled) {
-        flushScheduled = true;
-        onChain(() => new Promise<void>((r) => setImmediate(r)).then(flush));
-      }
-      sinceSnapshot += 1;
-      if (sinceSnapshot >= snapshotEvery && !autoSnapshot) {
-        autoSnapshot = true;
-        durable
-          .then(() => store.snapshot())
-          .catch(() => {}) // the journal still holds everything; the next snapshot retries
-          .finally(() => {
-            autoSnapshot = false;
-          });
-      }
-      return durable;
-    },
+    commit: (tx) => commits.commit(tx),
     sync: async () => {},
     replicated: false,
     snapshot() {
@@ -310,17 +252,17 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
     },
     replace(next) {
       return serialized(async () => {
-        await drain(); // every change to the old state is settled: none can be undone into `next`
+        await commits.drain(); // every change to the old state is settled: none can be undone into `next`
         next.seq = store.state.seq + 1;
         store.state = next;
-        durableSeq = next.seq;
+        commits.durableSeq = next.seq;
         const copy = structuredClone(next); // later commits change `next` while it is written
-        await onChain(async () => {
+        await commits.onChain(async () => {
           try {
             await writeSnapshotFile(files, path, snapshotChunks(copy));
           } catch (error) {
             // the journal's lines after this point would follow a state no file holds
-            refusal = `a replacement state could not be written (${errorCode(error)}); restart the server`;
+            commits.refuse(`a replacement state could not be written (${errorCode(error)}); restart the server`);
             throw error;
           }
           await journal.close();
@@ -333,8 +275,8 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
     },
     async close() {
       try {
-        await drain();
-        if (!refusal) await store.snapshot();
+        await commits.drain();
+        if (!commits.refusal) await store.snapshot();
         await snapshots;
       } finally {
         await journal.close();

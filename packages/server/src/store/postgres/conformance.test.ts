@@ -2,7 +2,8 @@
 // reference server on PostgreSQL: one instance, then two instances on one database behind a proxy
 // that sends each request to the next instance, so consecutive requests of one test land on
 // different processes (issue 14: "behave as one server, whichever instance each request reaches").
-// The money invariant holds on the database after each run.
+// The money invariant holds on the database after each run. Then issue 25's isolation proof on
+// PostgreSQL (ADR 25): two runs at once, each on a sandbox created through the other instance.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../../conformance/src/cli-process.ts';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { auditMoney } from '../../domain/audit.ts';
-import { startInstances, startRoundRobin } from './instances.fixture.ts';
+import { inSchema } from './connection.ts';
+import { contentOf, startInstances, startRoundRobin } from './instances.fixture.ts';
 import { loadPostgresState } from './postgres-store.ts';
+import { sandboxSchema } from './sandbox-registry.ts';
 
 const missing = postgresMissing();
 const scratch = mkdtempSync(join(tmpdir(), 'conformance-postgres-'));
@@ -66,5 +69,36 @@ describe.skipIf(missing)(`the conformance suite on PostgreSQL${missing ? ` (skip
       await instances.stopAll();
     }
     expect(auditMoney(await loadPostgresState(db)).problems).toEqual([]);
+  });
+  // Every reset, clock move and rate-limit window of one run stays in its sandbox's schema: any of
+  // it reaching the other world would fail the other run. And a sandbox is served by an instance
+  // that did not create it.
+  it('passes every level twice at once on two sandboxes, each created through the other instance', {
+    timeout: 900_000,
+  }, async () => {
+    const db = await cluster.createDatabase('suite_sandboxes');
+    const instances = await startInstances(db, 2, { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' });
+    const [a, b] = instances.urls as [string, string];
+    const create = async (base: string) => {
+      const res = await fetch(`${base}/sandboxes`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      return contentOf({ status: res.status, body: await res.json() }) as { id: string; path: string };
+    };
+    const sandboxes = [await create(a), await create(b)] as const;
+    try {
+      const output = () => `${instances.output(0)}\n---\n${instances.output(1)}`;
+      await Promise.all([
+        passesTheSuite(`${b}${sandboxes[0].path}`, output),
+        passesTheSuite(`${a}${sandboxes[1].path}`, output),
+      ]);
+    } finally {
+      await instances.stopAll();
+    }
+    for (const { id } of sandboxes) {
+      const world = await loadPostgresState(inSchema(db, sandboxSchema(id)));
+      expect(world.seq).toBeGreaterThan(0); // the sandbox's world, not the main one
+      expect(auditMoney(world).problems).toEqual([]);
+    }
+    expect((await loadPostgresState(db)).seq).toBe(0); // which no run touched
   });
 });

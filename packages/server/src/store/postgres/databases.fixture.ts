@@ -28,6 +28,11 @@ export function useDatabases(prefix: string) {
       await migrate(opened[0]!);
       return { url, pools: opened };
     },
+    /** A pool the test opened itself, ended after the file's tests. */
+    track(pool: Pool): Pool {
+      pools.push(pool);
+      return pool;
+    },
     /** One more pool on `url` (an instance opened later). */
     pool(url: string): Pool {
       const pool = createPool(url, { max: 1 });

@@ -192,7 +192,7 @@ export const messageOf = (a: Answer): unknown => a.body?.message ?? a.body?.cont
 /** Calls to one base URL (an instance or the proxy): the test helpers, logins, calls as a user. */
 export function clientOf(base: string) {
   const call = async (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'DELETE',
     path: string,
     { json, token, ip }: { json?: unknown; token?: string; ip?: string } = {},
   ): Promise<Answer> => {

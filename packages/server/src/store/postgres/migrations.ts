@@ -15,7 +15,8 @@ const MIGRATION_LOCK = 0x6d6b7431; // "mkt1"
 
 /**
  * Versions 1-9: the engine's store (store/postgres/postgres-store.ts). 10-19: the shared outside world
- * (simulators, test clock, rate-limit windows). 20-: whatever comes next.
+ * (simulators, test clock, rate-limit windows). 20-29: the service's own, not a world's (the sandbox
+ * registry). 30-: whatever comes next.
  */
 export const MIGRATIONS: Migration[] = [
   {
@@ -86,7 +87,26 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 20,
+    name: 'sandbox registry',
+    sql: `
+      -- The sandboxes of the service (ADR 25, store/postgres/sandbox-registry.ts): one row each; its
+      -- world lives in the schema sandbox_<id>. last_used is written at most about once a minute per
+      -- instance; rows idle longer than the idle time are deleted with their schema by any instance.
+      CREATE TABLE marketplace_sandboxes (
+        id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{16}$'),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_used timestamptz NOT NULL DEFAULT now(),
+        users integer NOT NULL,
+        balance bigint NOT NULL
+      );
+    `,
+  },
 ];
+
+/** The migrations of one world (the engine's store and the shared world): what a sandbox's schema holds. */
+export const WORLD_MIGRATIONS = MIGRATIONS.filter((m) => m.version < 20);
 
 /** Applies every migration not applied yet; safe to run from several instances at once. */
 export async function migrate(pool: Pool, migrations: Migration[] = MIGRATIONS): Promise<number[]> {

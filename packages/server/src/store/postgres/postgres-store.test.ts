@@ -12,7 +12,8 @@ import { ok, Tx } from '../../domain/tx.ts';
 import { createUser } from '../../domain/users.ts';
 import type { ServerDeps } from '../../http/deps.ts';
 import { execute } from '../../http/execute.ts';
-import { type Store, StoreConflict } from '../store.ts';
+import { StoreConflict } from '../group-commit.ts';
+import type { Store } from '../store.ts';
 import { loadPostgresState, openPostgresStore, type PostgresStore } from './postgres-store.ts';
 import { sharedSecret } from './secrets.ts';
 

@@ -7,16 +7,18 @@
 // instance that committed that seq first makes this commit fail on the primary key. The commit
 // is then undone (with every later one of this instance not yet durable: they were built on it)
 // and its promise rejects with `StoreConflict`: `execute` catches up and runs the command again.
+// Commits arriving together share one transaction (group-commit.ts, ADR 0027).
 // Before every request, `sync` applies what other instances committed since (one query).
 
 import { escapeLiteral } from 'pg';
 import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
 import { StartRefusal } from '../../start-refusal.ts';
+import { GroupCommit, type Pending, StoreConflict, StoreWriteError } from '../group-commit.ts';
 import { isCollection, recordProblem } from '../record-schemas.ts';
-import { type Store, StoreConflict, StoreWriteError } from '../store.ts';
+import type { Store } from '../store.ts';
 import { createPool, type Pool, type PoolClient, redactedUrl } from './connection.ts';
-import { migrate } from './migrations.ts';
+import { MIGRATIONS, migrate, WORLD_MIGRATIONS } from './migrations.ts';
 
 /** A record of the database that the engine cannot take: named by table, record and field. */
 export class TableDamaged extends StartRefusal {
@@ -39,14 +41,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** Change rows kept for instances that catch up; older ones are pruned (a lagging instance reloads). */
   keepChanges?: number;
-}
-
-interface Pending {
-  seq: number;
-  changes: Change[];
-  undo: Change[];
-  done: () => void;
-  failed: (e: unknown) => void;
+  /** The schema of a sandbox's world (ADR 25): its tables only, created there; default the database's own. */
+  schema?: string;
 }
 
 /** A row of the catch-up query: a change, or (world set, the rest null) the shared world's version. */
@@ -150,13 +146,12 @@ function recordsOf(state: State): { collection: string; id: string; row: unknown
 }
 
 /** The last value of each record a batch of changes writes (a batch may write one record twice). */
-function finalRows(batch: Pending[]): {
+function finalRows(batch: Pending<Change[]>[]): {
   upserts: { collection: string; id: string; row: unknown }[];
   deletes: { collection: string; id: string }[];
 } {
   const last = new Map<string, { collection: string; id: string; row: unknown }>();
-  for (const p of batch)
-    for (const { c, id, row } of p.changes) last.set(`${c}\u0000${id}`, { collection: c, id, row });
+  for (const p of batch) for (const { c, id, row } of p.entry) last.set(`${c}\u0000${id}`, { collection: c, id, row });
   const upserts: { collection: string; id: string; row: unknown }[] = [];
   const deletes: { collection: string; id: string }[] = [];
   for (const r of last.values()) {
@@ -179,12 +174,12 @@ async function upsertRecords(client: PoolClient, records: { collection: string; 
 
 /** Opens (creating or migrating) the store on the PostgreSQL database at `url`. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
-  const { poolSize = 10, keepChanges = 10_000 } = options;
-  const pool = createPool(url, { max: poolSize });
+  const { poolSize = 10, keepChanges = 10_000, schema } = options;
+  const pool = createPool(url, { max: poolSize, schema });
   let applied: number[];
   let loaded: State;
   try {
-    applied = await migrate(pool);
+    applied = await migrate(pool, schema ? WORLD_MIGRATIONS : MIGRATIONS);
     loaded = await readState(pool);
   } catch (error) {
     await pool.end();
@@ -194,40 +189,38 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     );
   }
 
-  /** The newest seq this instance knows to be committed in the database, and applied here. */
-  let durableSeq = loaded.seq;
-  let queue: Pending[] = [];
-  // Flushes, catch-ups and replacements run one at a time, in order, on this chain.
-  let chain: Promise<void> = Promise.resolve();
-  let flushScheduled = false;
   let sincePrune = 0;
   /** A catch-up queued on the chain and not started yet, which a new request can join. */
   let waitingSync: Promise<void> | undefined;
-  let refusal: string | undefined;
 
-  const onChain = <T>(step: () => Promise<T>): Promise<T> => {
-    const run = chain.then(step);
-    chain = run.then(
-      () => {},
-      () => {},
-    );
-    return run;
-  };
-
-  /** Undoes every change not yet durable, newest first; their promises reject with `failure`. */
-  const rollBack = (failedBatch: Pending[], failure: Error): void => {
-    const pending = [...failedBatch, ...queue];
-    queue = [];
-    for (const p of pending.toReversed()) applyChanges(store.state, p.undo);
-    store.state.seq = durableSeq;
-    for (const p of pending) p.failed(failure);
-  };
+  // Catch-ups and replacements run on the group commit's chain too. `durableSeq` is the newest seq
+  // this instance knows to be committed in the database, and applied here.
+  const commits: GroupCommit<Change[]> = new GroupCommit({
+    state: () => store.state,
+    durableSeq: loaded.seq,
+    entry: (_seq, changes) => changes,
+    write: (batch) => writeBatch(batch),
+    failed: async (batch, error) => {
+      if (isConflict(error)) return commits.rollBack(batch, new StoreConflict('another instance committed first'));
+      commits.rollBack(
+        batch,
+        new StoreWriteError(`the database write failed (${reasonOf(error)}); nothing of it was kept`),
+      );
+      // The commit may have reached the database before the connection broke: take the database's
+      // word for what happened rather than this instance's.
+      await reload().catch(() => {});
+    },
+    written: (batch) => {
+      sincePrune += batch.length;
+      if (sincePrune >= 1_000) prune();
+    },
+  });
 
   /** Replaces the working copy by the database's state (a replace by another instance, a pruned gap). */
   const reload = async (): Promise<void> => {
     const fresh = await readState(pool);
     store.state = fresh;
-    durableSeq = fresh.seq;
+    commits.durableSeq = fresh.seq;
     store.onReload?.();
   };
 
@@ -237,7 +230,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const { rows: read } = await pool.query<CatchUpRow>({
         name: 'marketplace-catch-up',
         text: CATCH_UP,
-        values: [durableSeq, CATCH_UP_PAGE],
+        values: [commits.durableSeq, CATCH_UP_PAGE],
       });
       const rows: ChangeRow[] = [];
       for (const r of read) {
@@ -247,8 +240,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       rows.sort((x, y) => x.seq - y.seq); // a UNION ALL promises no order
       if (rows.length === 0) return;
       // Commits of this instance not yet flushed were built on a state that is not the newest.
-      if (queue.length > 0) rollBack([], new StoreConflict('another instance committed first'));
-      if (rows[0]!.seq !== durableSeq + 1 || rows.some((r) => r.kind === 'replace')) {
+      if (commits.waiting > 0) commits.rollBack([], new StoreConflict('another instance committed first'));
+      if (rows[0]!.seq !== commits.durableSeq + 1 || rows.some((r) => r.kind === 'replace')) {
         await reload(); // the log was pruned past us, or the service was reset: take the whole state
         return;
       }
@@ -256,13 +249,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         for (const change of row.changes) {
           const problem = change.c === 'meta' ? undefined : rowProblem(change.c, change.row ?? undefined);
           if (change.row !== null && problem) {
-            refusal = `change ${row.seq} of marketplace_changes is damaged: ${problem}; restart the server`;
-            throw new StoreWriteError(refusal);
+            const reason = `change ${row.seq} of marketplace_changes is damaged: ${problem}; restart the server`;
+            commits.refuse(reason);
+            throw new StoreWriteError(reason);
           }
         }
         applyChanges(store.state, row.changes);
-        durableSeq = row.seq;
-        store.state.seq = durableSeq;
+        commits.durableSeq = row.seq;
+        store.state.seq = row.seq;
       }
       if (rows.length < CATCH_UP_PAGE) return;
     }
@@ -272,17 +266,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     sincePrune = 0;
     pool
       .query("DELETE FROM marketplace_changes WHERE seq < $1 AND committed_at < now() - interval '1 minute'", [
-        durableSeq - keepChanges,
+        commits.durableSeq - keepChanges,
       ])
       .catch(() => {}); // pruning is housekeeping: the next one retries
   };
 
-  const flush = async (): Promise<void> => {
-    flushScheduled = false;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    if (refusal) return rollBack(batch, new StoreWriteError(`the store refuses writes: ${refusal}`));
+  /** Writes a batch in one transaction; a seq another instance took fails it on the primary key. */
+  const writeBatch = async (batch: Pending<Change[]>[]): Promise<void> => {
     const { upserts, deletes } = finalRows(batch);
     let client: PoolClient | undefined;
     try {
@@ -298,7 +288,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         WITH changes AS (
           INSERT INTO marketplace_changes (seq, kind, changes)
             SELECT seq, 'changes', changes
-              FROM jsonb_to_recordset(${literal(batch.map((p) => ({ seq: p.seq, changes: p.changes })))}) AS c(seq bigint, changes jsonb)
+              FROM jsonb_to_recordset(${literal(batch.map((p) => ({ seq: p.seq, changes: p.entry })))}) AS c(seq bigint, changes jsonb)
         ), upserts AS (
           INSERT INTO marketplace_records (collection, id, row)
             SELECT collection, id, row FROM jsonb_to_recordset(${literal(upserts)}) AS r(collection text, id text, row jsonb)
@@ -312,29 +302,9 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         COMMIT;`);
     } catch (error) {
       await client?.query('ROLLBACK').catch(() => {});
-      if (isConflict(error)) {
-        rollBack(batch, new StoreConflict('another instance committed first'));
-        return;
-      }
-      rollBack(batch, new StoreWriteError(`the database write failed (${reasonOf(error)}); nothing of it was kept`));
-      // The commit may have reached the database before the connection broke: take the database's
-      // word for what happened rather than this instance's.
-      await reload().catch(() => {});
-      return;
+      throw error;
     } finally {
       client?.release();
-    }
-    durableSeq = batch.at(-1)!.seq;
-    for (const p of batch) p.done();
-    sincePrune += batch.length;
-    if (sincePrune >= 1_000) prune();
-  };
-
-  /** Resolves once no flush, catch-up or replacement is pending or running. */
-  const drain = async (): Promise<void> => {
-    for (let seen: Promise<void> | undefined; seen !== chain; ) {
-      seen = chain;
-      await chain;
     }
   };
 
@@ -346,26 +316,14 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     replicated: true,
     worldVersion: undefined,
     get refusal() {
-      return refusal;
+      return commits.refusal;
     },
-    commit(tx: Tx) {
-      if (refusal) return Promise.reject(new StoreWriteError(`the store refuses writes: ${refusal}`));
-      const { changes, undo } = tx.commitWithUndo();
-      if (changes.length === 0) return Promise.resolve();
-      store.state.seq += 1;
-      const seq = store.state.seq;
-      const durable = new Promise<void>((done, failed) => queue.push({ seq, changes, undo, done, failed }));
-      if (!flushScheduled) {
-        flushScheduled = true;
-        onChain(() => new Promise<void>((r) => setImmediate(r)).then(flush));
-      }
-      return durable;
-    },
+    commit: (tx: Tx) => commits.commit(tx),
     sync() {
       // Requests arriving together share one catch-up query, as long as it has not started yet: a
       // query that starts after a request arrived sees every change acknowledged before it.
       if (waitingSync) return waitingSync;
-      const run = onChain(async () => {
+      const run = commits.onChain(async () => {
         waitingSync = undefined;
         await catchUp();
       });
@@ -377,8 +335,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       prune();
     },
     replace(next: State) {
-      return onChain(async () => {
-        if (queue.length > 0) rollBack([], new StoreConflict('the state was replaced'));
+      return commits.onChain(async () => {
+        if (commits.waiting > 0) commits.rollBack([], new StoreConflict('the state was replaced'));
         const records = recordsOf(next);
         for (;;) {
           const client = await pool.connect();
@@ -400,7 +358,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
             await client.query('COMMIT');
             next.seq = seq;
             store.state = next;
-            durableSeq = seq;
+            commits.durableSeq = seq;
             return;
           } catch (error) {
             await client.query('ROLLBACK').catch(() => {});
@@ -413,7 +371,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       });
     },
     async close() {
-      await drain();
+      await commits.drain();
       await pool.end();
     },
   };

@@ -1,0 +1,171 @@
+// Group commit, shared by the file store (a journal line per unit of work, ADR 0010) and the
+// PostgreSQL store (a change row per unit of work, ADR 0019); see ADR 0027. A unit of work is
+// applied to the state at once (later commands build on it) and queued; the units queued while
+// the event loop turns are written together, one write at a time and in order, on one chain that
+// the stores also use for their own steps (rotations, replacements, catch-ups). When a write
+// fails, it and every later unit not yet durable (they were built on it) are undone from their
+// before-images, newest first, and their promises reject. What a write is, and what its failure
+// means, is each store's own.
+import type { State } from '../domain/state.ts';
+import { applyChanges, type Change, type Tx } from '../domain/tx.ts';
+
+/** A write the store could not make durable: nothing of it (or of later writes) was kept. */
+export class StoreWriteError extends Error {
+  override name = 'StoreWriteError';
+}
+
+/**
+ * A commit made on a state another instance has changed since (PostgreSQL store, ADR 0019): it was
+ * undone, and the command runs again once the instance has caught up (`execute`).
+ */
+export class StoreConflict extends StoreWriteError {
+  override name = 'StoreConflict';
+}
+
+/** A unit of work applied to the state and waiting to be durable. */
+export interface Pending<Entry> {
+  seq: number;
+  /** What the store writes for it (a journal line, the changes of a change row). */
+  entry: Entry;
+  /** Its before-images: applied newest first, they take the state back. */
+  undo: Change[];
+  done: () => void;
+  failed: (error: unknown) => void;
+}
+
+export interface GroupCommitOptions<Entry> {
+  /** The state units of work are applied to (a store may replace it: a reset, a reload). */
+  state: () => State;
+  /** The newest seq known to be durable. */
+  durableSeq: number;
+  /** What is written for a unit of work, made when it commits (later units may change its records). */
+  entry: (seq: number, changes: Change[]) => Entry;
+  /** Makes a batch durable, in order; throws when nothing of it was kept. Runs on the chain. */
+  write: (batch: Pending<Entry>[]) => Promise<void>;
+  /** A write threw: the store rolls back (`rollBack`) with the error its callers get, and cleans up. */
+  failed: (batch: Pending<Entry>[], error: unknown) => Promise<void> | void;
+  /** A batch is durable and its callers answered (housekeeping). */
+  written?: (batch: Pending<Entry>[]) => void;
+  /** A unit of work joined the queue; `durable` settles with its promise. */
+  queued?: (durable: Promise<void>) => void;
+}
+
+export class GroupCommit<Entry> {
+  /** The newest seq known to be durable (a store moves it when it reloads or replaces the state). */
+  durableSeq: number;
+  readonly #options: GroupCommitOptions<Entry>;
+  #queue: Pending<Entry>[] = [];
+  // Writes and the stores' own steps run one at a time, in order, on this chain.
+  #chain: Promise<void> = Promise.resolve();
+  #flushScheduled = false;
+  #refusal: string | undefined;
+
+  constructor(options: GroupCommitOptions<Entry>) {
+    this.#options = options;
+    this.durableSeq = options.durableSeq;
+  }
+
+  /** Why every write is refused, or undefined; only a restart clears it. */
+  get refusal(): string | undefined {
+    return this.#refusal;
+  }
+
+  /** Refuses every write from now on (the store can no longer say what is durable). */
+  refuse(reason: string): void {
+    this.#refusal = reason;
+  }
+
+  /** Units of work applied and not yet handed to a write. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * Applies `tx` to the state as the next seq and queues it; resolves once it is durable, rejects
+   * when it was undone. A unit of work that changes nothing resolves at once.
+   */
+  commit(tx: Tx): Promise<void> {
+    if (this.#refusal) return Promise.reject(new StoreWriteError(`the store refuses writes: ${this.#refusal}`));
+    const { changes, undo } = tx.commitWithUndo();
+    if (changes.length === 0) return Promise.resolve();
+    const state = this.#options.state();
+    state.seq += 1;
+    const seq = state.seq;
+    const entry = this.#options.entry(seq, changes);
+    const durable = new Promise<void>((done, failed) => this.#queue.push({ seq, entry, undo, done, failed }));
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      // The units committed while the event loop turns share the write.
+      this.onChain(() => new Promise<void>((r) => setImmediate(r)).then(() => this.#flush()));
+    }
+    this.#options.queued?.(durable);
+    return durable;
+  }
+
+  /** Runs `step` on the chain, after every write and step before it. */
+  onChain<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(step);
+    this.#chain = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
+  /** Resolves once no write or step is pending or running. */
+  async drain(): Promise<void> {
+    for (let seen: Promise<void> | undefined; seen !== this.#chain; ) {
+      seen = this.#chain;
+      await this.#chain;
+    }
+  }
+
+  /**
+   * Undoes `failedBatch` and every unit queued after it, newest first, puts the state's seq back to
+   * the durable one and rejects their promises with `failure`, all at once: nothing can commit on
+   * the undone state in between.
+   */
+  rollBack(failedBatch: Pending<Entry>[], failure: Error): void {
+    const pending = this.#undo(failedBatch);
+    for (const p of pending) p.failed(failure);
+  }
+
+  /**
+   * `rollBack`, rejecting the promises only once `settle` (the store's own clean-up, such as cutting
+   * the journal back) is done: a caller told of the failure sees the store as it then is.
+   */
+  async rollBackAfter(settle: () => Promise<void>, failedBatch: Pending<Entry>[], failure: Error): Promise<void> {
+    const pending = this.#undo(failedBatch);
+    await settle();
+    for (const p of pending) p.failed(failure);
+  }
+
+  #undo(failedBatch: Pending<Entry>[]): Pending<Entry>[] {
+    const pending = [...failedBatch, ...this.#queue];
+    this.#queue = [];
+    const state = this.#options.state();
+    for (const p of pending.toReversed()) applyChanges(state, p.undo);
+    state.seq = this.durableSeq;
+    return pending;
+  }
+
+  async #flush(): Promise<void> {
+    this.#flushScheduled = false;
+    const batch = this.#queue;
+    this.#queue = [];
+    if (batch.length === 0) return;
+    if (this.#refusal) {
+      this.rollBack(batch, new StoreWriteError(`the store refuses writes: ${this.#refusal}`));
+      return;
+    }
+    try {
+      await this.#options.write(batch);
+    } catch (error) {
+      await this.#options.failed(batch, error);
+      return;
+    }
+    this.durableSeq = batch.at(-1)!.seq;
+    for (const p of batch) p.done();
+    this.#options.written?.(batch);
+  }
+}
