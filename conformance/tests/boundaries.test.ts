@@ -5,9 +5,12 @@
 // state; the boundary is read from what the target answered where it says it (`exp`, `bannedUntil`,
 // `requestedAt`). At the boundary a rule's time is over: "24 hours must pass", "`bannedUntil` is the
 // Unix time the ban ends", an `exp` "on or after which the JWT must not be accepted" (RFC 7519),
-// a code "valid 24 hours", a window of 5 minutes. Where the document leaves the exact second open
-// ("updated within the last 5 minutes", "the last 7 days"), only the seconds around it are checked:
-// every reading of it passes.
+// a code "valid 24 hours", a window of 5 minutes. The document's "Conventions" settle the exact
+// second of every period: one of N seconds that starts at t "covers t up to but not including
+// t + N: at t + N it is over" (rows "updated within" N, a cache's lifetime, a rate-limit window),
+// and a window reaching back from now "holds what happened after now - N". Where a length is still
+// not stated in seconds (a year of 365 or 366 days), only the seconds around it are checked: every
+// reading of it passes.
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, login, session } from '../src/helpers.ts';
@@ -53,8 +56,6 @@ interface TimeRule {
   /** What a request one second before the boundary gets; at and after it gets `after`. */
   before: Outcome;
   after: Outcome;
-  /** Why the document leaves the exact second open ("within the last 5 minutes"): only the seconds around it are checked. */
-  atOpen?: string;
 }
 
 const TIME_RULES: TimeRule[] = [
@@ -242,7 +243,7 @@ const TIME_RULES: TimeRule[] = [
       return { boundary: base + 5 * 60, act: ask };
     },
     before: { want: 'from the stored row', ok: (a) => a.status === 200 && content(a).items?.[0]?.from_cache === true },
-    atOpen: 'whether a row exactly 5 minutes old is "updated within the last 5 minutes"',
+    // Conventions: rows "updated within" N cover t up to but not including t + N.
     after: { want: 'recomputed', ok: (a) => a.status === 200 && content(a).items?.[0]?.from_cache === false },
   },
   {
@@ -283,16 +284,14 @@ const TIME_RULES: TimeRule[] = [
 
 describe('time rules one second before, at and one second after the boundary', () => {
   for (const r of TIME_RULES) {
-    const checked = (
-      [
-        ['one second before', -1, r.before],
-        ['at', 0, r.after],
-        ['one second after', 1, r.after],
-      ] as const
-    ).filter(([, delta]) => delta !== 0 || !r.atOpen);
+    const checked = [
+      ['one second before', -1, r.before],
+      ['at', 0, r.after],
+      ['one second after', 1, r.after],
+    ] as const;
     it(
-      `${r.operation}: ${r.what}: one second before ${r.before.want}, ${r.atOpen ? '' : 'at the boundary and '}one second after ${r.after.want}${r.atOpen ? ` (open in the document: ${r.atOpen})` : ''} [${r.rules.join(', ')}]`,
-      sides(r.atOpen ? ['before', 'after'] : ['before', 'at', 'after'], ...r.rules),
+      `${r.operation}: ${r.what}: one second before ${r.before.want}, at the boundary and one second after ${r.after.want} [${r.rules.join(', ')}]`,
+      sides(['before', 'at', 'after'], ...r.rules),
       async (ctx) => {
         await needsHelpers(ctx);
         const base = await helpers.pinClock();
@@ -318,14 +317,15 @@ describe('time rules one second before, at and one second after the boundary', (
  * whether the answer was refreshed.
  */
 const PRICE_LIST_CLOCKS = [
-  // Whether a list exactly 3 minutes old is still served is open: the seconds around it are checked.
-  { what: 'the list is refreshed every 3 minutes', period: 3 * 60, query: {} as Record<string, number>, atOpen: true },
-  { what: '`update=1` forces a refresh once per minute per IP', period: 60, query: { update: 1 }, atOpen: false },
+  // Conventions: a cache's lifetime and a rate-limit window are over at t + N, so a list exactly
+  // 3 minutes old is refreshed, and so is one forced exactly a minute after the last forced refresh.
+  { what: 'the list is refreshed every 3 minutes', period: 3 * 60, query: {} as Record<string, number> },
+  { what: '`update=1` forces a refresh once per minute per IP', period: 60, query: { update: 1 } },
 ];
 
 describe('the price list cache one second before, at and one second after its boundary', () => {
   it(
-    'GET /public/price: the list is refreshed every 3 minutes and `update=1` refreshes once per minute per IP: one second before served from the cache, one second after refreshed, and at the end of the minute refreshed [R-LIMIT-PRICE-LIST-CACHE, R-PUBLIC-PRICE]',
+    'GET /public/price: the list is refreshed every 3 minutes and `update=1` refreshes once per minute per IP: one second before served from the cache, at the end of the 3 minutes or the minute and one second after refreshed [R-LIMIT-PRICE-LIST-CACHE, R-PUBLIC-PRICE]',
     sides(['before', 'at', 'after'], 'R-LIMIT-PRICE-LIST-CACHE'),
     async (ctx) => {
       await needsHelpers(ctx);
@@ -338,7 +338,6 @@ describe('the price list cache one second before, at and one second after its bo
             ['one second after', 1],
           ] as const
         ).entries()) {
-          if (delta === 0 && clock.atOpen) continue;
           base += 1000;
           const ip = `198.51.100.${180 + n * 3 + i}`;
           const list = (query: Record<string, number>) => call('GET', '/public/price', { query, ip });
@@ -364,7 +363,10 @@ type Seller = Awaited<ReturnType<typeof session>>;
 
 interface Window {
   days: number;
-  /** The longest reading of the window, when the document allows more than one (a year of 366 days). */
+  /**
+   * The longest reading of the window, when the document does not state its length in seconds
+   * (a year: 365 days, or 366 across a 29 February): the sale is outside from there on.
+   */
   longest?: number;
   /** The reads that keep the sale inside the window: each says how many of the seller's sales it counts. */
   reads: { what: string; count: (me: Seller) => Promise<{ answer: Answer; count?: number }> }[];
@@ -396,17 +398,19 @@ const WINDOWS: Window[] = [
     ],
   },
   { days: 90, reads: [salesIn('90d')] },
-  // A year is 365 days, or 366 in a leap year: outside is past the longer.
+  // The document says "year", not a number of seconds: 365 days, or 366 in a leap year. Its exact
+  // second stays open; the sale counts one second before 365 days and not from 366 days on.
   { days: 365, longest: 366, reads: [salesIn('1y')] },
 ];
 
-// Windows reaching back from now ("the last 7 days"): whether a sale exactly 7 days old is still in
-// them the document leaves open, so the exact second is not checked; one second inside the window
-// the sale counts and one second outside it does not, whichever way a target reads the boundary.
-describe('windows one second inside and one second outside', () => {
+// Windows reaching back from now ("the last 7 days"). Conventions: such a window "holds what
+// happened after now - N", so a sale exactly N seconds old is out of it. The sale counts one second
+// inside its window and not at its end nor one second outside it (for a year, at and after its
+// longest reading).
+describe('windows one second inside, at their end and one second outside', () => {
   it(
-    'GET /user/getSalesHistory: `range` 7d, 30d, 90d and 1y and the summary of the last 30 days count a sale one second inside their window and not one second outside it [R-SALES-HISTORY, R-SALES-SUMMARY]',
-    sides(['before', 'after'], 'R-SALES-HISTORY', 'R-SALES-SUMMARY'),
+    'GET /user/getSalesHistory: `range` 7d, 30d, 90d and 1y and the summary of the last 30 days count a sale one second inside their window and not at its end nor one second outside it [R-SALES-HISTORY, R-SALES-SUMMARY]',
+    sides(['before', 'at', 'after'], 'R-SALES-HISTORY', 'R-SALES-SUMMARY'),
     async (ctx) => {
       await needsHelpers(ctx);
       const seller = await session({}, '198.51.100.83');
@@ -423,6 +427,7 @@ describe('windows one second inside and one second outside', () => {
       for (const { days, longest = days, reads } of WINDOWS)
         for (const [side, end, delta, want] of [
           ['one second inside', days, -1, 1],
+          ['at the end of', longest, 0, 0],
           ['one second outside', longest, 1, 0],
         ] as const) {
           await helpers.setClock(at + end * DAY + delta);
@@ -431,7 +436,12 @@ describe('windows one second inside and one second outside', () => {
           for (const read of reads) {
             const { answer, count } = await read.count(me);
             if (count === undefined && read.what.includes('getSalesInfos')) continue;
-            assertValue(answer, count, want, `${read.what} ${side} its ${days} days (sale at ${at})`);
+            assertValue(
+              answer,
+              count,
+              want,
+              `${read.what} ${side} its ${end} days (sale at ${at}, clock at ${at + end * DAY + delta})`,
+            );
           }
         }
     },
