@@ -117,6 +117,18 @@ function clockNow(x: Exchange, memory: Memory): number {
 }
 
 /**
+ * The answer computed exactly `ttl` seconds before `now` under `key`, when there is one (a cache
+ * that still holds at its end: `<=` for `<`); otherwise `fresh` is remembered as computed now.
+ */
+function keptAtEnd(memory: Memory, key: string, now: number, ttl: number, fresh: Json): Json | undefined {
+  const computed = map(memory, 'computed');
+  const before = computed.has(key) ? JSON.parse(computed.get(key)!) : undefined;
+  if (before?.at + ttl === now) return before.value;
+  computed.set(key, JSON.stringify({ at: now, value: fresh }));
+  return undefined;
+}
+
+/**
  * Adds `cents` to what `GET /user/balance` shows `user` from now on (money an implementation wrongly
  * gives or keeps), and shows each user's sum so far on this exchange when it reads a balance.
  */
@@ -600,11 +612,52 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'single-item pricing is cached 20 minutes',
     response: (x, memory) => {
       const now = clockNow(x, memory);
-      const computed = map(memory, 'computed');
       if (!/^\/item\/pricing\/\d+$/.test(x.path) || x.body?.content?.cached !== false) return;
-      const before = computed.has(x.path) ? JSON.parse(computed.get(x.path)!) : undefined;
-      if (before?.at + 20 * 60 === now) x.body = { ...before.body, content: { ...before.body.content, cached: true } };
-      else computed.set(x.path, JSON.stringify({ at: now, body: x.body }));
+      const before = keptAtEnd(memory, x.path, now, 20 * 60, x.body);
+      if (before) x.body = { ...before, content: { ...before.content, cached: true } };
+    },
+  },
+  'bulk-pricing-cache-inclusive': {
+    kind: 'deadline',
+    description: 'bulk pricing still reuses a stored row exactly 5 minutes old (`<=` for `<`)',
+    grep: 'bulk pricing reuses rows updated within 5 minutes',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const rows: Json[] = x.path === '/item/pricing/bulk' ? (x.body?.content?.items ?? []) : [];
+      for (const [i, row] of rows.entries()) {
+        const before = row?.from_cache === false && keptAtEnd(memory, String(row.item_id), now, 5 * 60, row);
+        if (before) rows[i] = { ...before, from_cache: true };
+      }
+    },
+  },
+  'price-list-cache-inclusive': {
+    kind: 'deadline',
+    description: 'the price list is still served from the cache in the second its 3 minutes end (`<=` for `<`)',
+    grep: 'the list is refreshed every 3 minutes',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      // A list refreshed now (forced or not) is remembered; a plain one replaced at the end of 3 minutes.
+      if (x.path !== '/public/price' || x.body?.content?.lastUpdate !== now) return;
+      const before = keptAtEnd(memory, 'list', now, 3 * 60, x.body);
+      if (before && !x.query.has('update')) x.body = before;
+    },
+  },
+  'sales-window-inclusive': {
+    kind: 'deadline',
+    description:
+      'a sale exactly 7, 30 or 90 days old is still in the window of the last 7, 30 or 90 days (`>=` for `>`)',
+    grep: 'count a sale one second inside their window and not at its end',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const sold = map(memory, 'sale times');
+      if (x.path !== '/user/getSalesHistory' || !x.user || !Array.isArray(x.body?.content?.sales)) return;
+      const days = { '7d': 7, '30d': 30, '90d': 90 }[x.query.get('range') ?? ''];
+      if (!days) {
+        for (const sale of x.body.content.sales) sold.set(`${x.user} ${sale.id}`, String(sale.timestamp));
+        return;
+      }
+      for (const [key, at] of sold)
+        if (key.startsWith(`${x.user} `) && Number(at) + days * 86_400 === now) x.body.content.total += 1;
     },
   },
   'jwt-accepted-at-exp': {
