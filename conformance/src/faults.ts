@@ -660,6 +660,12 @@ export const FAULTS: Record<string, Fault> = {
         if (key.startsWith(`${x.user} `) && Number(at) + days * 86_400 === now) x.body.content.total += 1;
     },
   },
+  'sales-chart-period-ignored': {
+    kind: 'deadline',
+    description: 'GET /user/getSalesChartInfos ignores period: every chart covers the last 30 days',
+    grep: 'count a sale N - 1 days old in their statistics and rows',
+    request: ignoresQuery('/user/getSalesChartInfos', 'period'),
+  },
   'jwt-accepted-at-exp': {
     kind: 'deadline',
     description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',

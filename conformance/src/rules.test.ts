@@ -126,9 +126,15 @@ describe('missingSides', () => {
       { name: 'b', state: 'failed', rules: ['R-LIMIT-CASHOUT'], sides: sides('after') },
       { name: 'c', state: 'skipped', rules: ['R-LISTINGS'], sides: sides('order') },
       { name: 'd', state: 'passed', rules: ['R-CASHOUT-HISTORY'], sides: sides('order') },
+      // The exact second of the chart's day windows is open (`openAt`): before and after suffice.
+      { name: 'e', state: 'passed', rules: ['R-SALES-CHART'], sides: sides('before', 'after') },
+      { name: 'f', state: 'passed', rules: ['R-LIMIT-EMAIL-CHANGE'], sides: sides('before', 'after') },
     ]);
     const missing = missingSides(matrix);
-    expect(missing).toContain('R-LIMIT-CASHOUT (time: after)');
+    expect(missing).toContain('R-LIMIT-CASHOUT (time: at, time: after)');
+    expect(missing.find((m) => m.startsWith('R-SALES-CHART '))).toBeUndefined();
+    // A time the document settles to the second needs the exact second too.
+    expect(missing).toContain('R-LIMIT-EMAIL-CHANGE (time: at)');
     expect(missing).toContain('R-LISTINGS (order: order)');
     expect(missing.find((m) => m.startsWith('R-CASHOUT-HISTORY '))).toBeUndefined();
     // A rule of no such nature needs no side.
@@ -142,5 +148,9 @@ describe('missingSides', () => {
 
   it('the rules of a time, order or amount nature are all checkable through HTTP', () => {
     expect(RULES.filter((r) => r.nature?.length && r.unchecked).map((r) => r.id)).toEqual([]);
+  });
+
+  it('only a time rule says why its exact second is open', () => {
+    expect(RULES.filter((r) => r.openAt && !r.nature?.includes('time')).map((r) => r.id)).toEqual([]);
   });
 });

@@ -28,6 +28,11 @@ export interface Rule {
    * that passing tests check (`missingSides`).
    */
   nature?: Nature[];
+  /**
+   * Why the document does not settle the exact second of a time rule (its "Conventions" settle
+   * every period stated in seconds): its passing tests need only the seconds around it.
+   */
+  openAt?: string;
 }
 
 export type Nature = 'time' | 'order' | 'amount';
@@ -360,6 +365,9 @@ export const RULES: Rule[] = [
   {
     id: 'R-SALES-CHART',
     section: 'Business rules',
+    nature: ['time'],
+    openAt:
+      'the windows are days (7, 30, 365) drawn one row per day, and the document states no time zone for the days: where a window starts is open by up to a day.',
     seed: ['optional `period` (`1W`, `1M`, `1Y`, `All`), `chart`, `chart_only` (returns graph data only)'],
   },
   {
@@ -1261,9 +1269,13 @@ export const RULES: Rule[] = [
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
 
-/** The sides a rule of each nature needs checked (rule.ts `Side`): the exact second may be open in the document, the two around it are not. */
+/**
+ * The sides a rule of each nature needs checked (rule.ts `Side`). The document's "Conventions"
+ * settle the exact second of every period (over at t + N), so a time needs it too unless the rule
+ * says why it is open (`openAt`).
+ */
 export const NEEDED_SIDES: Record<Nature, string[]> = {
-  time: ['before', 'after'],
+  time: ['before', 'at', 'after'],
   order: ['order'],
   amount: ['floor ≠ round', 'round ≠ ceil'],
 };
@@ -1272,7 +1284,9 @@ export const NEEDED_SIDES: Record<Nature, string[]> = {
 export function missingSides(rows: RuleRow[]): string[] {
   return rows.flatMap((row) => {
     const lacking = (row.rule.nature ?? []).flatMap((n) =>
-      NEEDED_SIDES[n].filter((side) => !row.sides.includes(side)).map((side) => `${n}: ${side}`),
+      NEEDED_SIDES[n]
+        .filter((side) => !row.sides.includes(side) && !(n === 'time' && side === 'at' && row.rule.openAt))
+        .map((side) => `${n}: ${side}`),
     );
     return lacking.length ? [`${row.rule.id} (${lacking.join(', ')})`] : [];
   });

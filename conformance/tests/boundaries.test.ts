@@ -403,6 +403,28 @@ const WINDOWS: Window[] = [
   { days: 365, longest: 366, reads: [salesIn('1y')] },
 ];
 
+/** A seller (from `ip`) with one sale on the pinned clock, and the sale's time as their history gives it. */
+async function oneSale(ip: string): Promise<{ seller: Seller; at: number }> {
+  const seller = await session({}, ip);
+  const buyer = await helpers.user({ balance: 5000 });
+  const item = await helpers.item({ name: `Windowed Sale ${seller.platformId.slice(-6)}`, game: 440 });
+  await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 1000, amount: 1 });
+  const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+  await helpers.pinClock();
+  const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 1000 });
+  assertThat(sold, sold.status === 200, 'the asset sells into the order');
+  const history = await getAs(seller, '/user/getSalesHistory');
+  const at = Number(content(history)?.sales?.[0]?.timestamp);
+  assertThat(history, Number.isInteger(at), 'the sale is listed with its time');
+  return { seller, at };
+}
+
+/** The seller with a fresh JWT at the clock's time (a JWT lives about 31 days). */
+const loggedIn = async (seller: Seller): Promise<Seller> => ({
+  ...seller,
+  token: await login(seller.apiKey, seller.ip),
+});
+
 // Windows reaching back from now ("the last 7 days"). Conventions: such a window "holds what
 // happened after now - N", so a sale exactly N seconds old is out of it. The sale counts one second
 // inside its window and not at its end nor one second outside it (for a year, at and after its
@@ -413,17 +435,7 @@ describe('windows one second inside, at their end and one second outside', () =>
     sides(['before', 'at', 'after'], 'R-SALES-HISTORY', 'R-SALES-SUMMARY'),
     async (ctx) => {
       await needsHelpers(ctx);
-      const seller = await session({}, '198.51.100.83');
-      const buyer = await helpers.user({ balance: 5000 });
-      const item = await helpers.item({ name: `Windowed Sale ${seller.platformId.slice(-6)}`, game: 440 });
-      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 1000, amount: 1 });
-      const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
-      await helpers.pinClock();
-      const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 1000 });
-      assertThat(sold, sold.status === 200, 'the asset sells into the order');
-      const history = await getAs(seller, '/user/getSalesHistory');
-      const at = Number(content(history)?.sales?.[0]?.timestamp);
-      assertThat(history, Number.isInteger(at), 'the sale is listed with its time');
+      const { seller, at } = await oneSale('198.51.100.83');
       for (const { days, longest = days, reads } of WINDOWS)
         for (const [side, end, delta, want] of [
           ['one second inside', days, -1, 1],
@@ -431,8 +443,7 @@ describe('windows one second inside, at their end and one second outside', () =>
           ['one second outside', longest, 1, 0],
         ] as const) {
           await helpers.setClock(at + end * DAY + delta);
-          // A JWT lives about 31 days: a new login at each clock time.
-          const me = { ...seller, token: await login(seller.apiKey, seller.ip) };
+          const me = await loggedIn(seller);
           for (const read of reads) {
             const { answer, count } = await read.count(me);
             if (count === undefined && read.what.includes('getSalesInfos')) continue;
@@ -442,6 +453,47 @@ describe('windows one second inside, at their end and one second outside', () =>
               want,
               `${read.what} ${side} its ${end} days (sale at ${at}, clock at ${at + end * DAY + delta})`,
             );
+          }
+        }
+    },
+  );
+});
+
+// The sales chart's windows (`GET /user/getSalesChartInfos`): the last 7 days (`1W`), 30 days (`1M`,
+// and without `period`) and 365 days (`1Y`), drawn as "one row per day of the window". The day
+// rows are days of a time zone the document does not state, so where a window of whole days
+// starts is open by up to a day: one of 7 days may start at today's midnight 6 days back, or hold
+// the seconds after now - 7 days and the 8 days they touch. A sale N - 1 days old is inside every
+// reading and one N + 1 days old outside every reading: those two seconds are checked.
+const CHART_WINDOWS = [
+  { days: 7, periods: ['1W'] },
+  { days: 30, periods: ['1M', undefined] },
+  { days: 365, periods: ['1Y'] },
+];
+
+describe('the sales chart windows a day inside and a day outside', () => {
+  it(
+    'GET /user/getSalesChartInfos: `period` 1W, 1M, 1Y and the default 30 days count a sale N - 1 days old in their statistics and rows and not one N + 1 days old (the days of the rows have no stated time zone) [R-SALES-CHART]',
+    sides(['before', 'after'], 'R-SALES-CHART'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const { seller, at } = await oneSale('198.51.100.84');
+      // The clock only moves forward: each window's two sides, the shorter windows first.
+      for (const { days, periods } of CHART_WINDOWS)
+        for (const [side, shift, want] of [
+          ['a day inside', -1, 1],
+          ['a day outside', 1, 0],
+        ] as const) {
+          const clock = at + (days + shift) * DAY;
+          await helpers.setClock(clock);
+          const me = await loggedIn(seller);
+          for (const period of periods) {
+            const answer = await getAs(me, '/user/getSalesChartInfos', period ? { period } : {});
+            const rows = (content(answer)?.values ?? []) as { sales?: number }[];
+            const inRows = rows.reduce((n, r) => n + Number(r.sales ?? 0), 0);
+            const what = `period ${period ?? 'absent (the last 30 days)'} ${side} its ${days} days (sale at ${at}, clock at ${clock})`;
+            assertValue(answer, content(answer)?.statistics?.totalSales, want, `${what}: statistics.totalSales`);
+            assertValue(answer, inRows, want, `${what}: the sales of the rows`);
           }
         }
     },
