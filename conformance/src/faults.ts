@@ -589,6 +589,24 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'GET /user/getTransactionHistory: records created out of order',
     response: reversed('/user/getTransactionHistory', 'transactions'),
   },
+  'giveaway-history-by-creation': {
+    kind: 'order',
+    description:
+      'GET /giveaways/history lists the ended giveaways newest created first instead of most recently ended first',
+    grep: 'come newest first while active and most recently ended first once ended',
+    response: (x) => {
+      if (x.path === '/giveaways/history' && Array.isArray(x.body?.data?.list))
+        x.body.data.list.sort((a: Json, b: Json) => Number(b.created) - Number(a.created));
+    },
+  },
+  'giveaway-pages-of-10': {
+    kind: 'order',
+    description: 'GET /giveaways pages 10 giveaways at a time instead of 20',
+    grep: 'come newest first while active and most recently ended first once ended',
+    response: (x) => {
+      if (x.path === '/giveaways' && Array.isArray(x.body?.data?.list)) x.body.data.list.splice(10);
+    },
+  },
   'cashout-cooldown-inclusive': {
     kind: 'deadline',
     description: 'a cashout exactly 24 hours after the previous one is still refused (`<=` for `<`)',

@@ -299,6 +299,10 @@ const LISTS: Record<string, ListCase> = {
   },
 };
 
+/** Which side of the paging `page` is, in a list whose last page is `last`. */
+const pageName = (page: number, last: number): string =>
+  page === 0 ? 'the first page' : page > last ? 'past the end' : page === last ? 'the last page' : 'a middle page';
+
 const read = (me: Me | undefined, path: string, query: Record<string, number> = {}) =>
   me ? getAs(me, path, query) : call('GET', path, { query });
 
@@ -324,14 +328,7 @@ describe('lists in their documented order, paged', () => {
             const answer = await read(me, path, { [size]: 1, page });
             const got = (answer.status === 200 ? (list.rows(answer) ?? []) : []).map(list.key);
             const want = expected.slice(page, page + 1);
-            const which =
-              page === 0
-                ? 'the first page'
-                : page === expected.length
-                  ? 'past the end'
-                  : page === expected.length - 1
-                    ? 'the last page'
-                    : 'a middle page';
+            const which = pageName(page, expected.length - 1);
             assertThat(
               answer,
               answer.status === 200 && JSON.stringify(got) === JSON.stringify(want),
@@ -340,4 +337,60 @@ describe('lists in their documented order, paged', () => {
           }
       },
     );
+});
+
+/** The document's page size of the giveaway lists (fixed: no parameter sets it). */
+const GIVEAWAY_PAGE = 20;
+const DAY = 86_400;
+
+/** Reads the first, a middle, the last page of a giveaway list and one past the end, and compares the names. */
+async function giveawayPages(me: Me, path: string, order: string, expected: string[]): Promise<void> {
+  const last = Math.ceil(expected.length / GIVEAWAY_PAGE) - 1;
+  for (const page of [0, 1, last, last + 1]) {
+    const answer = await getAs(me, path, { page });
+    const got = ((answer.status === 200 ? content(answer)?.list : undefined) ?? []).map((g: Row) => String(g.name));
+    const want = expected.slice(page * GIVEAWAY_PAGE, (page + 1) * GIVEAWAY_PAGE);
+    assertThat(
+      answer,
+      JSON.stringify(got) === JSON.stringify(want) && content(answer)?.count === expected.length,
+      `${path} page=${page} (${pageName(page, last)}) lists ${order}, ${GIVEAWAY_PAGE} a page, count ${expected.length}: expected [${want.join(', ')}]; received [${got.join(', ')}], count ${content(answer)?.count}`,
+    );
+  }
+}
+
+// The public lists hold every user's giveaways: the other giveaways of this file are private, so
+// these 41 are the only public ones, and the only ones of their creator.
+describe('giveaway lists in their documented order, 20 a page', () => {
+  it(
+    'GET /giveaways, /giveaways/my, /giveaways/history, /giveaways/history/my: 41 public giveaways created an hour apart, each ending before the one created before it, come newest first while active and most recently ended first once ended, 20 a page (first, middle, last, past the end) [R-GIVEAWAY-LISTS]',
+    sides(['order', 'first page', 'middle page', 'last page', 'past the end'], 'R-GIVEAWAY-LISTS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      const item = await helpers.item({ name: 'Paged Giveaway', game: 440 });
+      const names: string[] = [];
+      for (let i = 0; i < 2 * GIVEAWAY_PAGE + 1; i += 1) {
+        const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+        // One per hour; giveaway i ends 7 days minus i hours after the first was created.
+        const body = {
+          name: `paged ${i}`,
+          maxEntries: 100,
+          type: 0,
+          duration: 7 * DAY - i * 7200,
+          items: [asset.assetId],
+        };
+        const created = await postAs(me, '/giveaways/create', body);
+        assertThat(created, created.status === 200, `the giveaway ${body.name} is created`);
+        names.push(body.name);
+        await helpers.advance(3600);
+      }
+      const newestFirst = [...names].reverse();
+      await giveawayPages(me, '/giveaways', 'newest first', newestFirst);
+      await giveawayPages(me, '/giveaways/my', 'newest first', newestFirst);
+      // Past every end (the first created ends last, 7 days after it was created).
+      await helpers.advance(7 * DAY);
+      await giveawayPages(me, '/giveaways/history', 'most recently ended first', names);
+      await giveawayPages(me, '/giveaways/history/my', 'most recently ended first', names);
+    },
+  );
 });
