@@ -4,7 +4,7 @@
 // install: a client program type-checked with strict nodenext and bundler settings and bundled for
 // a browser, the `marketplace-server` bin called by the installed client, the installed suite run
 // against it, and the `marketplace-mock` bin. Every process it starts is stopped in afterAll.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -15,96 +15,23 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { chromiumPath } from './ensure-chromium.ts';
+import { answering, freePort, MINUTE, packWorkspaces, repo, run, startIn, stop, userEnv } from './packed-project.ts';
 
-const run = promisify(execFile);
-const repo = resolve(import.meta.dirname, '..');
-const MINUTE = 60_000;
 const PACKAGES = ['openapi', 'types', 'contract', 'client', 'server', 'mock', 'conformance'].map(
   (p) => `@marketplace/${p}`,
 );
 
-/**
- * The environment of a user's shell: Node 24 first on the PATH (the bins' `#!/usr/bin/env node`),
- * and nothing this repository's npm run put there (its NODE_OPTIONS asks for the sources, npm_*
- * describe this workspace).
- */
-function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (!/^(npm_|NODE_OPTIONS$|INIT_CWD$|VITEST|TEST$)/i.test(key)) env[key] = value;
-  const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(repo));
-  return { ...env, PATH: [dirname(process.execPath), ...path].join(delimiter), NO_COLOR: '1', ...extra };
-}
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 const started: ChildProcess[] = [];
 
 /** Starts an installed bin in its own process group (so its children stop with it). */
-function startBin(app: string, name: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(join(app, 'node_modules/.bin', name), args, {
-    cwd: app,
-    env: userEnv(env),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  return { child, output: () => output };
-}
-
-/** Resolves once `url` answers (any status); fails with the process's output when it exits or never answers. */
-async function answering(url: string, bin: ReturnType<typeof startBin>, seconds = 120): Promise<void> {
-  const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
-    if (bin.child.exitCode !== null) throw new Error(`exited ${bin.child.exitCode}:\n${bin.output()}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  throw new Error(`${url} did not answer within ${seconds} s:\n${bin.output()}`);
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return done();
-    child.once('exit', () => done());
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      return done();
-    }
-    setTimeout(() => {
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {}
-    }, 10_000).unref();
-  });
-}
+const startBin = (app: string, name: string, args: string[], env: Record<string, string> = {}) =>
+  startIn(started, app, join(app, 'node_modules/.bin', name), args, env);
 
 /** Every file under `dir`, relative to it. */
 function filesUnder(dir: string): string[] {
@@ -189,10 +116,7 @@ beforeAll(async () => {
   mkdirSync(tarballs);
   mkdirSync(app);
   // npm pack runs each workspace's prepack: a clean build of dist/ and, for the document, the docs page.
-  await run('npm', ['pack', '--workspaces', '--pack-destination', tarballs], {
-    cwd: repo,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const files = await packWorkspaces(tarballs);
   writeFileSync(
     join(app, 'package.json'),
     JSON.stringify({
@@ -204,7 +128,6 @@ beforeAll(async () => {
       scarfSettings: { enabled: false },
     }),
   );
-  const files = readdirSync(tarballs).map((f) => join(tarballs, f));
   await run('npm', ['install', '--no-audit', '--no-fund', ...files], {
     cwd: app,
     env: userEnv(),
@@ -239,9 +162,12 @@ describe('the packed workspaces, installed into a project outside the repository
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
       expect(manifest.private, name).toBeUndefined();
       const files = filesUnder(dir);
-      // Sources, unit tests and build state stay home; declarations and compiled suite tests ship.
+      // Sources, unit tests and build state stay home; declarations and compiled suite tests ship, and
+      // the contract's templates of a team's project (stub-template/, ADR 0029).
       const stray = files.filter(
-        (f) => (/\.ts$/.test(f) && !f.endsWith('.d.ts')) || /^src\//.test(f) || /tsbuildinfo|fixture/.test(f),
+        (f) =>
+          ((/\.ts$/.test(f) && !f.endsWith('.d.ts')) || /^src\//.test(f) || /tsbuildinfo|fixture/.test(f)) &&
+          !f.startsWith('stub-template/'),
       );
       expect(stray, name).toEqual([]);
       const unitTests = files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/tests/'));

@@ -108,6 +108,25 @@ function keyedOn(
   }
 }
 
+/** The test clock's time as the proxy last saw it set or read (`/test_helpers/clock`), in Unix seconds. */
+function clockNow(x: Exchange, memory: Memory): number {
+  const clock = map(memory, 'clock');
+  if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
+    clock.set('now', String(x.body.content.now));
+  return Number(clock.get('now'));
+}
+
+/**
+ * Adds `cents` to what `GET /user/balance` shows `user` from now on (money an implementation wrongly
+ * gives or keeps), and shows each user's sum so far on this exchange when it reads a balance.
+ */
+function shiftBalance(x: Exchange, memory: Memory, user?: string, cents = 0): void {
+  const extra = map(memory, 'balance shifts');
+  if (user && cents) extra.set(user, String(Number(extra.get(user) ?? 0) + cents));
+  if (x.path === '/user/balance' && x.user && extra.has(x.user) && typeof x.body?.content?.balance === 'number')
+    x.body.content.balance += Number(extra.get(x.user));
+}
+
 const isAdminPath = (path: string) => path.startsWith('/admin/') || path.startsWith('/giveaways/deleteComment/');
 
 export const FAULTS: Record<string, Fault> = {
@@ -552,23 +571,40 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'GET /user/getCashoutHistory: records created out of order',
     response: reversed('/user/getCashoutHistory', 'cashouts'),
   },
+  'transaction-history-oldest-first': {
+    kind: 'order',
+    description: 'GET /user/getTransactionHistory lists the unified history oldest first',
+    grep: 'GET /user/getTransactionHistory: records created out of order',
+    response: reversed('/user/getTransactionHistory', 'transactions'),
+  },
   'cashout-cooldown-inclusive': {
     kind: 'deadline',
     description: 'a cashout exactly 24 hours after the previous one is still refused (`<=` for `<`)',
     grep: '24 hours must pass between two cashout requests',
     response: (x, memory) => {
-      const clock = map(memory, 'clock');
+      const now = clockNow(x, memory);
       const last = map(memory, 'last');
-      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
-        clock.set('now', String(x.body.content.now));
       if (x.path === '/user/getCashoutHistory' && x.user && Array.isArray(x.body?.content?.cashouts))
         for (const c of x.body.content.cashouts)
           last.set(x.user, String(Math.max(Number(c.requestedAt), Number(last.get(x.user) ?? 0))));
       if (x.path === '/cashout/process' && x.status === 200 && x.user && last.has(x.user))
-        if (Number(last.get(x.user)) + 86_400 === Number(clock.get('now'))) {
+        if (Number(last.get(x.user)) + 86_400 === now) {
           x.status = 300;
           x.body = refusal('Cooldown period');
         }
+    },
+  },
+  'pricing-cache-inclusive': {
+    kind: 'deadline',
+    description: 'single-item pricing is still served from the cache in the second its 20 minutes end (`<=` for `<`)',
+    grep: 'single-item pricing is cached 20 minutes',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const computed = map(memory, 'computed');
+      if (!/^\/item\/pricing\/\d+$/.test(x.path) || x.body?.content?.cached !== false) return;
+      const before = computed.has(x.path) ? JSON.parse(computed.get(x.path)!) : undefined;
+      if (before?.at + 20 * 60 === now) x.body = { ...before.body, content: { ...before.body.content, cached: true } };
+      else computed.set(x.path, JSON.stringify({ at: now, body: x.body }));
     },
   },
   'jwt-accepted-at-exp': {
@@ -576,12 +612,10 @@ export const FAULTS: Record<string, Fault> = {
     description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',
     grep: 'a JWT is refused from its',
     response: (x, memory) => {
-      const clock = map(memory, 'clock');
-      if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
-        clock.set('now', String(x.body.content.now));
+      const now = clockNow(x, memory);
       const payload = x.headers.authorization?.replace(/^Bearer /, '').split('.')[1];
       const exp = payload ? Number(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')).exp) : Number.NaN;
-      if (x.path === '/user/balance' && x.status === 403 && exp === Number(clock.get('now'))) {
+      if (x.path === '/user/balance' && x.status === 403 && exp === now) {
         x.status = 200;
         x.body = ok({ balance: 0 });
       }
@@ -605,6 +639,28 @@ export const FAULTS: Record<string, Fault> = {
       const c = x.path === '/user/getSalesInfos' ? x.body?.content : undefined;
       if (typeof c?.averageSalePrice === 'number' && c.itemsSold > 0)
         c.averageSalePrice = Math.floor(c.totalRevenue / c.itemsSold);
+    },
+  },
+  'instant-sell-rounded-half': {
+    kind: 'rounding',
+    description: 'an instant sell credits 95 percent of the bid rounded to the nearest cent instead of down',
+    grep: 'Given an instant sell into a bid',
+    response: (x, memory) => {
+      const bids = map(memory, 'bids');
+      const rows = /^\/instantsell\/\d+$/.test(x.path) ? x.body?.content?.informations?.rows : undefined;
+      if (Array.isArray(rows)) for (const r of rows) bids.set(String(r.assetId), String(r.instantPrice));
+      const trade = x.path.startsWith('/test_helpers/platform/offers/') ? x.body?.content : undefined;
+      if (trade?.kind === 'instant_sell' && trade.status === 3 && Array.isArray(trade.assetIds))
+        for (const id of trade.assetIds) {
+          const bid = Number(bids.get(String(id)));
+          shiftBalance(
+            x,
+            memory,
+            String(trade.platformId),
+            Math.round((bid * 95) / 100) - Math.floor((bid * 95) / 100),
+          );
+        }
+      shiftBalance(x, memory);
     },
   },
   'outbox-newest-first': {
@@ -634,11 +690,8 @@ export const STATE_FAULTS: Record<string, Fault> = {
     description: 'a cashout debits the amount but not its fee: the balance keeps the fee (money created)',
     grep: 'cashout is accepted pending with the 2 percent fee',
     response: (x, memory) => {
-      const kept = map(memory, 'kept');
-      if (x.path === '/cashout/process' && x.status === 200 && x.user && typeof x.body?.content?.fee === 'number')
-        kept.set(x.user, String(Number(kept.get(x.user) ?? 0) + x.body.content.fee));
-      if (x.path === '/user/balance' && x.user && kept.has(x.user) && typeof x.body?.content?.balance === 'number')
-        x.body.content.balance += Number(kept.get(x.user));
+      const fee = x.path === '/cashout/process' && x.status === 200 ? x.body?.content?.fee : undefined;
+      shiftBalance(x, memory, x.user, typeof fee === 'number' ? fee : 0);
     },
   },
   'seller-keeps-sold-asset': {

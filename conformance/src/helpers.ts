@@ -3,7 +3,7 @@
 import type { TestHelperComponents } from '@marketplace/types';
 import type { TestContext } from 'vitest';
 import { isConnected, type Operation } from './document.ts';
-import { type Answer, call, setUpOk } from './http.ts';
+import { type Answer, assertThat, call, setUpOk } from './http.ts';
 import { NotImplemented, SetUpFailed } from './not-implemented.ts';
 import { settings } from './settings.ts';
 import { skip, surface } from './skip.ts';
@@ -61,6 +61,23 @@ export const helpers = {
   payment: (cashoutId: number, outcome: Schemas['PaymentOutcomeRequest']['outcome']) =>
     helper<Record<string, unknown>>('POST', `/payments/${cashoutId}`, { outcome }),
 };
+
+/**
+ * A rate window ending at `end` (Unix seconds) from every side on the test clock: one second before
+ * it `send` is still limited (429), at it and one second after it is served (200). A limited
+ * attempt opens no window, and one served attempt leaves the new window far from full.
+ */
+export async function assertWindowEnds(end: number, send: () => Promise<Answer>, what: string): Promise<void> {
+  for (const [side, delta, want] of [
+    ['one second before', -1, 429],
+    ['at', 0, 200],
+    ['one second after', 1, 200],
+  ] as const) {
+    await helpers.setClock(end + delta);
+    const answer = await send();
+    assertThat(answer, answer.status === want, `${side} ${what} (${end}) expected ${want}`);
+  }
+}
 
 /**
  * The trade offer the bots sent `platformId` after `trade`, the exchange that asked for it: a

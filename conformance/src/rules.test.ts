@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULES, ruleById, ruleMatrix, rules, rulesOf } from './rules.ts';
+import { missingSides, NEEDED_SIDES, RULES, ruleById, ruleMatrix, rules, rulesOf } from './rules.ts';
 
 const seed = readFileSync(resolve(import.meta.dirname, '../../docs/seed/item-marketplace-api.md'), 'utf8');
 const lines = seed.split('\n');
@@ -108,5 +108,39 @@ describe('rulesOf and ruleMatrix', () => {
       'b [R-AUTH-IP, R-AUTH-ADMIN]',
     ]);
     expect(matrix).toHaveLength(RULES.length);
+  });
+});
+
+describe('missingSides', () => {
+  it('names each rule of a time, order or amount nature whose passing tests lack a side its nature needs', () => {
+    const sides = (...list: string[]) => list;
+    const matrix = ruleMatrix([
+      // R-LIMIT-CASHOUT is a time and an amount: both roundings, and only one side of its time.
+      {
+        name: 'a',
+        state: 'passed',
+        rules: ['R-LIMIT-CASHOUT'],
+        sides: sides('before', 'floor ≠ round', 'round ≠ ceil'),
+      },
+      // A failed or skipped test shows no side.
+      { name: 'b', state: 'failed', rules: ['R-LIMIT-CASHOUT'], sides: sides('after') },
+      { name: 'c', state: 'skipped', rules: ['R-LISTINGS'], sides: sides('order') },
+      { name: 'd', state: 'passed', rules: ['R-CASHOUT-HISTORY'], sides: sides('order') },
+    ]);
+    const missing = missingSides(matrix);
+    expect(missing).toContain('R-LIMIT-CASHOUT (time: after)');
+    expect(missing).toContain('R-LISTINGS (order: order)');
+    expect(missing.find((m) => m.startsWith('R-CASHOUT-HISTORY '))).toBeUndefined();
+    // A rule of no such nature needs no side.
+    expect(missing.find((m) => m.startsWith('R-AUTH-IP '))).toBeUndefined();
+    // With every side a nature needs, nothing is missing.
+    const all = Object.values(NEEDED_SIDES).flat();
+    expect(
+      missingSides(ruleMatrix(RULES.map((r) => ({ name: r.id, state: 'passed', rules: [r.id], sides: all })))),
+    ).toEqual([]);
+  });
+
+  it('the rules of a time, order or amount nature are all checkable through HTTP', () => {
+    expect(RULES.filter((r) => r.nature?.length && r.unchecked).map((r) => r.id)).toEqual([]);
   });
 });

@@ -22,7 +22,15 @@ export interface Rule {
   unchecked?: string;
   /** The part of a checked rule that no test can check through HTTP, and why. */
   partly?: string;
+  /**
+   * What the rule sets besides values (issue 22): a time on the clock (an expiry, cooldown, window,
+   * hold, end, ban), a list order, a computed amount. The rule matrix must show the sides of each
+   * that passing tests check (`missingSides`).
+   */
+  nature?: Nature[];
 }
+
+export type Nature = 'time' | 'order' | 'amount';
 
 export const RULES: Rule[] = [
   {
@@ -103,6 +111,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-BUYORDER-TIERS',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       'an object with keys `0` to `4` (up to five price tiers, highest first) and `more`',
       '`more` aggregates the remaining tiers (count and lowest price).',
@@ -144,6 +153,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-SALES-SUMMARY',
     section: 'Business rules',
+    nature: ['time', 'amount'],
     seed: [
       'Sales summary: `totalSales, totalRevenue, averageSalePrice, itemsSold, last30DaysSales, last30DaysRevenue`.',
       'Sales chart rows (last 30 days): `{date: YYYY-MM-DD, sales: integer, revenue: integer}`.',
@@ -152,6 +162,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-IPLIST',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       '`perPage` (also accepted as `perpage`; int, default 10, max 50), `expire` (string, `true` includes expired)',
       '`current` boolean (the current session)',
@@ -173,6 +184,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LISTINGS',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       'array of listings sorted by price ascending; `user` and `ip` omitted for non-admins',
       '`page` (int, default 0; offset = page x count)',
@@ -189,6 +201,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-PUBLIC-SALES-FILTERS',
     section: 'Business rules',
+    nature: ['time', 'order'],
     seed: [
       'query `game` (int), `limit` (int, default 100, max 1000), `since` (Unix timestamp; only later sales)',
       '(IDs anonymized)',
@@ -208,6 +221,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-BUYORDER-LIST-FILTERS',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       'a search term (min 3 characters, filters effect or name), `undercut` (boolean, true or 1: only orders below current lowest sale price)',
       'ordered by buy order ID descending; only rows with amount not 0',
@@ -216,6 +230,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-CART-BULK',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       "`sellerUserId` string optional (only that seller's listings)",
       'cheapest listings by price ascending then last update, excluding assets already in the cart; one row per distinct price',
@@ -273,6 +288,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-INSTANT-SELL',
     section: 'Business rules',
+    nature: ['amount'],
     seed: [
       'Instant sell (game 440 only): one endpoint returns instant-sell information in `content.informations`, built from cached deposit lists and buy order tiers',
       'returns an error `instant sell is not supported for this game` for other games.',
@@ -310,16 +326,28 @@ export const RULES: Rule[] = [
   {
     id: 'R-BALANCE-HISTORY',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       '`type` filter (`deposit`, `sale`, `purchase`, `cashout`, `bonus`, `refund`)',
       'first page (page 0) returns `values` and `count`',
     ],
   },
-  { id: 'R-SALES-HISTORY', section: 'Business rules', seed: ['`page`, `perPage`, optional `range`, `search`'] },
-  { id: 'R-CASHOUT-HISTORY', section: 'Business rules', seed: ['page size as `count`, `perpage` or `limit`'] },
+  {
+    id: 'R-SALES-HISTORY',
+    section: 'Business rules',
+    nature: ['time', 'order'],
+    seed: ['`page`, `perPage`, optional `range`, `search`'],
+  },
+  {
+    id: 'R-CASHOUT-HISTORY',
+    section: 'Business rules',
+    nature: ['order'],
+    seed: ['page size as `count`, `perpage` or `limit`'],
+  },
   {
     id: 'R-TRANSACTION-HISTORY',
     section: 'Business rules',
+    nature: ['order'],
     seed: ['unified chronological history of balance changes, purchases, sales and cashouts'],
   },
   {
@@ -369,6 +397,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-CASHOUT-RULES',
     section: 'Business rules',
+    nature: ['amount'],
     seed: [
       'Fees: `provider_a` 2 percent, `provider_b` 1.5 percent; minimum 5000 cents for both; processing time 1 to 3 business days for `provider_a`, 3 to 5 for `provider_b`. A payment method must be linked first; the amount plus fees must not exceed balance.',
     ],
@@ -376,6 +405,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-SUPPORT-TICKETS',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       'List row: `ticket` integer (ticket number), `subject`, `topic`, `concern`, `status` integer, `last_message`, `created`.',
       '`subject` string, `description` string, `topic` string (for example trading, payment, account), `concern` string (for example deposit, withdrawal, ban) all required; `attachment` optional base64 string',
@@ -404,6 +434,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-GIVEAWAY-LISTS',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       '| GET | `/giveaways` | active public giveaways |',
       '| GET | `/giveaways/history` | ended public giveaways |',
@@ -431,6 +462,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-GIVEAWAY-COMMENTS',
     section: 'Business rules',
+    nature: ['order'],
     seed: [
       'paginated comments; page number is 0-indexed; 10 comments per page',
       '| POST | `/giveaways/deleteComment/:id` | admin; `id` = comment ID |',
@@ -447,6 +479,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-ADMIN-BANLIST',
     section: 'Business rules',
+    nature: ['order'],
     seed: ["query: platform user ID; returns that user's ban history"],
   },
   {
@@ -482,6 +515,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-TRANS-ITEM-SELL',
     section: 'States and transitions',
+    nature: ['amount'],
     seed: [
       '| item | `POST /inventory/price` | a buy order exists at or above price | sold | buyer balance debited; seller receives 95 percent of the price (5 percent fee); recorded in history |',
     ],
@@ -529,6 +563,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-TRANS-BUYORDER-FILL',
     section: 'States and transitions',
+    nature: ['amount'],
     seed: [
       '| buy order | a matching item is listed at or below its price | automatic | filled (quantity decreases) | owner is notified |',
     ],
@@ -551,11 +586,13 @@ export const RULES: Rule[] = [
   {
     id: 'R-TRANS-CASHOUT-FAILED',
     section: 'States and transitions',
+    nature: ['amount'],
     seed: ['| cashout | payment fails | | `failed` | balance refunded |'],
   },
   {
     id: 'R-TRANS-BAN',
     section: 'States and transitions',
+    nature: ['time'],
     seed: ['| user ban | `POST /admin/ban` | time greater than 0 | banned | notification to moderation channel |'],
   },
   {
@@ -593,6 +630,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-STATE-TRADE',
     section: 'States and transitions',
+    nature: ['order'],
     seed: ['| 0 | pending |', '| 3 | completed |', '| -1 | failed |', '| -11 | hidden |', '| -12 | reverted (admin) |'],
     partly:
       '-11 (hidden): no operation of the seed or of the test helpers hides a trade, so its absence from the trade lists cannot be shown.',
@@ -623,6 +661,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-STATE-GIVEAWAY',
     section: 'States and transitions',
+    nature: ['time'],
     seed: ['Giveaways are either active or ended (separate list endpoints).'],
   },
   {
@@ -971,6 +1010,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-TYPICAL-RATE',
     section: 'Limits',
+    nature: ['time'],
     seed: [
       '| Typical rate limit | about 600 requests per 60-second window, for GET and POST, per user, route and method; enforced when the JWT has `API: true`; may change and may be overridden | all API routes |',
     ],
@@ -980,6 +1020,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-PRICES-RATE',
     section: 'Limits',
+    nature: ['time'],
     seed: ['| `GET /item/prices` rate limit | 1 request per 5 minutes per API key | that route |'],
     partly:
       '"per API key": the test helpers give a user one API key, so a limit per user cannot be told from one per API key (two sessions of one key and two users are checked).',
@@ -994,6 +1035,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-PRICE-CACHE',
     section: 'Limits',
+    nature: ['time'],
     seed: [
       '| Price cache | single-item pricing cached 20 minutes; bulk pricing reuses stored rows updated within 5 minutes | pricing endpoints |',
     ],
@@ -1001,6 +1043,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-PRICE-LIST-CACHE',
     section: 'Limits',
+    nature: ['time'],
     seed: [
       '| Price list cache | refreshed every 3 minutes; `update=1` forces refresh, limited to once per minute (per IP for the compact list) | `/public/price`, `/infos/prices/buyorderAndLowestSales` |',
     ],
@@ -1035,15 +1078,22 @@ export const RULES: Rule[] = [
       '| Set price | 1 to 5,000,000 cents; some items (over 400) have lower specific maxima | `POST /inventory/price` |',
     ],
   },
-  { id: 'R-LIMIT-TRADE-HOLD', section: 'Limits', seed: ['| Trade hold | 7 days for game 730 items | listing |'] },
+  {
+    id: 'R-LIMIT-TRADE-HOLD',
+    section: 'Limits',
+    nature: ['time'],
+    seed: ['| Trade hold | 7 days for game 730 items | listing |'],
+  },
   {
     id: 'R-LIMIT-SELLER-FEE',
     section: 'Limits',
+    nature: ['amount'],
     seed: ['| Seller fee on instant match | 5 percent | `POST /inventory/price` |'],
   },
   {
     id: 'R-LIMIT-HISTORY-PAGES',
     section: 'Limits',
+    nature: ['order'],
     seed: [
       '| History page sizes | max 100 in one description and 50 in another (balance, purchase, sales, transaction history); cashout history max 50; session list max 50 | history endpoints |',
     ],
@@ -1053,10 +1103,16 @@ export const RULES: Rule[] = [
     section: 'Limits',
     seed: ['| Sales data | `limit` default 100, max 1000 | `/public/sales` |'],
   },
-  { id: 'R-LIMIT-TOKEN-LIFETIME', section: 'Limits', seed: ['| Token lifetime | about 31 days | JWT |'] },
+  {
+    id: 'R-LIMIT-TOKEN-LIFETIME',
+    section: 'Limits',
+    nature: ['time'],
+    seed: ['| Token lifetime | about 31 days | JWT |'],
+  },
   {
     id: 'R-LIMIT-CASHOUT',
     section: 'Limits',
+    nature: ['time', 'amount'],
     seed: [
       '| Cashout | minimum 5000 cents; fee 2 percent / 1.5 percent; one pending request at a time; 24 hours between requests | `POST /cashout/process` |',
     ],
@@ -1064,16 +1120,19 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-EMAIL-CHANGE',
     section: 'Limits',
+    nature: ['time'],
     seed: ['| E-mail change | 1 request per 5 minutes; code valid 24 hours | e-mail change |'],
   },
   {
     id: 'R-LIMIT-2FA-RESET',
     section: 'Limits',
+    nature: ['time'],
     seed: ['| 2FA reset | link valid 24 hours (second variant) | reset |'],
   },
   {
     id: 'R-LIMIT-SHORT-URL',
     section: 'Limits',
+    nature: ['time'],
     seed: ['| Short URL | 3 to 20 characters; changeable once per month | `POST /user/updateShortUrl` |'],
   },
   {
@@ -1084,6 +1143,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-GIVEAWAYS',
     section: 'Limits',
+    nature: ['time'],
     seed: [
       '| Giveaways | 1 created per hour; max 50 items; min 100 participants public, 2 private; comment max 300 characters, 1 per 10 minutes; 10 comments per page | giveaways |',
     ],
@@ -1163,7 +1223,7 @@ export const RULES: Rule[] = [
       'It concerns web sessions: an API JWT satisfies the 2FA filter at any time (R-AUTH-2FA), and API key generation is not an operation of the seed.',
   },
   { id: 'R-AUTH-ADMIN', section: 'Authentication', seed: ['Admin routes require an administrator account.'] },
-  { id: 'R-AUTH-EXPIRY', section: 'Authentication', seed: ['When the JWT expires, log in again.'] },
+  { id: 'R-AUTH-EXPIRY', section: 'Authentication', nature: ['time'], seed: ['When the JWT expires, log in again.'] },
   {
     id: 'R-EVENT-MAIL-KINDS',
     section: 'Events',
@@ -1200,6 +1260,23 @@ export const RULES: Rule[] = [
 ];
 
 const byId = new Map(RULES.map((r) => [r.id, r]));
+
+/** The sides a rule of each nature needs checked (rule.ts `Side`): the exact second may be open in the document, the two around it are not. */
+export const NEEDED_SIDES: Record<Nature, string[]> = {
+  time: ['before', 'after'],
+  order: ['order'],
+  amount: ['floor ≠ round', 'round ≠ ceil'],
+};
+
+/** The rules of a time, order or amount nature whose row lacks a side its nature needs: `R-X (time: after)`. */
+export function missingSides(rows: RuleRow[]): string[] {
+  return rows.flatMap((row) => {
+    const lacking = (row.rule.nature ?? []).flatMap((n) =>
+      NEEDED_SIDES[n].filter((side) => !row.sides.includes(side)).map((side) => `${n}: ${side}`),
+    );
+    return lacking.length ? [`${row.rule.id} (${lacking.join(', ')})`] : [];
+  });
+}
 
 /** The rule with this ID, if the list has it. */
 export const ruleById = (id: string): Rule | undefined => byId.get(id);

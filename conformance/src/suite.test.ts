@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../packages/server/src/routes/test-harness.fixture.ts';
 import { runCli } from './cli-process.ts';
 import { FAULTS, startFaultyProxy } from './faults.ts';
+import { missingSides, ruleMatrix } from './rules.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'conformance-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -59,6 +60,8 @@ describe('the conformance suite', () => {
         expect(readFileSync(join(out, 'coverage.md'), 'utf8')).toContain('| `POST /user/login` |');
         // Every seed rule a test names is checked by a passing test (rules.ts, the rule matrix).
         expect(readFileSync(join(out, 'coverage.md'), 'utf8')).toMatch(/failed 0, named by tests that did not run 0,/);
+        // Every time rule, list order and computed amount shows the sides a passing test checks.
+        expect(missingSides(ruleMatrix(result!.outcomes))).toEqual([]);
         expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
           `tests="${result!.outcomes.length}" failures="0"`,
         );

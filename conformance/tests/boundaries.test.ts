@@ -5,13 +5,17 @@
 // state; the boundary is read from what the target answered where it says it (`exp`, `bannedUntil`,
 // `requestedAt`). At the boundary a rule's time is over: "24 hours must pass", "`bannedUntil` is the
 // Unix time the ban ends", an `exp` "on or after which the JWT must not be accepted" (RFC 7519),
-// a code "valid 24 hours", a window of 5 minutes.
+// a code "valid 24 hours", a window of 5 minutes. Where the document leaves the exact second open
+// ("updated within the last 5 minutes", "the last 7 days"), only the seconds around it are checked:
+// every reading of it passes.
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call } from '../src/http.ts';
+import { helpers, login, session } from '../src/helpers.ts';
+import { type Answer, assertThat, assertValue, call } from '../src/http.ts';
 import { sides } from '../src/rule.ts';
+import { activateTwoFactor } from '../src/two-factor.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
+import { needsVariant } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -49,6 +53,8 @@ interface TimeRule {
   /** What a request one second before the boundary gets; at and after it gets `after`. */
   before: Outcome;
   after: Outcome;
+  /** Why the document leaves the exact second open ("within the last 5 minutes"): only the seconds around it are checked. */
+  atOpen?: string;
 }
 
 const TIME_RULES: TimeRule[] = [
@@ -208,6 +214,59 @@ const TIME_RULES: TimeRule[] = [
     after: open,
   },
   {
+    operation: 'GET /item/pricing/{item}',
+    what: 'single-item pricing is cached 20 minutes',
+    rules: ['R-LIMIT-PRICE-CACHE', 'R-PRICING'],
+    arrange: async (base) => {
+      const me = await session();
+      const item = await helpers.item({ name: `Boundary Priced ${me.platformId.slice(-6)}`, game: 440 });
+      await helpers.setClock(base);
+      const first = await getAs(me, `/item/pricing/${item.id}`);
+      assertThat(first, first.status === 200 && content(first).cached === false, 'the first request computes it');
+      return { boundary: base + 20 * 60, act: () => getAs(me, `/item/pricing/${item.id}`) };
+    },
+    before: { want: 'cached', ok: (a) => a.status === 200 && content(a).cached === true },
+    after: { want: 'recomputed (cached false)', ok: (a) => a.status === 200 && content(a).cached === false },
+  },
+  {
+    operation: 'GET /item/pricing/bulk',
+    what: 'bulk pricing reuses rows updated within 5 minutes',
+    rules: ['R-LIMIT-PRICE-CACHE', 'R-PRICING-BULK-DUPLICATES'],
+    arrange: async (base) => {
+      const me = await session();
+      const item = await helpers.item({ name: `Boundary Bulk ${me.platformId.slice(-6)}`, game: 440 });
+      const ask = () => getAs(me, '/item/pricing/bulk', { items: String(item.id) });
+      await helpers.setClock(base);
+      const first = await ask();
+      assertThat(first, first.status === 200 && content(first).refreshed_items === 1, 'the first request computes it');
+      return { boundary: base + 5 * 60, act: ask };
+    },
+    before: { want: 'from the stored row', ok: (a) => a.status === 200 && content(a).items?.[0]?.from_cache === true },
+    atOpen: 'whether a row exactly 5 minutes old is "updated within the last 5 minutes"',
+    after: { want: 'recomputed', ok: (a) => a.status === 200 && content(a).items?.[0]?.from_cache === false },
+  },
+  {
+    operation: 'POST /user/reset2FA/validate',
+    what: 'a 2FA reset is valid 24 hours, until its `expiresAt`',
+    rules: ['R-LIMIT-2FA-RESET', 'R-MSG-2FA-RESET-VALIDATE'],
+    arrange: async (base) => {
+      const me = await session();
+      const backup = `reset-${me.platformId}@example.com`;
+      await activateTwoFactor(me, backup);
+      await helpers.setClock(base);
+      const asked = await postAs(me, '/user/reset2FA/ask', {});
+      needsVariant(asked, 'second'); // the 24-hour expiry is the second variant's
+      const { requestId, expiresAt } = content(asked);
+      const code = String((await helpers.outbox('email', backup)).at(-1)?.data?.code);
+      return {
+        boundary: Number(expiresAt),
+        act: () => postAs(me, '/user/reset2FA/validate', { code, requestId }),
+      };
+    },
+    before: open,
+    after: refused('Invalid or expired code'),
+  },
+  {
     operation: 'GET /giveaways/details/{url}',
     what: 'a giveaway ends at its `endsAt`',
     rules: ['R-GIVEAWAY-DETAILS', 'R-STATE-GIVEAWAY'],
@@ -223,23 +282,24 @@ const TIME_RULES: TimeRule[] = [
 ];
 
 describe('time rules one second before, at and one second after the boundary', () => {
-  for (const r of TIME_RULES)
+  for (const r of TIME_RULES) {
+    const checked = (
+      [
+        ['one second before', -1, r.before],
+        ['at', 0, r.after],
+        ['one second after', 1, r.after],
+      ] as const
+    ).filter(([, delta]) => delta !== 0 || !r.atOpen);
     it(
-      `${r.operation}: ${r.what}: one second before ${r.before.want}, at the boundary and one second after ${r.after.want} [${r.rules.join(', ')}]`,
-      sides(['before', 'at', 'after'], ...r.rules),
+      `${r.operation}: ${r.what}: one second before ${r.before.want}, ${r.atOpen ? '' : 'at the boundary and '}one second after ${r.after.want}${r.atOpen ? ` (open in the document: ${r.atOpen})` : ''} [${r.rules.join(', ')}]`,
+      sides(r.atOpen ? ['before', 'after'] : ['before', 'at', 'after'], ...r.rules),
       async (ctx) => {
         await needsHelpers(ctx);
         const base = await helpers.pinClock();
         // A subject per side, prepared at the same second: no side consumes another's state.
         const subjects = [];
-        for (let i = 0; i < 3; i += 1) subjects.push(await r.arrange(base));
-        for (const [i, [side, delta, want]] of (
-          [
-            ['one second before', -1, r.before],
-            ['at', 0, r.after],
-            ['one second after', 1, r.after],
-          ] as const
-        ).entries()) {
+        for (let i = 0; i < checked.length; i += 1) subjects.push(await r.arrange(base));
+        for (const [i, [side, delta, want]] of checked.entries()) {
           const { boundary, act } = subjects[i]!;
           await helpers.setClock(boundary + delta);
           const answer = await act();
@@ -247,4 +307,133 @@ describe('time rules one second before, at and one second after the boundary', (
         }
       },
     );
+  }
+});
+
+/**
+ * The price list's two clocks (`GET /public/price`): the list is refreshed every 3 minutes, and
+ * `update=1` forces a refresh at most once per minute per IP (the document's `x-rate-limit`). The
+ * list is one for everybody, so the sides run one after another, each on a clock 1000 seconds on
+ * and from an IP of its own, each starting with a forced refresh at its base: `lastUpdate` says
+ * whether the answer was refreshed.
+ */
+const PRICE_LIST_CLOCKS = [
+  // Whether a list exactly 3 minutes old is still served is open: the seconds around it are checked.
+  { what: 'the list is refreshed every 3 minutes', period: 3 * 60, query: {} as Record<string, number>, atOpen: true },
+  { what: '`update=1` forces a refresh once per minute per IP', period: 60, query: { update: 1 }, atOpen: false },
+];
+
+describe('the price list cache one second before, at and one second after its boundary', () => {
+  it(
+    'GET /public/price: the list is refreshed every 3 minutes and `update=1` refreshes once per minute per IP: one second before served from the cache, one second after refreshed, and at the end of the minute refreshed [R-LIMIT-PRICE-LIST-CACHE, R-PUBLIC-PRICE]',
+    sides(['before', 'at', 'after'], 'R-LIMIT-PRICE-LIST-CACHE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      let base = await helpers.pinClock();
+      for (const [n, clock] of PRICE_LIST_CLOCKS.entries())
+        for (const [i, [side, delta]] of (
+          [
+            ['one second before', -1],
+            ['at', 0],
+            ['one second after', 1],
+          ] as const
+        ).entries()) {
+          if (delta === 0 && clock.atOpen) continue;
+          base += 1000;
+          const ip = `198.51.100.${180 + n * 3 + i}`;
+          const list = (query: Record<string, number>) => call('GET', '/public/price', { query, ip });
+          await helpers.setClock(base);
+          const forced = await list({ update: 1 });
+          assertValue(forced, content(forced)?.lastUpdate, base, 'a forced refresh from a fresh IP refreshes the list');
+          const boundary = base + clock.period;
+          await helpers.setClock(boundary + delta);
+          const answer = await list(clock.query);
+          const want = delta < 0 ? base : boundary + delta;
+          assertValue(
+            answer,
+            content(answer)?.lastUpdate,
+            want,
+            `${clock.what}: ${side} ${boundary} the list's lastUpdate (${delta < 0 ? 'served from the cache' : 'refreshed'})`,
+          );
+        }
+    },
+  );
+});
+
+type Seller = Awaited<ReturnType<typeof session>>;
+
+interface Window {
+  days: number;
+  /** The longest reading of the window, when the document allows more than one (a year of 366 days). */
+  longest?: number;
+  /** The reads that keep the sale inside the window: each says how many of the seller's sales it counts. */
+  reads: { what: string; count: (me: Seller) => Promise<{ answer: Answer; count?: number }> }[];
+}
+
+const salesIn = (range: string) => ({
+  what: `GET /user/getSalesHistory?range=${range}`,
+  count: async (me: Seller) => {
+    const answer = await getAs(me, '/user/getSalesHistory', { range });
+    return { answer, count: content(answer)?.total };
+  },
+});
+
+/** The windows of the document's `range` values and the summary's "last 30 days". */
+const WINDOWS: Window[] = [
+  { days: 7, reads: [salesIn('7d')] },
+  {
+    days: 30,
+    reads: [
+      salesIn('30d'),
+      {
+        what: 'GET /user/getSalesInfos last30DaysSales',
+        count: async (me) => {
+          const answer = await getAs(me, '/user/getSalesInfos');
+          // The other description of the summary has no 30-day count: nothing to compare.
+          return { answer, count: content(answer)?.last30DaysSales };
+        },
+      },
+    ],
+  },
+  { days: 90, reads: [salesIn('90d')] },
+  // A year is 365 days, or 366 in a leap year: outside is past the longer.
+  { days: 365, longest: 366, reads: [salesIn('1y')] },
+];
+
+// Windows reaching back from now ("the last 7 days"): whether a sale exactly 7 days old is still in
+// them the document leaves open, so the exact second is not checked; one second inside the window
+// the sale counts and one second outside it does not, whichever way a target reads the boundary.
+describe('windows one second inside and one second outside', () => {
+  it(
+    'GET /user/getSalesHistory: `range` 7d, 30d, 90d and 1y and the summary of the last 30 days count a sale one second inside their window and not one second outside it [R-SALES-HISTORY, R-SALES-SUMMARY]',
+    sides(['before', 'after'], 'R-SALES-HISTORY', 'R-SALES-SUMMARY'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const seller = await session({}, '198.51.100.83');
+      const buyer = await helpers.user({ balance: 5000 });
+      const item = await helpers.item({ name: `Windowed Sale ${seller.platformId.slice(-6)}`, game: 440 });
+      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 1000, amount: 1 });
+      const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+      await helpers.pinClock();
+      const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 1000 });
+      assertThat(sold, sold.status === 200, 'the asset sells into the order');
+      const history = await getAs(seller, '/user/getSalesHistory');
+      const at = Number(content(history)?.sales?.[0]?.timestamp);
+      assertThat(history, Number.isInteger(at), 'the sale is listed with its time');
+      for (const { days, longest = days, reads } of WINDOWS)
+        for (const [side, end, delta, want] of [
+          ['one second inside', days, -1, 1],
+          ['one second outside', longest, 1, 0],
+        ] as const) {
+          await helpers.setClock(at + end * DAY + delta);
+          // A JWT lives about 31 days: a new login at each clock time.
+          const me = { ...seller, token: await login(seller.apiKey, seller.ip) };
+          for (const read of reads) {
+            const { answer, count } = await read.count(me);
+            if (count === undefined && read.what.includes('getSalesInfos')) continue;
+            assertValue(answer, count, want, `${read.what} ${side} its ${days} days (sale at ${at})`);
+          }
+        }
+    },
+  );
 });

@@ -10,6 +10,7 @@ import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertThat, setUpOk } from '../src/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
+import { sides } from '../src/rule.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -98,73 +99,79 @@ describe('POST /cart/add and GET /cart/get', () => {
 });
 
 describe('POST /cart/bulk', () => {
-  it('Given listings at several prices, bulk takes the cheapest, then the oldest update, one row per price, never my own or what the cart holds [R-CART-BULK, R-MSG-CART-BULK-MISSING, R-MSG-CART-BULK-ITEMID, R-MSG-CART-BULK-COUNT, R-MSG-CART-BULK-NONE]', async (ctx) => {
-    await needsHelpers(ctx);
-    const item = await helpers.item({ name: 'Bulk Crate', game: 440 });
-    const a = await session();
-    const b = await session();
-    const me = await session({ balance: 10_000 });
-    const now = await helpers.now();
-    await listed(me, item.id, 100); // my own: never taken
-    const newer300 = await listed(a, item.id, 300, { lastupdate: now - 10 });
-    const older300 = await listed(a, item.id, 300, { lastupdate: now - 500 });
-    const a200 = await listed(a, item.id, 200);
-    const a500 = await listed(a, item.id, 500);
-    const b250 = await listed(b, item.id, 250);
-    const b400 = await listed(b, item.id, 400); // another seller's: sellerUserId must leave it
+  // Listings created out of price order, the two at 300 updated in the other order than created: the
+  // documented order (price, then last update) decides which are taken.
+  it(
+    'Given listings at several prices, bulk takes the cheapest, then the oldest update, one row per price, never my own or what the cart holds [R-CART-BULK, R-MSG-CART-BULK-MISSING, R-MSG-CART-BULK-ITEMID, R-MSG-CART-BULK-COUNT, R-MSG-CART-BULK-NONE]',
+    sides(['order', 'tie-break'], 'R-CART-BULK'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: 'Bulk Crate', game: 440 });
+      const a = await session();
+      const b = await session();
+      const me = await session({ balance: 10_000 });
+      const now = await helpers.now();
+      await listed(me, item.id, 100); // my own: never taken
+      const newer300 = await listed(a, item.id, 300, { lastupdate: now - 10 });
+      const older300 = await listed(a, item.id, 300, { lastupdate: now - 500 });
+      const a200 = await listed(a, item.id, 200);
+      const a500 = await listed(a, item.id, 500);
+      const b250 = await listed(b, item.id, 250);
+      const b400 = await listed(b, item.id, 400); // another seller's: sellerUserId must leave it
 
-    const three = await postAs(me, '/cart/bulk', { itemId: item.id, count: 3 });
-    assertThat(
-      three,
-      three.status === 200 &&
-        shape(cartOf(three)) === `200:${a200.assetId} 250:${b250.assetId} 300:${older300.assetId}`,
-      'the three cheapest: 200, 250 and, of the two at 300, the one updated first',
-    );
-    const onlyA = await postAs(me, '/cart/bulk', { itemId: item.id, count: 10, sellerUserId: a.platformId });
-    const want = [
-      `200:${a200.assetId}`,
-      `250:${b250.assetId}`,
-      `300:${[older300.assetId, newer300.assetId].sort().join('+')}`,
-      `500:${a500.assetId}`,
-    ];
-    assertThat(
-      onlyA,
-      onlyA.status === 200 && shape(cartOf(onlyA)) === want.join(' '),
-      "seller a's remaining listings join the rows of their price; fewer than count is fine",
-    );
-    refused(
-      await postAs(me, '/cart/bulk', { itemId: item.id, count: 1, sellerUserId: a.platformId }),
-      'No items available',
-      "seller a's listings are all in the cart (b's at 400 is not theirs)",
-    );
-    const rest = await postAs(me, '/cart/bulk', { itemId: item.id, count: 5 });
-    assertThat(
-      rest,
-      rest.status === 200 && shape(cartOf(rest)) === [...want, `400:${b400.assetId}`].sort().join(' '),
-      "without sellerUserId, b's listing at 400 joins",
-    );
-    refused(
-      await postAs(me, '/cart/bulk', { itemId: item.id, count: 1 }),
-      'No items available',
-      'everything is in the cart',
-    );
-    refused(
-      await postAs(me, '/cart/bulk', { itemId: item.id }),
-      'Missing required parameters: itemId, count',
-      'no count',
-    );
-    refused(await postAs(me, '/cart/bulk', { count: 1 }), 'Missing required parameters: itemId, count', 'no itemId');
-    refused(
-      await postAs(me, '/cart/bulk', { itemId: item.id, count: 0 }),
-      'Invalid count parameter. Must be a positive number',
-      'count 0',
-    );
-    refused(
-      await postAs(me, '/cart/bulk', { itemId: 'abc', count: 1 }),
-      'Invalid itemId parameter',
-      'itemId not numeric',
-    );
-  });
+      const three = await postAs(me, '/cart/bulk', { itemId: item.id, count: 3 });
+      assertThat(
+        three,
+        three.status === 200 &&
+          shape(cartOf(three)) === `200:${a200.assetId} 250:${b250.assetId} 300:${older300.assetId}`,
+        'the three cheapest: 200, 250 and, of the two at 300, the one updated first',
+      );
+      const onlyA = await postAs(me, '/cart/bulk', { itemId: item.id, count: 10, sellerUserId: a.platformId });
+      const want = [
+        `200:${a200.assetId}`,
+        `250:${b250.assetId}`,
+        `300:${[older300.assetId, newer300.assetId].sort().join('+')}`,
+        `500:${a500.assetId}`,
+      ];
+      assertThat(
+        onlyA,
+        onlyA.status === 200 && shape(cartOf(onlyA)) === want.join(' '),
+        "seller a's remaining listings join the rows of their price; fewer than count is fine",
+      );
+      refused(
+        await postAs(me, '/cart/bulk', { itemId: item.id, count: 1, sellerUserId: a.platformId }),
+        'No items available',
+        "seller a's listings are all in the cart (b's at 400 is not theirs)",
+      );
+      const rest = await postAs(me, '/cart/bulk', { itemId: item.id, count: 5 });
+      assertThat(
+        rest,
+        rest.status === 200 && shape(cartOf(rest)) === [...want, `400:${b400.assetId}`].sort().join(' '),
+        "without sellerUserId, b's listing at 400 joins",
+      );
+      refused(
+        await postAs(me, '/cart/bulk', { itemId: item.id, count: 1 }),
+        'No items available',
+        'everything is in the cart',
+      );
+      refused(
+        await postAs(me, '/cart/bulk', { itemId: item.id }),
+        'Missing required parameters: itemId, count',
+        'no count',
+      );
+      refused(await postAs(me, '/cart/bulk', { count: 1 }), 'Missing required parameters: itemId, count', 'no itemId');
+      refused(
+        await postAs(me, '/cart/bulk', { itemId: item.id, count: 0 }),
+        'Invalid count parameter. Must be a positive number',
+        'count 0',
+      );
+      refused(
+        await postAs(me, '/cart/bulk', { itemId: 'abc', count: 1 }),
+        'Invalid itemId parameter',
+        'itemId not numeric',
+      );
+    },
+  );
 });
 
 describe('POST /cart/remove', () => {

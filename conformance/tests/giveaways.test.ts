@@ -10,6 +10,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { sides } from '../src/rule.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -302,39 +303,58 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
     assertThat(again, again.status === 200, 'after 10 minutes');
   });
 
-  it('Given 12 comments, page 0 holds the 10 newest and page 1 the 2 oldest; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]', async (ctx) => {
-    await needsHelpers(ctx);
-    const { me, ids } = await creator(1);
-    const { url } = await create(me, privateOf(ids));
-    const commentIds: number[] = [];
-    for (let i = 0; i < 12; i++) {
+  it(
+    'Given 22 comments, page 0 holds the 10 newest, page 1 the next 10 and page 2 the 2 oldest, page 3 none; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]',
+    sides(['order', 'first page', 'middle page', 'last page', 'past the end'], 'R-GIVEAWAY-COMMENTS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const { me, ids } = await creator(1);
+      const { url } = await create(me, privateOf(ids));
+      const commentIds: number[] = [];
+      for (let i = 0; i < 22; i++) {
+        const user = await session();
+        const posted = await post(user, '/giveaways/comment', { url, comment: `comment ${i}` });
+        commentIds.push(content(posted).comment.id);
+        await helpers.advance(1);
+      }
+      const page0 = await get(me, `/giveaways/comments/${url}`);
+      const texts = (a: Answer) => (content(a).comments as { comment: string }[]).map((c) => c.comment);
+      /** Comments `from` down to `to`, newest first. */
+      const down = (from: number, to: number) =>
+        Array.from({ length: from - to + 1 }, (_, i) => `comment ${from - i}`).join();
+      assertThat(
+        page0,
+        texts(page0).join() === down(21, 12) && content(page0).count === 22 && content(page0).page === 0,
+        'page 0: the 10 newest, count 22',
+      );
+      const page1 = await get(me, `/giveaways/comments/${url}`, { page: 1 });
+      assertThat(page1, texts(page1).join() === down(11, 2), 'page 1: the next 10');
+      const page2 = await get(me, `/giveaways/comments/${url}`, { page: 2 });
+      assertThat(page2, texts(page2).join() === down(1, 0), 'page 2: the 2 oldest');
+      const page3 = await get(me, `/giveaways/comments/${url}`, { page: 3 });
+      assertThat(page3, texts(page3).length === 0, 'page 3 is empty');
       const user = await session();
-      const posted = await post(user, '/giveaways/comment', { url, comment: `comment ${i}` });
-      commentIds.push(content(posted).comment.id);
-      await helpers.advance(1);
-    }
-    const page0 = await get(me, `/giveaways/comments/${url}`);
-    const texts = (a: Answer) => (content(a).comments as { comment: string }[]).map((c) => c.comment);
-    const newest = Array.from({ length: 10 }, (_, i) => `comment ${11 - i}`);
-    assertThat(
-      page0,
-      texts(page0).join() === newest.join() && content(page0).count === 12 && content(page0).page === 0,
-      'page 0: the 10 newest, count 12',
-    );
-    const page1 = await get(me, `/giveaways/comments/${url}`, { page: 1 });
-    assertThat(page1, texts(page1).join() === 'comment 1,comment 0', 'page 1: the 2 oldest');
-    const page2 = await get(me, `/giveaways/comments/${url}`, { page: 2 });
-    assertThat(page2, texts(page2).length === 0, 'page 2 is empty');
-    const user = await session();
-    const denied = await call('POST', `/giveaways/deleteComment/${commentIds[0]}`, { token: user.token, ip: user.ip });
-    assertThat(denied, denied.status === 403, 'a user may not delete');
-    const admin = await session({ admin: true });
-    const deleted = await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {});
-    assertThat(deleted, deleted.status === 200 && content(deleted).message === 'Comment deleted', 'the admin deletes');
-    refused(await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {}), 'Comment not found', 'deleted already');
-    const left = await get(me, `/giveaways/comments/${url}`, { page: 1 });
-    assertThat(left, texts(left).join() === 'comment 1' && content(left).count === 11, 'the comment is gone');
-  });
+      const denied = await call('POST', `/giveaways/deleteComment/${commentIds[0]}`, {
+        token: user.token,
+        ip: user.ip,
+      });
+      assertThat(denied, denied.status === 403, 'a user may not delete');
+      const admin = await session({ admin: true });
+      const deleted = await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {});
+      assertThat(
+        deleted,
+        deleted.status === 200 && content(deleted).message === 'Comment deleted',
+        'the admin deletes',
+      );
+      refused(
+        await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {}),
+        'Comment not found',
+        'deleted already',
+      );
+      const left = await get(me, `/giveaways/comments/${url}`, { page: 2 });
+      assertThat(left, texts(left).join() === 'comment 1' && content(left).count === 21, 'the comment is gone');
+    },
+  );
 });
 
 /** What the document's GiveawayFairness says the draw is, computed here from the revealed seed. */

@@ -4,8 +4,9 @@
 import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { findOperation } from '../src/document.ts';
-import { helpers } from '../src/helpers.ts';
+import { assertWindowEnds, helpers } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { sides } from '../src/rule.ts';
 import { skip } from '../src/skip.ts';
 
 beforeAll(resetIfPossible);
@@ -35,35 +36,55 @@ function assertLimited(answer: Answer, limit: number, why: string): void {
 }
 
 describe('POST /user/login attempts', () => {
-  it('Given as many refused keys from one IP as the limit, then the next attempt from it is 429, even with a good key', async (ctx) => {
-    await needsHelpers(ctx);
-    const perIp = rule('ip');
-    if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
-    const user = await helpers.user();
-    for (let i = 0; i < perIp.limit; i++) {
-      const refused = await login(`not-a-key-${i}`, '203.0.113.40');
-      assertThat(refused, refused.status === 403, `refused key ${i + 1} is 403 Invalid API key`);
-    }
-    assertLimited(await login(user.apiKey, '203.0.113.40'), perIp.limit, 'the IP is over its refused keys');
-    const elsewhere = await login(user.apiKey, '203.0.113.41');
-    assertThat(elsewhere, elsewhere.status === 200, 'another IP still logs in');
-    await helpers.advance(perIp.window);
-    const later = await login(user.apiKey, '203.0.113.40');
-    assertThat(later, later.status === 200, 'after the window the IP logs in again');
-  });
+  it(
+    'Given as many refused keys from one IP as the limit, then the next attempt from it is 429, even with a good key; one second before the window ends still 429, at its end and one second after it logs in',
+    sides(['before', 'at', 'after']),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const perIp = rule('ip');
+      if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
+      const user = await helpers.user();
+      // The IP's window counts from its first refused key (the document): it ends `window` seconds on.
+      const first = await helpers.pinClock();
+      for (let i = 0; i < perIp.limit; i++) {
+        const refused = await login(`not-a-key-${i}`, '203.0.113.40');
+        assertThat(refused, refused.status === 403, `refused key ${i + 1} is 403 Invalid API key`);
+      }
+      assertLimited(await login(user.apiKey, '203.0.113.40'), perIp.limit, 'the IP is over its refused keys');
+      const elsewhere = await login(user.apiKey, '203.0.113.41');
+      assertThat(elsewhere, elsewhere.status === 200, 'another IP still logs in');
+      // A limited attempt and a good key are not refused keys: neither moves the window.
+      await assertWindowEnds(
+        first + perIp.window,
+        () => login(user.apiKey, '203.0.113.40'),
+        "the end of the IP's window",
+      );
+    },
+  );
 
-  it('Given as many logins with one API key as the limit, then the next one is 429 from any IP', async (ctx) => {
-    await needsHelpers(ctx);
-    const perKey = rule('apiKey');
-    if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
-    const user = await helpers.user();
-    const other = await helpers.user();
-    for (let i = 0; i < perKey.limit; i++) {
-      const ok = await login(user.apiKey, `198.18.0.${i + 1}`);
-      assertThat(ok, ok.status === 200, `login ${i + 1} succeeds`);
-    }
-    assertLimited(await login(user.apiKey, '198.18.1.1'), perKey.limit, 'the key is over its attempts');
-    const another = await login(other.apiKey, '198.18.1.1');
-    assertThat(another, another.status === 200, 'another key still logs in');
-  });
+  it(
+    'Given as many logins with one API key as the limit, then the next one is 429 from any IP; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in',
+    sides(['before', 'at', 'after']),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const perKey = rule('apiKey');
+      if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
+      const user = await helpers.user();
+      const other = await helpers.user();
+      for (let i = 0; i < perKey.limit; i++) {
+        const ok = await login(user.apiKey, `198.18.0.${i + 1}`);
+        assertThat(ok, ok.status === 200, `login ${i + 1} succeeds`);
+      }
+      const limited = await login(user.apiKey, '198.18.1.1');
+      assertLimited(limited, perKey.limit, 'the key is over its attempts');
+      const another = await login(other.apiKey, '198.18.1.1');
+      assertThat(another, another.status === 200, 'another key still logs in');
+      // Where the key's window starts the document does not say: it ends when the target says.
+      await assertWindowEnds(
+        Number(limited.headers['x-ratelimit-reset']),
+        () => login(user.apiKey, '198.18.1.2'),
+        'X-RateLimit-Reset',
+      );
+    },
+  );
 });

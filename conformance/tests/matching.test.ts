@@ -8,6 +8,7 @@ import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertThat, setUpOk } from '../src/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
+import { sides } from '../src/rule.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 import { variantOf } from '../src/variants.ts';
 
@@ -55,46 +56,50 @@ describe('an asset priced at or below a buy order sells at once', () => {
     assertThat(priced, onSale.count === 0, 'nothing of the seller stays on sale');
   });
 
-  it('Given orders at 500 (older), 500 (newer), 700 (my own) and 400, my asset at 450 fills the older 500 [R-TRANS-BUYORDER-FILL]', async (ctx) => {
-    await needsHelpers(ctx);
-    const item = await helpers.item({ name: 'Ordered Crate', game: 440 });
-    const older = await session({ balance: 5_000 });
-    const newer = await session({ balance: 5_000 });
-    const low = await session({ balance: 5_000 });
-    const me = await session({ balance: 5_000 });
-    setUpOk(await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
-    await helpers.advance(5);
-    setUpOk(await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
-    setUpOk(await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 }));
-    setUpOk(await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 }));
-    const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    const sold = await postAs(me, '/inventory/price', { ids: first.assetId, price: 450 });
-    assertThat(
-      sold,
-      (await ordersOf(older)).length === 0,
-      'the older 500 order is filled (amount 0 rows are not listed)',
-    );
-    assertThat(sold, (await ordersOf(newer))[0]?.amount === 1, 'the newer 500 order is untouched');
-    assertThat(sold, (await ordersOf(me))[0]?.amount === 1, 'my own 700 order is skipped');
-    await assertBalance(
-      me,
-      5_000 - 700 + proceeds(450),
-      'I received 95 % of 450, my reservation of 700 stays',
-      5_000 - 700,
-    );
-    const second = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    setUpOk(await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 }));
-    assertThat(sold, (await ordersOf(newer)).length === 0, 'the next asset fills the newer 500 order');
-    const third = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    const listed = await postAs(me, '/inventory/price', { ids: third.assetId, price: 450 });
-    assertThat(listed, (await ordersOf(low))[0]?.amount === 1, 'a 400 order does not buy at 450');
-    const onSale = content(await getAs(me, '/inventory/onSale')) as { items: { ids: string; price: number }[] };
-    assertThat(
-      listed,
-      onSale.items.some((r) => r.ids === third.assetId && r.price === 450),
-      'the third asset is listed at 450',
-    );
-  });
+  it(
+    'Given orders at 500 (older), 500 (newer), 700 (my own) and 400, my asset at 450 fills the older 500 [R-TRANS-BUYORDER-FILL]',
+    sides(['tie-break'], 'R-TRANS-BUYORDER-FILL'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: 'Ordered Crate', game: 440 });
+      const older = await session({ balance: 5_000 });
+      const newer = await session({ balance: 5_000 });
+      const low = await session({ balance: 5_000 });
+      const me = await session({ balance: 5_000 });
+      setUpOk(await postAs(older, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
+      await helpers.advance(5);
+      setUpOk(await postAs(newer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
+      setUpOk(await postAs(low, '/item/buyorder', { itemid: item.id, value: 400, amount: 1 }));
+      setUpOk(await postAs(me, '/item/buyorder', { itemid: item.id, value: 700, amount: 1 }));
+      const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
+      const sold = await postAs(me, '/inventory/price', { ids: first.assetId, price: 450 });
+      assertThat(
+        sold,
+        (await ordersOf(older)).length === 0,
+        'the older 500 order is filled (amount 0 rows are not listed)',
+      );
+      assertThat(sold, (await ordersOf(newer))[0]?.amount === 1, 'the newer 500 order is untouched');
+      assertThat(sold, (await ordersOf(me))[0]?.amount === 1, 'my own 700 order is skipped');
+      await assertBalance(
+        me,
+        5_000 - 700 + proceeds(450),
+        'I received 95 % of 450, my reservation of 700 stays',
+        5_000 - 700,
+      );
+      const second = await helpers.asset({ owner: me.platformId, itemId: item.id });
+      setUpOk(await postAs(me, '/inventory/price', { ids: second.assetId, price: 450 }));
+      assertThat(sold, (await ordersOf(newer)).length === 0, 'the next asset fills the newer 500 order');
+      const third = await helpers.asset({ owner: me.platformId, itemId: item.id });
+      const listed = await postAs(me, '/inventory/price', { ids: third.assetId, price: 450 });
+      assertThat(listed, (await ordersOf(low))[0]?.amount === 1, 'a 400 order does not buy at 450');
+      const onSale = content(await getAs(me, '/inventory/onSale')) as { items: { ids: string; price: number }[] };
+      assertThat(
+        listed,
+        onSale.items.some((r) => r.ids === third.assetId && r.price === 450),
+        'the third asset is listed at 450',
+      );
+    },
+  );
 
   it('Given a filled order, its owner has a notification and the buyOrderFilled e-mail, the seller the itemSold e-mail [R-EVENT-BUYORDER-FILLED, R-EVENT-MAIL-KINDS, R-TRANS-BUYORDER-FILL]', async (ctx) => {
     await needsHelpers(ctx);

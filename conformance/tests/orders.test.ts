@@ -6,6 +6,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertThat, call } from '../src/http.ts';
+import { sellerProceeds } from '../src/money.ts';
 import { sides } from '../src/rule.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
@@ -42,6 +43,20 @@ async function sales(prices: number[]) {
     await postAs(seller, '/inventory/price', { ids: asset.assetId, price });
   }
   return { buyer, seller };
+}
+
+/** A user's four withdrawals of one asset each, a second apart: the asset IDs, oldest first. */
+async function withdrawals(name: string) {
+  const me = await session();
+  const item = await helpers.item({ name, game: 440 });
+  const ids: string[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    await tick();
+    await postAs(me, '/inventory/withdraw', { ids: asset.assetId });
+    ids.push(asset.assetId);
+  }
+  return { me, ids };
 }
 
 const LISTS: Record<string, ListCase> = {
@@ -130,24 +145,118 @@ const LISTS: Record<string, ListCase> = {
     rows: (a) => content(a).purchases,
     key: (r) => String(r.price),
   },
+  'GET /user/getTransactionHistory': {
+    order: 'newest first',
+    rule: 'R-TRANSACTION-HISTORY',
+    sizes: ['limit'],
+    arrange: async () => {
+      const prices = [700, 300, 900, 500];
+      const { seller } = await sales(prices);
+      // Each sale's effect on the balance: the seller's floor(95 %).
+      const expected = prices.map((p) => String(sellerProceeds(p))).reverse();
+      return { me: seller, path: '/user/getTransactionHistory', expected };
+    },
+    rows: (a) => content(a).transactions,
+    key: (r) => String(r.amount),
+  },
   'GET /trades/active': {
     order: 'newest first',
     rule: 'R-STATE-TRADE',
     sizes: ['count'],
     arrange: async () => {
-      const me = await session();
-      const item = await helpers.item({ name: 'Ordered Trades', game: 440 });
-      const ids: string[] = [];
-      for (let i = 0; i < 4; i += 1) {
-        const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
-        await tick();
-        await postAs(me, '/inventory/withdraw', { ids: asset.assetId });
-        ids.push(asset.assetId);
-      }
+      const { me, ids } = await withdrawals('Ordered Trades');
       return { me, path: '/trades/active', expected: ids.reverse() };
     },
     rows: (a) => content(a).trades,
     key: (r) => String(r.assets?.[0]?.assetId),
+  },
+  'GET /trades/all': {
+    order: 'newest first',
+    rule: 'R-STATE-TRADE',
+    sizes: ['count'],
+    arrange: async () => {
+      const { me, ids } = await withdrawals('Ordered All Trades');
+      // Settled trades stay in the list: the second is completed, the fourth fails.
+      const offers = await helpers.offers(me.platformId);
+      await helpers.settleOffer(offers[1]!.tradeId, 'accept');
+      await helpers.settleOffer(offers[3]!.tradeId, 'fail');
+      return { me, path: '/trades/all', expected: ids.reverse() };
+    },
+    rows: (a) => content(a).trades,
+    key: (r) => String(r.assets?.[0]?.assetId),
+  },
+  'GET /giveaways/joinedList': {
+    order: 'most recently joined first',
+    rule: 'R-GIVEAWAY-LISTS',
+    sizes: [],
+    arrange: async () => {
+      const urls: string[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const creator = await session();
+        const item = await helpers.item({ name: `Ordered Giveaway ${i}`, game: 440 });
+        const asset = await helpers.asset({ owner: creator.platformId, itemId: item.id });
+        const body = { name: `Ordered ${i}`, maxEntries: 5, type: 1, duration: 86_400, items: [asset.assetId] };
+        const created = await postAs(creator, '/giveaways/create', body);
+        assertThat(created, created.status === 200, 'the giveaway is created');
+        urls.push(content(created).giveaway.url);
+      }
+      const me = await session();
+      // Joined in another order than created: second, third, first.
+      const joined = [urls[1]!, urls[2]!, urls[0]!];
+      for (const url of joined) {
+        await tick();
+        await postAs(me, `/giveaways/join/${url}`, {});
+      }
+      return { me, path: '/giveaways/joinedList', expected: joined.reverse() };
+    },
+    rows: (a) => content(a).list,
+    key: (r) => String(r.url),
+  },
+  'GET /giveaways/my': {
+    order: 'newest first',
+    rule: 'R-GIVEAWAY-LISTS',
+    sizes: [],
+    arrange: async () => {
+      const me = await session();
+      const item = await helpers.item({ name: 'Ordered Own Giveaway', game: 440 });
+      // Names out of alphabetical order; one giveaway per hour, each lasting a day.
+      const names = ['second', 'third', 'first'];
+      for (const name of names) {
+        const asset = await helpers.asset({ owner: me.platformId, itemId: item.id });
+        const body = { name, maxEntries: 5, type: 1, duration: 86_400, items: [asset.assetId] };
+        const created = await postAs(me, '/giveaways/create', body);
+        assertThat(created, created.status === 200, `the giveaway ${name} is created`);
+        await helpers.advance(3600);
+      }
+      return { me, path: '/giveaways/my', expected: names.reverse() };
+    },
+    rows: (a) => content(a).list,
+    key: (r) => String(r.name),
+  },
+  'GET /support/messages/{ticket}': {
+    order: 'oldest first',
+    rule: 'R-SUPPORT-TICKETS',
+    sizes: [],
+    arrange: async () => {
+      const me = await session();
+      const created = await postAs(me, '/support/create', {
+        subject: 'Ordered',
+        description: 'first: the description',
+        topic: 'trading',
+        concern: 'deposit',
+      });
+      assertThat(created, created.status === 200, 'the ticket is opened');
+      const ticket = content(created).ticket;
+      // Texts out of alphabetical order: a list sorted by text would differ.
+      const texts = ['c second', 'a third', 'b fourth'];
+      for (const text of texts) {
+        await tick();
+        await postAs(me, '/support/post', { content: text, ticket });
+      }
+      return { me, path: `/support/messages/${ticket}`, expected: ['first: the description', ...texts] };
+    },
+    rows: (a) => content(a).messages,
+    key: (r) => String(r.content),
   },
   'GET /admin/banList': {
     order: 'newest first',

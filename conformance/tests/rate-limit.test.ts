@@ -4,10 +4,11 @@
 import { beforeAll, describe, it, type TestContext } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { changesState, isConnected, type Operation, operations } from '../src/document.ts';
-import { helpers, login, session } from '../src/helpers.ts';
+import { assertWindowEnds, helpers, login, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
 import { inScope, isNotImplemented, notImplementedReason } from '../src/not-implemented.ts';
 import { buildRequest } from '../src/requests.ts';
+import { sides } from '../src/rule.ts';
 import { settings } from '../src/settings.ts';
 import { skip } from '../src/skip.ts';
 
@@ -101,29 +102,35 @@ describe('GET /item/prices rate limit', () => {
     assertThat(later, later.status === 200, 'a new window serves again');
   });
 
-  it('Given ~600 requests in 60 s on one route, then the next one is limited for every session of that user, and not on another route nor for another user [R-LIMIT-TYPICAL-RATE, R-LIMIT-429-HEADERS]', async (ctx) => {
-    await needsHelpers(ctx);
-    if (settings.level !== 'all') return skip(ctx, 'sends 601 requests: runs with --level all only');
-    const me = await session({}, '198.51.100.21');
-    const [route, another] = await routesServing(ctx, me, GET_ROUTES, 2);
-    // The limit is per user, route and method: a second session of the user from another IP
-    // shares the window (a limit per token or per IP would serve it).
-    const twin = { token: await login(me.apiKey, '198.51.100.22'), ip: '198.51.100.22' };
-    const other = await session({}, me.ip);
-    // One request went to each route already, finding them.
-    for (let sent = 1; sent < 600; sent += 50)
-      await Promise.all(Array.from({ length: Math.min(50, 600 - sent) }, () => route!.send(me)));
-    const over = await another!.send(me);
-    assertThat(over, over.status === 200, `another route (${another!.o.name}) keeps its own window`);
-    const limited = await route!.send(me);
-    assertConforms(limited);
-    assertThat(limited, limited.status === 429, `the 601st request on ${route!.o.name} is limited`);
-    const shared = await route!.send(twin);
-    assertConforms(shared);
-    assertThat(shared, shared.status === 429, "the user's second session (another IP) shares the window");
-    const theirs = await route!.send(other);
-    assertThat(theirs, theirs.status === 200, 'another user from the same IP has a window of their own');
-  });
+  it(
+    'Given ~600 requests in 60 s on one route, then the next one is limited for every session of that user, and not on another route nor for another user; one second before its `X-RateLimit-Reset` still limited, at it and one second after served [R-LIMIT-TYPICAL-RATE, R-LIMIT-429-HEADERS]',
+    sides(['before', 'at', 'after'], 'R-LIMIT-TYPICAL-RATE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      if (settings.level !== 'all') return skip(ctx, 'sends 601 requests: runs with --level all only');
+      const me = await session({}, '198.51.100.21');
+      const [route, another] = await routesServing(ctx, me, GET_ROUTES, 2);
+      // The limit is per user, route and method: a second session of the user from another IP
+      // shares the window (a limit per token or per IP would serve it).
+      const twin = { token: await login(me.apiKey, '198.51.100.22'), ip: '198.51.100.22' };
+      const other = await session({}, me.ip);
+      // One request went to each route already, finding them.
+      for (let sent = 1; sent < 600; sent += 50)
+        await Promise.all(Array.from({ length: Math.min(50, 600 - sent) }, () => route!.send(me)));
+      const over = await another!.send(me);
+      assertThat(over, over.status === 200, `another route (${another!.o.name}) keeps its own window`);
+      const limited = await route!.send(me);
+      assertConforms(limited);
+      assertThat(limited, limited.status === 429, `the 601st request on ${route!.o.name} is limited`);
+      const shared = await route!.send(twin);
+      assertConforms(shared);
+      assertThat(shared, shared.status === 429, "the user's second session (another IP) shares the window");
+      const theirs = await route!.send(other);
+      assertThat(theirs, theirs.status === 200, 'another user from the same IP has a window of their own');
+      // The window resets when the target says (`X-RateLimit-Reset`, Unix seconds).
+      await assertWindowEnds(Number(limited.headers['x-ratelimit-reset']), () => route!.send(me), 'X-RateLimit-Reset');
+    },
+  );
 
   it('Given ~600 POST requests in 60 s on one route, then the next POST is limited too (the limit counts GET and POST) [R-LIMIT-TYPICAL-RATE]', async (ctx) => {
     await needsHelpers(ctx);

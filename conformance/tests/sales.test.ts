@@ -7,6 +7,7 @@ import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/beh
 import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertThat, call } from '../src/http.ts';
+import { sides } from '../src/rule.ts';
 
 beforeAll(resetIfPossible);
 
@@ -113,46 +114,58 @@ describe('GET /item/salesGraph/{item} period', () => {
 });
 
 describe('GET /public/sales', () => {
-  it('Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it [R-PUBLIC-SALES-FILTERS]', async (ctx) => {
-    await needsHelpers(ctx);
-    const start = await helpers.now();
-    await helpers.advance(10);
-    const item = await helpers.item({ name: 'Feed Sword', game: 570 });
-    const { seller, buyer, sell } = await market(item.id);
-    for (const price of [310, 320, 330]) {
-      await sell(price);
+  it(
+    'Given three sales, then the feed lists them newest first with anonymized IDs, and limit and since narrow it: since one second before a sale keeps it, since at it and one second after drop it [R-PUBLIC-SALES-FILTERS]',
+    sides(['order', 'before', 'at', 'after'], 'R-PUBLIC-SALES-FILTERS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const start = await helpers.now();
       await helpers.advance(10);
-    }
-    const feed = await get('/public/sales', { game: 570, since: start });
-    const sales = content(feed).sales as Json[];
-    assertThat(
-      feed,
-      sales.map((s) => `${s.itemId}:${s.price}`).join() === [330, 320, 310].map((p) => `${item.id}:${p}`).join() &&
-        content(feed).count === 3,
-      'the three sales since the start, newest first',
-    );
-    const anonymous = (id: string) => createHash('sha256').update(id).digest('hex').slice(0, 8);
-    assertThat(
-      feed,
-      sales.every((s) => s.seller !== seller.platformId && s.buyer !== buyer.platformId),
-      'seller and buyer are not the platform IDs',
-    );
-    assertThat(
-      feed,
-      sales.every((s) => s.seller === anonymous(seller.platformId) && s.buyer === anonymous(buyer.platformId)),
-      'seller and buyer are the documented anonymous tokens (SHA-256 prefix)',
-    );
-    const limited = await get('/public/sales', { game: 570, since: start, limit: 2 });
-    assertThat(
-      limited,
-      (content(limited).sales as Json[]).map((s) => s.price).join() === '330,320',
-      'limit=2 keeps the two newest',
-    );
-    const later = await get('/public/sales', { game: 570, since: sales[1].timestamp });
-    assertThat(
-      later,
-      (content(later).sales as Json[]).map((s) => s.price).join() === '330',
-      'since keeps only the sales after it',
-    );
-  });
+      const item = await helpers.item({ name: 'Feed Sword', game: 570 });
+      const { seller, buyer, sell } = await market(item.id);
+      for (const price of [310, 320, 330]) {
+        await sell(price);
+        await helpers.advance(10);
+      }
+      const feed = await get('/public/sales', { game: 570, since: start });
+      const sales = content(feed).sales as Json[];
+      assertThat(
+        feed,
+        sales.map((s) => `${s.itemId}:${s.price}`).join() === [330, 320, 310].map((p) => `${item.id}:${p}`).join() &&
+          content(feed).count === 3,
+        'the three sales since the start, newest first',
+      );
+      const anonymous = (id: string) => createHash('sha256').update(id).digest('hex').slice(0, 8);
+      assertThat(
+        feed,
+        sales.every((s) => s.seller !== seller.platformId && s.buyer !== buyer.platformId),
+        'seller and buyer are not the platform IDs',
+      );
+      assertThat(
+        feed,
+        sales.every((s) => s.seller === anonymous(seller.platformId) && s.buyer === anonymous(buyer.platformId)),
+        'seller and buyer are the documented anonymous tokens (SHA-256 prefix)',
+      );
+      const limited = await get('/public/sales', { game: 570, since: start, limit: 2 });
+      assertThat(
+        limited,
+        (content(limited).sales as Json[]).map((s) => s.price).join() === '330,320',
+        'limit=2 keeps the two newest',
+      );
+      // "only later sales": a sale at `since` itself is not later. The sales are 10 seconds apart.
+      for (const [side, delta, want] of [
+        ['one second before', -1, '330,320'],
+        ['at', 0, '330'],
+        ['one second after', 1, '330'],
+      ] as const) {
+        const later = await get('/public/sales', { game: 570, since: Number(sales[1].timestamp) + delta });
+        const prices = (content(later).sales as Json[]).map((s) => s.price).join();
+        assertThat(
+          later,
+          prices === want,
+          `since ${side} the 320 sale (${sales[1].timestamp}) keeps ${want}; received ${prices}`,
+        );
+      }
+    },
+  );
 });

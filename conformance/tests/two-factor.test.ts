@@ -1,14 +1,13 @@
 // Two-factor authentication (seed: "Two-factor authentication", "Messages by endpoint", Limits
 // "2FA reset: link valid 24 hours (second variant)"). The reference variant is the second
 // (envelope A); the checks read the payload of either envelope, and follow the variant each answer
-// shows (variants.ts): a check of the second variant's own rules skips on a first-variant target. TOTP codes are computed here from
-// the `base32` secret that create returns (RFC 6238: HMAC-SHA1, 30-second steps, 6 digits), at the
-// target's clock, an independent check of the server's TOTP.
-import { createHmac } from 'node:crypto';
+// shows (variants.ts): a check of the second variant's own rules skips on a first-variant target.
+// TOTP codes are computed by the suite (src/two-factor.ts), an independent check of the server's TOTP.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { activateTwoFactor as activate, totp } from '../src/two-factor.ts';
 import { needsVariant, variantOf } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -20,35 +19,6 @@ const post = async (me: Me, path: string, json?: object) => {
   return answer;
 };
 const refused = (a: Answer, message: string) => a.status === 300 && a.message === message;
-
-function base32Decode(text: string): Buffer {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let bits = '';
-  for (const ch of text.replace(/=+$/, '')) bits += alphabet.indexOf(ch).toString(2).padStart(5, '0');
-  const bytes: number[] = [];
-  for (let i = 0; i + 8 <= bits.length; i += 8) bytes.push(Number.parseInt(bits.slice(i, i + 8), 2));
-  return Buffer.from(bytes);
-}
-
-/** The RFC 6238 code of a base32 secret at Unix time `now`. */
-function totp(base32: string, now: number): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30)));
-  const mac = createHmac('sha1', base32Decode(base32)).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  const value = mac.readUInt32BE(offset) & 0x7fffffff;
-  return String(value % 1_000_000).padStart(6, '0');
-}
-
-/** Creates a secret and activates 2FA with the current code; returns the secret. */
-async function activate(me: Me, backup: string): Promise<string> {
-  const created = await getOk('/user/2FA/create', {}, me.token, me.ip);
-  const { base32, key } = content(created);
-  const code = totp(base32, await helpers.now());
-  const done = await post(me, '/user/2FA/validate', { secret: key, code, email: backup });
-  assertThat(done, done.status === 200 && content(done) === '2FA activated', '2FA is activated');
-  return base32;
-}
 
 /** The code of the last e-mail sent to `address`. */
 async function lastCode(address: string): Promise<string> {
