@@ -684,6 +684,27 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'count a sale N - 1 days old in their statistics and rows',
     request: ignoresQuery('/user/getSalesChartInfos', 'period'),
   },
+  'session-listed-at-expire': {
+    kind: 'deadline',
+    description: 'GET /user/ipList still lists a session in the second of its expire (`>=` for `>`)',
+    grep: 'a session is left out from its',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const seen = map(memory, 'sessions');
+      const rows: Json[] | undefined = x.body?.content?.values;
+      if (x.path !== '/user/ipList' || !x.user || !Array.isArray(rows)) return;
+      for (const row of rows) seen.set(`${x.user} ${row.id}`, JSON.stringify(row));
+      for (const [key, row] of seen)
+        if (
+          key.startsWith(`${x.user} `) &&
+          Number(JSON.parse(row).expire) === now &&
+          !rows.some((r) => `${x.user} ${r.id}` === key)
+        ) {
+          rows.push({ ...JSON.parse(row), current: false });
+          x.body.content.count += 1;
+        }
+    },
+  },
   'jwt-accepted-at-exp': {
     kind: 'deadline',
     description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',

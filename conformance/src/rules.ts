@@ -167,7 +167,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-IPLIST',
     section: 'Business rules',
-    nature: ['order'],
+    nature: ['order', 'time'],
     seed: [
       '`perPage` (also accepted as `perpage`; int, default 10, max 50), `expire` (string, `true` includes expired)',
       '`current` boolean (the current session)',

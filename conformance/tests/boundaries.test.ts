@@ -36,6 +36,10 @@ async function giveawayCreator() {
 /** A private giveaway of one asset for an hour. */
 const giveaway = (assetId: string) => ({ name: 'Boundary', maxEntries: 5, type: 1, duration: 3600, items: [assetId] });
 
+/** The session rows of a `GET /user/ipList` answer. */
+const sessionsOf = (a: Answer): { ip?: string; expire?: string }[] =>
+  a.status === 200 ? (content(a)?.values ?? []) : [];
+
 interface Outcome {
   want: string;
   ok: (a: Answer) => boolean;
@@ -266,6 +270,24 @@ const TIME_RULES: TimeRule[] = [
     },
     before: open,
     after: refused('Invalid or expired code'),
+  },
+  {
+    operation: 'GET /user/ipList',
+    what: 'a session is left out from its `expire` on',
+    rules: ['R-IPLIST', 'R-LIMIT-TOKEN-LIFETIME'],
+    arrange: async (base) => {
+      await helpers.setClock(base);
+      const ending = await session({}, '198.51.100.91');
+      // Read from a session of the same user 10 days younger, still live when the first one ends.
+      await helpers.setClock(base + 10 * DAY);
+      const me = { ...ending, ip: '198.51.100.92', token: await login(ending.apiKey, '198.51.100.92') };
+      const listed = await getAs(me, '/user/ipList');
+      const row = sessionsOf(listed).find((v) => v.ip === ending.ip);
+      assertThat(listed, row !== undefined, 'the first session is listed with its expiry');
+      return { boundary: Number(row?.expire), act: () => getAs(me, '/user/ipList') };
+    },
+    before: { want: 'listed', ok: (a) => a.status === 200 && sessionsOf(a).some((v) => v.ip === '198.51.100.91') },
+    after: { want: 'left out', ok: (a) => a.status === 200 && !sessionsOf(a).some((v) => v.ip === '198.51.100.91') },
   },
   {
     operation: 'GET /giveaways/details/{url}',
