@@ -705,6 +705,16 @@ export const FAULTS: Record<string, Fault> = {
         }
     },
   },
+  'ban-active-at-until': {
+    kind: 'deadline',
+    description: 'GET /admin/banList shows a ban active in the second of its until (`>=` for `>`)',
+    grep: 'a ban is `active` until its',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const bans: Json[] = x.path === '/admin/banList' ? (x.body?.data?.bans ?? []) : [];
+      for (const ban of bans) if (ban.until === now) ban.active = true;
+    },
+  },
   'jwt-accepted-at-exp': {
     kind: 'deadline',
     description: 'a JWT is still accepted in the second of its exp (`<` for `<=`)',

@@ -487,7 +487,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-ADMIN-BANLIST',
     section: 'Business rules',
-    nature: ['order'],
+    nature: ['order', 'time'],
     seed: ["query: platform user ID; returns that user's ban history"],
   },
   {

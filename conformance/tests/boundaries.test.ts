@@ -114,6 +114,24 @@ const TIME_RULES: TimeRule[] = [
     after: open,
   },
   {
+    operation: 'GET /admin/banList',
+    what: 'a ban is `active` until its `until`',
+    rules: ['R-ADMIN-BANLIST', 'R-TRANS-BAN'],
+    arrange: async (base) => {
+      const admin = await session({ admin: true }, '198.51.100.85');
+      const user = await helpers.user();
+      await helpers.setClock(base);
+      const banned = await postAs(admin, '/admin/ban', { platformId: user.platformId, time: 3600, reason: 'Boundary' });
+      assertThat(banned, banned.status === 200, 'the ban is recorded');
+      return {
+        boundary: Number(content(banned).bannedUntil),
+        act: () => getAs(admin, '/admin/banList', { platformId: user.platformId }),
+      };
+    },
+    before: { want: 'active', ok: (a) => a.status === 200 && content(a)?.bans?.[0]?.active === true },
+    after: { want: 'not active', ok: (a) => a.status === 200 && content(a)?.bans?.[0]?.active === false },
+  },
+  {
     operation: 'POST /inventory/price',
     what: 'the trade hold of a game 730 asset ends at its `tradeHoldUntil`',
     rules: ['R-LIMIT-TRADE-HOLD', 'R-MSG-PRICE-HOLD'],
