@@ -65,7 +65,7 @@ async function runSuite(name: string) {
   const states = new Map<string, string>(
     results.progress.operations.map((o: { operation: string; state: string }) => [o.operation, o.state]),
   );
-  return { states, output: suite.output };
+  return { states, output: suite.output, outcomes: results.outcomes as { file: string; state: string }[] };
 }
 
 beforeAll(async () => {
@@ -133,7 +133,7 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       fill();
       const filled = await tsc();
       expect(filled.code, filled.output).toBe(0);
-      const { states, output } = await runSuite('filled');
+      const { states, output, outcomes } = await runSuite('filled');
       const names = ['POST /user/login', 'GET /user/balance', 'GET /item/listing/count/{item}'];
       expect(FILLED_OPERATIONS).toHaveLength(names.length);
       for (const name of names) expect([name, states.get(name)]).toEqual([name, 'passing']);
@@ -141,17 +141,22 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       expect(others.length).toBeGreaterThan(90);
       expect(others.filter(([, state]) => state !== 'not implemented')).toEqual([]);
       expect(output).toContain(`Progress: 3 of ${states.size} operations implemented`);
+      // The login's handler applies no limit: the app counts its two documented rules (429, headers).
+      const loginLimits = outcomes.filter((o) => /login-limits\.test\.[jt]s$/.test(o.file));
+      expect(loginLimits.map((o) => o.state)).toEqual(['passed', 'passed']);
     },
     15 * MINUTE,
   );
 
-  it('update after a field changed: the edited handler file is kept, listed, and tsc points at the handler', async () => {
+  it('update after a field changed and an operation went: the edited handler file is kept, both listed, and tsc points at each', async () => {
     const document = JSON.parse(
       readFileSync(join(app, 'node_modules/@marketplace/openapi/bundled/openapi.json'), 'utf8'),
     );
     const balance = document.paths['/user/balance'].get.responses['200'].content['application/json'].schema;
     balance.allOf[1].properties.content.properties.balance.description = 'Balance in whole cents.';
     balance.allOf[1].properties.content.properties.currency = { type: 'string' };
+    // An operation of the same (edited) file leaves the document.
+    delete document.paths['/user/getContactMail'];
     const changed = join(scratch, 'changed-openapi.json');
     writeFileSync(changed, JSON.stringify(document));
     fill();
@@ -161,16 +166,21 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
     expect(update.code, update.output).toBe(0);
     expect(update.output).toContain('Changed since you wrote their handler');
     expect(update.output).toContain('  getUserBalance (src/handlers/account.ts)');
+    expect(update.output).toContain(
+      'No longer in the document (delete their handler):\n  getUserGetContactMail (src/handlers/account.ts)',
+    );
     // Nothing the team wrote is overwritten; untouched stubs stay as they were (their operations did not change).
     for (const [file, text] of Object.entries(before)) expect(readFileSync(join(app, file), 'utf8'), file).toBe(text);
     expect(readFileSync(join(app, 'src/handlers/cart.ts'), 'utf8')).toBe(cart);
     const checked = await tsc();
     expect(checked.code).not.toBe(0);
-    const line =
-      before['src/handlers/account.ts']!.split('\n').findIndex((l) => l.includes('export const getUserBalance')) + 1;
+    const lineOf = (id: string) =>
+      before['src/handlers/account.ts']!.split('\n').findIndex((l) => l.includes(`export const ${id}:`)) + 1;
     const errors = checked.output.split('\n').filter((l) => /error TS/.test(l));
-    expect(errors).toEqual([
-      expect.stringMatching(new RegExp(`^src/handlers/account\\.ts\\(${line},\\d+\\): error TS2344: `)),
-    ]);
+    expect(errors).toHaveLength(2);
+    for (const id of ['getUserBalance', 'getUserGetContactMail'])
+      expect(errors).toContainEqual(
+        expect.stringMatching(new RegExp(`^src/handlers/account\\.ts\\(${lineOf(id)},\\d+\\): error TS2344: `)),
+      );
   });
 });
