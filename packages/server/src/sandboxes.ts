@@ -51,6 +51,13 @@ export interface SandboxRegistry {
   removeIdle(idleSeconds: number): Promise<string[]>;
 }
 
+/**
+ * Composes sandbox `id`'s server. With a registry, `gone` says whether the sandbox was deleted
+ * (through another instance, its world dropped under this copy) and then closes this copy: its
+ * server asks it when its store fails, to answer 404 as for an unknown sandbox instead of 500.
+ */
+export type Compose = (id: string, gone: (() => Promise<boolean>) | undefined) => Promise<SandboxServer>;
+
 /** A sandbox created (`users` as its population answered) or why none was. */
 export type Creation = { id: string; users: SandboxUser[] } | { refusal: string };
 
@@ -64,7 +71,7 @@ export class Sandboxes {
   /** Sandboxes being opened from the registry: requests arriving meanwhile wait for the same opening. */
   readonly #opening = new Map<string, Promise<SandboxServer | undefined>>();
   readonly #limits: SandboxLimits;
-  readonly #compose: (id: string) => Promise<SandboxServer>;
+  readonly #compose: Compose;
   readonly #registry: SandboxRegistry | undefined;
   readonly #now: () => number;
   /** Milliseconds between two writes of a held sandbox's `last_used` (often enough for the idle sweep). */
@@ -73,7 +80,7 @@ export class Sandboxes {
 
   constructor(
     limits: SandboxLimits,
-    compose: (id: string) => Promise<SandboxServer>,
+    compose: Compose,
     { registry, now = Date.now }: { registry?: SandboxRegistry; now?: () => number } = {},
   ) {
     this.#limits = limits;
@@ -104,7 +111,7 @@ export class Sandboxes {
     const id = randomBytes(8).toString('hex');
     if (this.#registry && !(await this.#registry.claim(id, max, users, balance)))
       return { refusal: sandboxesFull(max) };
-    const opening = this.#compose(id);
+    const opening = this.#composeOne(id);
     this.#opening.set(id, opening);
     let server: SandboxServer;
     try {
@@ -149,20 +156,27 @@ export class Sandboxes {
     return opening;
   }
 
+  #composeOne(id: string): Promise<SandboxServer> {
+    const registry = this.#registry;
+    return this.#compose(id, registry && (() => this.#gone(id, registry)));
+  }
+
   /**
-   * After a failed answer (HTTP 5xx) the next use asks the registry again: the sandbox may have been
-   * deleted through another instance, its world dropped under this copy.
+   * Whether sandbox `id` is no longer registered (deleted through another instance, or idle
+   * there): then this process's copy is closed too. Asked only when its store failed, so a request
+   * costs no registry query in the common case.
    */
-  doubt(id: string): void {
-    const held = this.#held.get(id);
-    if (held) held.touched = Number.NEGATIVE_INFINITY;
+  async #gone(id: string, registry: SandboxRegistry): Promise<boolean> {
+    if (await registry.exists(id)) return false;
+    await this.#forget(id);
+    return true;
   }
 
   async #open(id: string, registry: SandboxRegistry): Promise<SandboxServer | undefined> {
     if (!(await registry.exists(id))) return undefined;
     let server: SandboxServer;
     try {
-      server = await this.#compose(id);
+      server = await this.#composeOne(id);
     } catch (error) {
       if (!(await registry.exists(id))) return undefined; // deleted while it was being opened
       throw error;
@@ -275,7 +289,6 @@ export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number): expr
     // validator finds the operation by the original URL, not by the path Express has cut.
     req.originalUrl = req.url;
     req.baseUrl = '';
-    res.once('finish', () => res.statusCode >= 500 && sandboxes.doubt(id));
     server.handle(req, res, next);
   });
   return router;

@@ -61,10 +61,19 @@ export interface ServerOptions {
   store?: StoreOptions;
   /** On PostgreSQL, the schema of a sandbox's world (ADR 25); default the database's own. */
   schema?: string;
+  /** Whether the world this server serves was deleted under it (a sandbox on PostgreSQL, ADR 25). */
+  gone?: () => Promise<boolean>;
 }
 
 /** Composes the server: the deps and the Express app, not yet listening. */
-export async function composeServer({ config, demoData = false, logger, store: storeOptions, schema }: ServerOptions) {
+export async function composeServer({
+  config,
+  demoData = false,
+  logger,
+  store: storeOptions,
+  schema,
+  gone,
+}: ServerOptions) {
   const choice = backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions, schema });
   const backend = await openBackend(choice, {
     'jwt-secret': config.jwtSecret,
@@ -109,9 +118,11 @@ export async function composeServer({ config, demoData = false, logger, store: s
   const registry = backend.sandboxes;
   const sandboxes =
     limits &&
-    new Sandboxes(limits, (id) => composeSandbox(config, deps.logger, registry && sandboxSchema(id)), { registry });
+    new Sandboxes(limits, (id, gone) => composeSandbox(config, deps.logger, registry && sandboxSchema(id), gone), {
+      registry,
+    });
   if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
-  const app = createApp({ deps, routes, before });
+  const app = createApp({ deps, routes, before, gone });
   return { deps, app, demoAdmins, sandboxes, close: backend.close };
 }
 
@@ -135,11 +146,18 @@ const SANDBOX_POOL = 4;
 /**
  * A sandbox's server (POST /sandboxes): the server composed again in test mode, with secrets of
  * its own and no mail leaving it; everything but the document is its own. Its store is in memory,
- * or on PostgreSQL in the sandbox's `schema` (its secrets too, so its tokens outlive a restart).
+ * or on PostgreSQL in the sandbox's `schema` (its secrets too, so its tokens outlive a restart),
+ * where `gone` tells a world deleted through another instance from a failing database.
  */
-async function composeSandbox(config: Config, logger: pino.Logger, schema?: string): Promise<SandboxServer> {
+async function composeSandbox(
+  config: Config,
+  logger: pino.Logger,
+  schema?: string,
+  gone?: () => Promise<boolean>,
+): Promise<SandboxServer> {
   const { deps, app, close } = await composeServer({
     schema,
+    gone,
     config: {
       ...config,
       db: schema ? config.db : ':memory:',

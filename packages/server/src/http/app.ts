@@ -4,7 +4,15 @@
 // refused so far costs no body), convert a form body to the schema's types, validate against the
 // document, run the handler. Every failure leaves in the API's envelope with the documented message.
 
-import { createGate, type OperationInfo, sendError, sendOk, sendRateLimited } from '@marketplace/contract';
+import {
+  createGate,
+  isAbortedRequest,
+  type OperationInfo,
+  requestErrorAnswer,
+  sendError,
+  sendOk,
+  sendRateLimited,
+} from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { NOT_FOUND } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
@@ -34,10 +42,16 @@ export interface AppParts {
   routes: Routes;
   /** Extra routers mounted before the API (document, docs page, test helpers). */
   before?: express.Router[];
+  /**
+   * Whether the world this app serves was deleted under it (a sandbox deleted through another
+   * PostgreSQL instance, ADR 25): asked when a request fails unexpectedly (its store's tables are
+   * gone), so that it is answered 404 like an unknown sandbox, not 500.
+   */
+  gone?: () => Promise<boolean>;
 }
 
 /** Builds the Express application (no `listen`: tests start it on port 0). */
-export function createApp({ deps, routes, before = [] }: AppParts): express.Express {
+export function createApp({ deps, routes, before = [], gone }: AppParts): express.Express {
   const uploads = new Map<string, number>();
   const gate = createGate<Caller>({
     document: deps.document,
@@ -115,17 +129,29 @@ export function createApp({ deps, routes, before = [] }: AppParts): express.Expr
     }
   });
 
-  // Reached by a document operation without a handler yet: 404 like an unknown route. Written
-  // as a string so that the response validator (test mode) does not see it: the operation does not
-  // document a 404 of its own, and the validator would turn the answer into a 500.
-  app.use((_req: Request, res: Response) => {
-    res
-      .status(404)
-      .type('application/json')
-      .send(JSON.stringify({ err: true, success: false, content: NOT_FOUND }));
-  });
+  // Reached by a document operation without a handler yet: 404 like an unknown route.
+  app.use((_req: Request, res: Response) => sendNotFoundUnchecked(res));
+  if (gone)
+    app.use(async (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+      // A refused request is answered as documented whatever the world: only a failure asks.
+      const refused = isAbortedRequest(err) || requestErrorAnswer(err, gate.operationOf(res)) !== undefined;
+      if (refused || res.headersSent || !(await gone().catch(() => false))) return next(err);
+      sendNotFoundUnchecked(res);
+    });
   app.use(gate.refuse);
   return app;
+}
+
+/**
+ * 404 with the API's "Not found", written as a string so that the response validator (test mode)
+ * does not see it: the operation does not document a 404 of its own, and the validator would turn
+ * the answer into a 500.
+ */
+function sendNotFoundUnchecked(res: Response): void {
+  res
+    .status(404)
+    .type('application/json')
+    .send(JSON.stringify({ err: true, success: false, content: NOT_FOUND }));
 }
 
 /** Whether a request announces a body (a length above 0, or a chunked one). */

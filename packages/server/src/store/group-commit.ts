@@ -8,6 +8,7 @@
 // means, is each store's own.
 import type { State } from '../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../domain/tx.ts';
+import { Chain } from './chain.ts';
 
 /** A write the store could not make durable: nothing of it (or of later writes) was kept. */
 export class StoreWriteError extends Error {
@@ -56,7 +57,7 @@ export class GroupCommit<Entry> {
   readonly #options: GroupCommitOptions<Entry>;
   #queue: Pending<Entry>[] = [];
   // Writes and the stores' own steps run one at a time, in order, on this chain.
-  #chain: Promise<void> = Promise.resolve();
+  readonly #chain = new Chain();
   #flushScheduled = false;
   #refusal: string | undefined;
 
@@ -104,20 +105,12 @@ export class GroupCommit<Entry> {
 
   /** Runs `step` on the chain, after every write and step before it. */
   onChain<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(step);
-    this.#chain = run.then(
-      () => {},
-      () => {},
-    );
-    return run;
+    return this.#chain.run(step);
   }
 
   /** Resolves once no write or step is pending or running. */
-  async drain(): Promise<void> {
-    for (let seen: Promise<void> | undefined; seen !== this.#chain; ) {
-      seen = this.#chain;
-      await this.#chain;
-    }
+  drain(): Promise<void> {
+    return this.#chain.drain();
   }
 
   /**

@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { emptyState, type State, upgradeState } from '../domain/state.ts';
 import { applyChanges, type Tx } from '../domain/tx.ts';
 import { StoreDamaged } from './damage.ts';
+import { codeOr } from './error-code.ts';
 import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
 import { GroupCommit, StoreWriteError } from './group-commit.ts';
 import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
@@ -87,7 +88,7 @@ function memoryStore(): Store {
   return store;
 }
 
-const errorCode = (error: unknown): string => (error as NodeJS.ErrnoException)?.code ?? String(error);
+const errorCode = (error: unknown): string => codeOr(error, String);
 
 /**
  * Loads the snapshot and replays the journals after it, checking everything: a complete line that

@@ -51,4 +51,7 @@ export function inSchema(url: string, schema: string): string {
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** Whether `error` is PostgreSQL's answer to a statement (its SQLSTATE in `code`), not a lost connection. */
+export const isDatabaseError = (error: unknown): error is pg.DatabaseError => error instanceof pg.DatabaseError;
+
 export type { Pool, PoolClient } from 'pg';

@@ -14,10 +14,11 @@ import { escapeLiteral } from 'pg';
 import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
 import { StartRefusal } from '../../start-refusal.ts';
+import { codeOr } from '../error-code.ts';
 import { GroupCommit, type Pending, StoreConflict, StoreWriteError } from '../group-commit.ts';
 import { isCollection, recordProblem } from '../record-schemas.ts';
 import type { Store } from '../store.ts';
-import { createPool, type Pool, type PoolClient, redactedUrl } from './connection.ts';
+import { createPool, isDatabaseError, type Pool, type PoolClient, redactedUrl } from './connection.ts';
 import { MIGRATIONS, migrate, WORLD_MIGRATIONS } from './migrations.ts';
 
 /** A record of the database that the engine cannot take: named by table, record and field. */
@@ -45,19 +46,14 @@ export interface PostgresStoreOptions {
   schema?: string;
 }
 
-/** A row of the catch-up query: a change, or (world set, the rest null) the shared world's version. */
-interface CatchUpRow {
-  world: number | null;
-  seq: number | null;
-  kind: 'changes' | 'replace' | null;
-  changes: Change[] | null;
-}
-
 interface ChangeRow {
   seq: number;
   kind: 'changes' | 'replace';
   changes: Change[];
 }
+
+/** A row of the catch-up query: a change, or (world set, the rest null) the shared world's version. */
+type CatchUpRow = (ChangeRow & { world: null }) | { world: number; seq: null; kind: null; changes: null };
 
 // The catch-up reads the shared world's version in the same round trip (world.ts, ADR 19): the
 // world then asks for its own rows only when something was written there. A UNION ALL, not a
@@ -80,9 +76,8 @@ const RECORDS_PER_STATEMENT = 5_000;
 /** Change rows fetched per catch-up query. */
 const CATCH_UP_PAGE = 2_000;
 
-const isConflict = (error: unknown): boolean => CONFLICTS.has((error as { code?: string })?.code ?? '');
-const reasonOf = (error: unknown): string =>
-  (error as { code?: string })?.code ?? (error as Error)?.message ?? String(error);
+const isConflict = (error: unknown): boolean => isDatabaseError(error) && CONFLICTS.has(error.code ?? '');
+const reasonOf = (error: unknown): string => codeOr(error, (e) => (e instanceof Error ? e.message : String(e)));
 
 /** Checks one record of a row against its collection's schema; meta rows are integers. */
 function rowProblem(collection: string, row: unknown): string | undefined {
@@ -235,7 +230,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       const rows: ChangeRow[] = [];
       for (const r of read) {
         if (r.world !== null) store.worldVersion = Math.max(store.worldVersion ?? 0, r.world);
-        else rows.push(r as ChangeRow);
+        else rows.push(r);
       }
       rows.sort((x, y) => x.seq - y.seq); // a UNION ALL promises no order
       if (rows.length === 0) return;

@@ -5,8 +5,14 @@
 // that is asked for an ID it does not hold finds the row and opens the schema. The bound on their
 // number is the registry's, counted and inserted under one advisory lock so that two instances
 // creating at once cannot both take the last place.
-import { escapeIdentifier } from 'pg';
+import { escapeIdentifier, type QueryResultRow } from 'pg';
 import type { Pool } from './connection.ts';
+
+/** A statement of a transaction, its rows typed as the caller reads them. */
+type Query = <Row extends QueryResultRow = QueryResultRow>(
+  text: string,
+  values?: unknown[],
+) => Promise<{ rows: Row[] }>;
 
 /** An arbitrary fixed key of `pg_advisory_xact_lock`: creations of sandboxes, one at a time. */
 const REGISTRY_LOCK = 0x6d6b7433; // "mkt3"
@@ -36,8 +42,8 @@ export class SandboxRegistry {
     const schema = escapeIdentifier(sandboxSchema(id));
     return this.#transaction(async (query) => {
       await query('SELECT pg_advisory_xact_lock($1)', [REGISTRY_LOCK]);
-      const { rows } = await query('SELECT count(*)::int AS n FROM marketplace_sandboxes');
-      if ((rows[0] as { n: number }).n >= max) return false;
+      const { rows } = await query<{ n: number }>('SELECT count(*)::int AS n FROM marketplace_sandboxes');
+      if (rows[0]!.n >= max) return false;
       await query('INSERT INTO marketplace_sandboxes (id, users, balance) VALUES ($1, $2, $3)', [id, users, balance]);
       await query(`CREATE SCHEMA ${schema}`);
       return true;
@@ -73,16 +79,17 @@ export class SandboxRegistry {
   /** The rows deleted and their schemas dropped, in one transaction: a row never outlives its world, nor a world its row. */
   #dropWhere(where: string, values: unknown[]): Promise<string[]> {
     return this.#transaction(async (query) => {
-      const { rows } = await query(`DELETE FROM marketplace_sandboxes WHERE ${where} RETURNING id`, values);
-      const ids = rows.map((r) => (r as { id: string }).id);
+      const { rows } = await query<{ id: string }>(
+        `DELETE FROM marketplace_sandboxes WHERE ${where} RETURNING id`,
+        values,
+      );
+      const ids = rows.map((r) => r.id);
       for (const id of ids) await query(`DROP SCHEMA IF EXISTS ${escapeIdentifier(sandboxSchema(id))} CASCADE`);
       return ids;
     });
   }
 
-  async #transaction<T>(
-    work: (query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>) => Promise<T>,
-  ): Promise<T> {
+  async #transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');

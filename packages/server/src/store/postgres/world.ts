@@ -11,6 +11,7 @@
 // for the rows above it. (A plain sequence would not do: a transaction may commit a lower
 // version after a reader already saw a higher one, and its write would never be seen.)
 import { HeldWorld, type SharedWorld } from '../../world.ts';
+import { Chain } from '../chain.ts';
 import type { Pool } from './connection.ts';
 
 interface Write {
@@ -54,7 +55,7 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
   #provisional = PROVISIONAL;
   // Flushes, syncs and clears run one at a time, in order: a sync never runs while a flush is in
   // flight, so a document written here is either pending (and wins) or durable (and compared).
-  #chain: Promise<void> = Promise.resolve();
+  readonly #chain = new Chain();
   #flushScheduled = false;
   #waitingSync: Promise<void> | undefined;
   #sincePrune = 0;
@@ -141,20 +142,12 @@ export class PostgresWorld extends HeldWorld implements SharedWorld {
   }
 
   /** Resolves once no flush, sync or clear is queued or running. */
-  async close(): Promise<void> {
-    for (let seen: Promise<void> | undefined; seen !== this.#chain; ) {
-      seen = this.#chain;
-      await this.#chain;
-    }
+  close(): Promise<void> {
+    return this.#chain.drain();
   }
 
   #onChain<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.#chain.then(step);
-    this.#chain = run.then(
-      () => {},
-      () => {},
-    );
-    return run;
+    return this.#chain.run(step);
   }
 
   /** Queues a write, and a flush soon after: a write nobody awaits becomes durable too. */
