@@ -6,27 +6,15 @@ import { join } from 'node:path';
 const IMPORTS = `import { issueToken } from '../auth.ts';
 import { MESSAGES } from '../generated/messages.ts';
 import { callerOf, fail, ok } from '../handler.ts';
-import { rateLimited } from '../rate-limit.ts';
 `;
 
 /** The handlers, by file and operationId: the body of `(ctx) => ...` that replaces `notImplemented`. */
 export const FILLED: Record<string, Record<string, string>> = {
   'src/handlers/authentication.ts': {
-    // The two limits of the document: refused keys per IP (peeked first, counted on a refusal) and
-    // every attempt per API key.
+    // No rate limit here: the app counts the login's two (refused keys per IP, attempts per key).
     postUserLogin: `{
-  const perIp = ctx.op.rateLimits.find((r) => r.scope === 'ip');
-  const perKey = ctx.op.rateLimits.find((r) => r.scope === 'apiKey');
-  const ipKey = \`login:ip:\${ctx.ip}\`;
-  const ipVerdict = perIp && ctx.limiter.peek(ipKey, perIp, ctx.now);
-  if (ipVerdict && !ipVerdict.allowed) return rateLimited(ctx.res, ipVerdict);
-  const keyVerdict = perKey && ctx.limiter.hit(\`login:key:\${ctx.body.apiKey}\`, perKey, ctx.now);
-  if (keyVerdict && !keyVerdict.allowed) return rateLimited(ctx.res, keyVerdict);
   const user = ctx.store.userByApiKey(ctx.body.apiKey);
-  if (!user) {
-    if (perIp) ctx.limiter.hit(ipKey, perIp, ctx.now);
-    return fail(MESSAGES.postUserLogin.INVALID_API_KEY, 403);
-  }
+  if (!user) return fail(MESSAGES.postUserLogin.INVALID_API_KEY, 403);
   return ok({ jwt: issueToken(ctx.store, user, ctx.ip, ctx.now) });
 }`,
   },

@@ -1,10 +1,13 @@
 // The generated server stubs as a backend team gets them (ADR 0029): the packed packages installed
 // into a tools folder, `marketplace-contract init` writing a project outside the repository, the
 // project installed from the same tarballs (the rest from the npm registry) and type-checked. With
-// three handlers filled in (server-stubs.fixture.ts) and the project started in test mode, the
-// installed suite runs green: those operations pass, every other one is not implemented. Then a
-// field of the document changes and `update` leaves the edited handler file alone, lists the
-// handler and tsc points at it. One pack and one install for both; every process stopped.
+// three handlers filled in (server-stubs.fixture.ts; the login applies no limit, the app counts the
+// document's) and the project started in test mode, the installed suite runs green: those
+// operations pass, every other one is not implemented. Then a field of the document changes, an
+// operation goes, and `update` leaves the edited handler file alone, lists both handlers and tsc
+// points at them. The project's commands are run as its README gives them (`npm run typecheck`,
+// `conformance`, `stubs:update`, `baseline write`). One pack and one install for both; every
+// process stopped.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +28,7 @@ async function runBin(dir: string, name: string, args: string[]) {
     .catch((e) => ({ code: e.code as number, output: `${e.stdout}${e.stderr}` }));
 }
 
-const tsc = () => runBin(app, 'tsc', ['-p', 'tsconfig.json']);
+const tsc = () => npmRun('typecheck');
 
 let filled = false;
 /** The team's first handlers (server-stubs.fixture.ts), written once. */
@@ -34,11 +37,19 @@ function fill(): void {
   filled = true;
 }
 
+/** `npm run <script> -- <args>` in the project, as its README says; its output, and its exit code. */
+async function npmRun(script: string, args: string[] = [], env: Record<string, string> = {}) {
+  return run('npm', ['run', '-s', script, '--', ...args], { cwd: app, env: userEnv(env), maxBuffer: 64 * 1024 * 1024 })
+    .then(({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }))
+    .catch((e) => ({ code: e.code as number, output: `${e.stdout}${e.stderr}` }));
+}
+
 /**
- * Starts the project in test mode, runs the installed suite against it with the project's baseline
- * and stops it: the run must be green. The state of each operation in the progress, and the console.
+ * Starts the project in test mode, runs the installed suite against it as the README does
+ * (`npm run conformance`, the project's baseline) and stops it: the run must be green. The state of
+ * each operation in the progress, each test's outcome, and the console.
  */
-async function runSuite(name: string) {
+async function runSuite() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const server = startIn(started, app, join(app, 'node_modules/.bin/node'), ['src/main.ts'], {
@@ -46,17 +57,9 @@ async function runSuite(name: string) {
     MARKETPLACE_TEST_MODE: '1',
   });
   await answering(url, server);
-  const out = join(scratch, `reports-${name}`);
-  const suite = await runBin(app, 'marketplace-conformance', [
-    '--target',
-    url,
-    '--baseline',
-    'conformance-baseline.json',
-    '--out',
-    out,
-  ]);
+  const suite = await npmRun('conformance', [], { MARKETPLACE_URL: url });
   await stop(server.child);
-  const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+  const results = JSON.parse(readFileSync(join(app, 'conformance-reports/results.json'), 'utf8'));
   expect(
     results.failed.map((f: { name: string; reason?: string }) => `${f.name}: ${f.reason}`),
     suite.output.slice(-6000),
@@ -65,7 +68,7 @@ async function runSuite(name: string) {
   const states = new Map<string, string>(
     results.progress.operations.map((o: { operation: string; state: string }) => [o.operation, o.state]),
   );
-  return { states, output: suite.output };
+  return { states, output: suite.output, outcomes: results.outcomes as { file: string; state: string }[] };
 }
 
 beforeAll(async () => {
@@ -125,15 +128,23 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       expect(stubs.code, stubs.output).toBe(0);
       // Nothing implemented: the operations the run reached are not implemented, the others (their
       // tests need a login first) not tested.
-      const first = await runSuite('stubs');
+      const first = await runSuite();
       expect(first.output).toContain(`Progress: 0 of ${first.states.size} operations implemented`);
       expect(first.states.get('POST /user/login')).toBe('not implemented');
       expect([...first.states].filter(([, state]) => !['not implemented', 'not tested'].includes(state))).toEqual([]);
+      // The README's baseline command records the run's failures (none) until a date.
+      const baseline = join(scratch, 'baseline.json');
+      const written = await runBin(app, 'marketplace-conformance', [
+        ...['baseline', 'write', '--from', 'conformance-reports/results.json'],
+        ...['--out', baseline, '--expires', '2027-03-31'],
+      ]);
+      expect(written.code, written.output).toBe(0);
+      expect(JSON.parse(readFileSync(baseline, 'utf8')).failures).toEqual([]);
 
       fill();
       const filled = await tsc();
       expect(filled.code, filled.output).toBe(0);
-      const { states, output } = await runSuite('filled');
+      const { states, output, outcomes } = await runSuite();
       const names = ['POST /user/login', 'GET /user/balance', 'GET /item/listing/count/{item}'];
       expect(FILLED_OPERATIONS).toHaveLength(names.length);
       for (const name of names) expect([name, states.get(name)]).toEqual([name, 'passing']);
@@ -141,36 +152,46 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       expect(others.length).toBeGreaterThan(90);
       expect(others.filter(([, state]) => state !== 'not implemented')).toEqual([]);
       expect(output).toContain(`Progress: 3 of ${states.size} operations implemented`);
+      // The login's handler applies no limit: the app counts its two documented rules (429, headers).
+      const loginLimits = outcomes.filter((o) => /login-limits\.test\.[jt]s$/.test(o.file));
+      expect(loginLimits.map((o) => o.state)).toEqual(['passed', 'passed']);
     },
     15 * MINUTE,
   );
 
-  it('update after a field changed: the edited handler file is kept, listed, and tsc points at the handler', async () => {
+  it('update after a field changed and an operation went: the edited handler file is kept, both listed, and tsc points at each', async () => {
     const document = JSON.parse(
       readFileSync(join(app, 'node_modules/@marketplace/openapi/bundled/openapi.json'), 'utf8'),
     );
     const balance = document.paths['/user/balance'].get.responses['200'].content['application/json'].schema;
     balance.allOf[1].properties.content.properties.balance.description = 'Balance in whole cents.';
     balance.allOf[1].properties.content.properties.currency = { type: 'string' };
+    // An operation of the same (edited) file leaves the document.
+    delete document.paths['/user/getContactMail'];
     const changed = join(scratch, 'changed-openapi.json');
     writeFileSync(changed, JSON.stringify(document));
     fill();
     const before = Object.fromEntries(Object.keys(FILLED).map((f) => [f, readFileSync(join(app, f), 'utf8')]));
     const cart = readFileSync(join(app, 'src/handlers/cart.ts'), 'utf8');
-    const update = await runBin(app, 'marketplace-contract', ['update', '.', '--document', changed]);
+    const update = await npmRun('stubs:update', ['--document', changed]);
     expect(update.code, update.output).toBe(0);
     expect(update.output).toContain('Changed since you wrote their handler');
     expect(update.output).toContain('  getUserBalance (src/handlers/account.ts)');
+    expect(update.output).toContain(
+      'No longer in the document (delete their handler):\n  getUserGetContactMail (src/handlers/account.ts)',
+    );
     // Nothing the team wrote is overwritten; untouched stubs stay as they were (their operations did not change).
     for (const [file, text] of Object.entries(before)) expect(readFileSync(join(app, file), 'utf8'), file).toBe(text);
     expect(readFileSync(join(app, 'src/handlers/cart.ts'), 'utf8')).toBe(cart);
     const checked = await tsc();
     expect(checked.code).not.toBe(0);
-    const line =
-      before['src/handlers/account.ts']!.split('\n').findIndex((l) => l.includes('export const getUserBalance')) + 1;
+    const lineOf = (id: string) =>
+      before['src/handlers/account.ts']!.split('\n').findIndex((l) => l.includes(`export const ${id}:`)) + 1;
     const errors = checked.output.split('\n').filter((l) => /error TS/.test(l));
-    expect(errors).toEqual([
-      expect.stringMatching(new RegExp(`^src/handlers/account\\.ts\\(${line},\\d+\\): error TS2344: `)),
-    ]);
+    expect(errors).toHaveLength(2);
+    for (const id of ['getUserBalance', 'getUserGetContactMail'])
+      expect(errors).toContainEqual(
+        expect.stringMatching(new RegExp(`^src/handlers/account\\.ts\\(${lineOf(id)},\\d+\\): error TS2344: `)),
+      );
   });
 });

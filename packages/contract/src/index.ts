@@ -28,6 +28,7 @@ export {
   type RateLimitRule,
 } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
+export { type RuleCounting, ruleCounting } from './rate-limit-counting.ts';
 export { type RateLimitHeaders, sendRateLimited, setRateLimitHeaders } from './rate-limited.ts';
 export {
   documentOperations,

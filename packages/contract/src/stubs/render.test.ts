@@ -26,7 +26,7 @@ describe('a stub', () => {
     expect(renderStub(LOGIN)).toBe(`/**
  * POST /user/login: Log in with an API key
  * Permission (x-permission): None
- * Rate limit: 20 per 300 s per ip (attempts answered \`Invalid API key\`), beyond: reject
+ * Rate limit: 20 per 300 s per ip (attempts answered \`Invalid API key\`), beyond: reject, counted by the app
  * Documented messages (MESSAGES.postUserLogin):
  * - MISSING_REQUIRED_PARAMETER_API_KEY "Missing required parameter: apiKey": apiKey absent
  * - INVALID_API_KEY "Invalid API key": no account has this API key (HTTP 403); the key is revoked *\\/ oops
@@ -37,7 +37,16 @@ export const postUserLogin: Handler<'postUserLogin', '0a1b2c3d'> = notImplemente
 
   it('says so when the operation has no messages or limits of its own', () => {
     const stub = renderStub({ ...LOGIN, rateLimits: [], errorMessages: [] });
-    expect(stub).toContain(' * Rate limit: the general limit only\n * Documented messages: none of its own\n');
+    expect(stub).toContain(
+      ' * Rate limit: the general limit only (counted by the app)\n * Documented messages: none of its own\n',
+    );
+    const cached = renderStub({
+      ...LOGIN,
+      rateLimits: [{ limit: 1, window: 60, scope: 'ip', counts: 'requests with update=1', exceeded: 'serve-cached' }],
+    });
+    expect(cached).toContain(
+      ' * Rate limit: 1 per 60 s per ip (requests with update=1), beyond: serve-cached, yours to count (ctx.limiter)\n',
+    );
   });
 });
 

@@ -2,6 +2,7 @@
 // (grouped one file per tag), the revisions the typed handlers are checked against, the documented
 // messages as constants, and the list of handler files the app mounts. Pure: text in, text out.
 import type { ErrorMessage, RateLimitRule } from '../operation-index.ts';
+import { ruleCounting } from '../rate-limit-counting.ts';
 import type { StubOperation } from './operations.ts';
 
 /** A comment line that cannot close the comment it is in. */
@@ -30,15 +31,17 @@ export function messageConstants(messages: ErrorMessage[]): Map<string, string> 
   return constants;
 }
 
+/** A rule, and who counts it: the app (src/rate-limit.ts) when it can, the handler otherwise. */
 const rateLimitLine = (r: RateLimitRule): string =>
-  `${r.limit} per ${r.window} s per ${r.scope}${r.counts ? ` (${r.counts})` : ''}, beyond: ${r.exceeded}`;
+  `${r.limit} per ${r.window} s per ${r.scope}${r.counts ? ` (${r.counts})` : ''}, beyond: ${r.exceeded}` +
+  (ruleCounting(r).by === 'handler' ? ', yours to count (ctx.limiter)' : ', counted by the app');
 
 /** One stub: the operation's facts in a comment, and a handler that answers as an unknown route does. */
 export function renderStub(op: StubOperation): string {
   const lines = [
     `${op.method} ${op.path}: ${op.summary}`,
     `Permission (x-permission): ${op.permission}`,
-    `Rate limit: ${op.rateLimits.length ? op.rateLimits.map(rateLimitLine).join('; ') : 'the general limit only'}`,
+    `Rate limit: ${op.rateLimits.length ? op.rateLimits.map(rateLimitLine).join('; ') : 'the general limit only (counted by the app)'}`,
   ];
   const constants = messageConstants(op.errorMessages);
   if (constants.size === 0) lines.push('Documented messages: none of its own');

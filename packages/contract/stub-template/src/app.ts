@@ -1,14 +1,22 @@
 // The API: Express 5 behind the gate of @marketplace/contract, which applies the document before
 // any handler runs (match the operation, identify the caller, check its permission level, read the
 // body within the operation's limit, validate; every refusal in the API's envelope with the
-// documented message). Then the operation's handler, found by operationId in src/handlers/.
-import { createGate, type OperationInfo, readDocument, sendError, sendOk } from '@marketplace/contract';
+// documented message). The rate limits the app can count are counted (rate-limit.ts). Then the
+// operation's handler, found by operationId in src/handlers/.
+import {
+  createGate,
+  type OperationInfo,
+  readDocument,
+  sendError,
+  sendOk,
+  sendRateLimited,
+} from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { type Caller, identify } from './auth.ts';
 import type { Clock } from './clock.ts';
 import { handlerModules } from './generated/handlers.ts';
 import { type Ctx, type NotImplemented, notImplemented, type RawReply, type Refusal } from './handler.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { countGeneral, OperationLimits, RateLimiter } from './rate-limit.ts';
 import type { Store } from './store.ts';
 import { testHelpers } from './test-helpers.ts';
 
@@ -32,16 +40,16 @@ function unknownRoute(_req: Request, res: Response): void {
 }
 
 export function createApp({ store, clock, testMode }: AppOptions): express.Express {
+  const limiter = new RateLimiter();
+  const limits = new OperationLimits(limiter);
   const gate = createGate<Caller>({
     document: readDocument(),
     identify: (req) => identify(req, store, clock.now()),
-    // count(req, res, op, caller): the general limit and the operations' rate limits that count
-    // every request (op.rateLimits, with `limiter` and `rateLimited` of rate-limit.ts); answer the
-    // 429 and return false. Until then nothing is counted here.
+    // The general limit, before the body is read (rate-limit.ts). Stubs never get here.
+    count: (_req, res, op, caller) => countGeneral(limiter, res, op, caller, clock.now()),
     validateResponses: testMode,
     unexpected: (err, req) => console.error(`${req.method} ${req.path} failed`, err),
   });
-  const limiter = new RateLimiter();
   const handlers = new Map<string, AnyHandler>();
   for (const module of handlerModules)
     for (const [name, handler] of Object.entries(module))
@@ -64,7 +72,13 @@ export function createApp({ store, clock, testMode }: AppOptions): express.Expre
     const op = gate.operationOf(res);
     const handler = op && handlers.get(op.operationId);
     if (!op || !handler) return next();
-    const reply = await handler(context(req, res, op, gate.matcher.typedParams(op, req.path), gate.callerOf(res)));
+    const ctx = context(req, res, op, gate.matcher.typedParams(op, req.path), gate.callerOf(res));
+    // The operation's own rules the app counts (rate-limit.ts): the body is read, so the login's
+    // API key is known; a rule counted by its answers is counted once the handler answered.
+    const over = limits.before(op, ctx, ctx.now);
+    if (over) return sendRateLimited(res, over);
+    const reply = await handler(ctx);
+    if ('ok' in reply && !reply.ok) limits.after(op, ctx, reply.error, ctx.now);
     if ('notImplemented' in reply) return next();
     if ('raw' in reply) res.status(200).type(reply.raw.contentType).send(reply.raw.body);
     else if (reply.ok) sendOk(res, op.envelope, reply.value);

@@ -5,12 +5,14 @@ import type { Asset, Item, Session, Store, User } from './store.ts';
 export class MemoryStore implements Store {
   private users = new Map<string, User>();
   private items = new Map<number, Item>();
+  private highestItemId = 0;
   private assetList: Asset[] = [];
   private sessions = new Map<string, Session>();
 
   clear(): void {
     this.users.clear();
     this.items.clear();
+    this.highestItemId = 0;
     this.assetList = [];
     this.sessions.clear();
   }
@@ -31,6 +33,7 @@ export class MemoryStore implements Store {
 
   addItem(item: Item): Item {
     this.items.set(item.id, item);
+    this.highestItemId = Math.max(this.highestItemId, item.id);
     return item;
   }
 
@@ -39,7 +42,7 @@ export class MemoryStore implements Store {
   }
 
   nextItemId(): number {
-    return Math.max(0, ...this.items.keys()) + 1;
+    return this.highestItemId + 1;
   }
 
   addAsset(asset: Omit<Asset, 'id'>): Asset {
