@@ -420,7 +420,7 @@ export interface components {
             /** @description A fresh 17-digit ID is generated when absent. */
             platformId?: string;
         };
-        /** @description Any Item field of the public document; `name` and `game` are required, `id` is optional. */
+        /** @description The Item fields of the public document declared here; `name` and `game` are required, `id` is optional. Other fields are accepted and dropped (they reach no item). */
         ItemRequest: {
             id?: number;
             name: string;
@@ -550,6 +550,7 @@ export interface components {
         };
         GeoipRequest: {
             ip: string;
+            /** @description Two letters, either case; stored and answered in upper case. */
             country: string;
         };
         SandboxRequest: {

@@ -1,0 +1,73 @@
+// The gate of the test helpers: the same rules as the API's (@marketplace/contract), applied with
+// the test-helpers document (openapi/test-helpers.yaml). A helper's body is read within a limit
+// and validated against the helper's schema before the helper runs, so a bad request gets the
+// documented HTTP 300 with a message (`Invalid request body`, `Invalid <field> parameter`, ...)
+// and changes nothing; and what the schema does not declare is dropped, never copied into the state.
+import { createRequire } from 'node:module';
+import { createGate, type Json, type OperationInfo, readDocument, resolveRef } from '@marketplace/contract';
+import express from 'express';
+import type { ServerDeps } from '../http/deps.ts';
+
+/**
+ * Bytes of body a helper reads at most, when its schema does not bound it lower: a population or
+ * platform inventory fits, and nothing larger is read.
+ */
+export const HELPER_BODY_LIMIT = 10 * 1024 * 1024;
+
+let helpersDocument: Json | undefined;
+/**
+ * The bundled test-helpers document, read once per process: the validators built for it are kept
+ * per document object (contract validators.ts), so every server and sandbox shares one build.
+ */
+export const testHelpersDocument = (): Json =>
+  (helpersDocument ??= readDocument(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json')));
+
+/**
+ * An Express application that admits a helper request as the document allows (its operation, a
+ * bounded body, a valid one) and hands it to the helpers `routes` mounts, refusing the rest with
+ * the documented answer.
+ */
+export function helpersGate(deps: ServerDeps, routes: (app: express.Express) => void): express.Express {
+  const gate = createGate({
+    document: testHelpersDocument(),
+    identify: () => undefined, // helpers bypass permission levels
+    bodyLimit: (op) => Math.min(op.bodyLimit ?? HELPER_BODY_LIMIT, HELPER_BODY_LIMIT),
+    unexpected: (err, req) => deps.logger.error({ err, path: req.path, method: req.method }, 'test helper failed'),
+  });
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  gate.mount(app);
+  // Only what the helper's schema declares goes on (see declaredFields).
+  app.use((req, res, next) => {
+    const op = gate.operationOf(res);
+    if (op && req.body && typeof req.body === 'object' && !Array.isArray(req.body))
+      req.body = declaredFields(testHelpersDocument(), op, req.body);
+    next();
+  });
+  routes(app);
+  app.use(gate.refuse);
+  return app;
+}
+
+/** The top-level fields a request schema names, through `$ref`s and its `oneOf`/`anyOf`/`allOf` branches. */
+function namedFields(doc: Json, raw: Json, into = new Set<string>()): Set<string> {
+  const schema = resolveRef(doc, raw);
+  if (!schema || typeof schema !== 'object') return into;
+  for (const name of Object.keys(schema.properties ?? {})) into.add(name);
+  for (const branch of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])])
+    namedFields(doc, branch, into);
+  return into;
+}
+
+/**
+ * The body with only the fields the operation's JSON schema declares. A schema that admits more
+ * (`additionalProperties: true`, the item helper's) accepts them but they reach nothing: a field
+ * the document does not type could otherwise overwrite what the server computes (an item's
+ * `SKU`, an asset's `user`) or store a value no answer of the API can show.
+ */
+export function declaredFields(doc: Json, op: OperationInfo, body: Record<string, unknown>): Record<string, unknown> {
+  const requestBody = resolveRef(doc, doc.paths[op.path]?.[op.method.toLowerCase()]?.requestBody);
+  const names = namedFields(doc, requestBody?.content?.['application/json']?.schema);
+  return Object.fromEntries(Object.entries(body).filter(([name]) => names.has(name)));
+}
