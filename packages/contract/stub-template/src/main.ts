@@ -1,11 +1,12 @@
-// Starts the API on PORT (default 3000). MARKETPLACE_TEST_MODE=1 also mounts the test helpers the
-// conformance suite needs: never in production.
+// Starts the API on PORT (default 3000). MARKETPLACE_TEST_MODE=1 (or `--test-mode`, which
+// `npm run start:test-mode` passes on any shell) also mounts the test helpers the conformance suite
+// needs: never in production.
 import { createApp } from './app.ts';
 import { Clock } from './clock.ts';
 import { MemoryStore } from './memory-store.ts';
 
 const port = Number(process.env.PORT ?? 3000);
-const testMode = process.env.MARKETPLACE_TEST_MODE === '1';
+const testMode = process.env.MARKETPLACE_TEST_MODE === '1' || process.argv.includes('--test-mode');
 const app = createApp({ store: new MemoryStore(), clock: new Clock(), testMode });
 const server = app.listen(port, process.env.HOST ?? '127.0.0.1', () => {
   const address = server.address();
