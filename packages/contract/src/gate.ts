@@ -11,6 +11,7 @@ import { sendError } from './envelope.ts';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
 import type { OperationInfo } from './operation-index.ts';
 import { type PermittedCaller, permits } from './permission.ts';
+import { refuseMalformed } from './protocol-errors.ts';
 import {
   documentOperations,
   isAbortedRequest,
@@ -44,6 +45,7 @@ export interface Gate<Caller> {
   /**
    * The first middleware of `app`, before anything that might read a body: nothing of a body is
    * read before the gate's reader, and an answer given before it cuts the body (body-reader.ts).
+   * It refuses what Node lets through but the document does not (refuseMalformed).
    */
   guard: RequestHandler;
   /** Mounts the gate on `app`: what comes after it sees only requests the document admits. */
@@ -89,7 +91,8 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
     callerOf,
     guard(req: Request, res: Response, next: NextFunction) {
       guardBody(req, res);
-      next();
+      // A request HTTP parsers answer bare gets the document's answer here (protocol-errors.ts).
+      if (!refuseMalformed(req, res)) next();
     },
     mount(app) {
       useRequestParsing(app);

@@ -7,7 +7,7 @@ export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './documen
 export { sendError, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';
 export { createGate, type Gate, type GateOptions } from './gate.ts';
-export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from './messages.ts';
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from './messages.ts';
 export {
   isOnPurpose,
   MAX_DELAY_MS,
@@ -28,6 +28,17 @@ export {
   type RateLimitRule,
 } from './operation-index.ts';
 export { type PermittedCaller, permits } from './permission.ts';
+export {
+  answerProtocolErrors,
+  HEADERS_TIMEOUT_MS,
+  MAX_HEADER_BYTES,
+  MAX_HEADER_FIELDS,
+  type ProtocolTimeouts,
+  protocolAnswer,
+  protocolServer,
+  REQUEST_TIMEOUT_MS,
+  refuseMalformed,
+} from './protocol-errors.ts';
 export { type RuleCounting, ruleCounting } from './rate-limit-counting.ts';
 export { type RateLimitHeaders, sendRateLimited, setRateLimitHeaders } from './rate-limited.ts';
 export {

@@ -1,17 +1,18 @@
 // The mock of the Item Marketplace API: Prism serves the document's examples, dynamic data and
 // `Prefer` (or proxies to a real server), behind a front that answers as the API does (front.ts,
-// ADR 0017). Used by `npm run mock` / `marketplace-mock`, and by the tests that run the client and
-// the conformance suite against the mock.
+// ADR 0017), on a server that answers malformed HTTP as the reference server does (the contract's
+// protocolServer). Used by `npm run mock` / `marketplace-mock`, and by the tests that run the client
+// and the conformance suite against the mock.
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OnPurposeOptions } from '@marketplace/contract';
+import { type OnPurposeOptions, type ProtocolTimeouts, protocolServer } from '@marketplace/contract';
 import { AnswerCache } from './answer-cache.ts';
 import { locateDocument, readDocument } from './document.ts';
 import { createFront } from './front.ts';
 import { startPrism } from './prism.ts';
 
-export interface MockOptions {
+export interface MockOptions extends ProtocolTimeouts {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
@@ -40,6 +41,8 @@ export async function startMock({
   dynamic = false,
   log = (line) => console.error(line),
   onPurpose,
+  requestTimeout,
+  headersTimeout,
 }: MockOptions = {}): Promise<MockServer> {
   const parsed = readDocument(document);
   const prism = await startPrism({ document, dynamic });
@@ -48,8 +51,14 @@ export async function startMock({
   const app = createFront({ document: parsed, prism: prism.url, log, cache, onPurpose });
   let server: Server;
   try {
-    server = await new Promise<Server>((done, fail) => {
-      const s = app.listen(port, host, (error?: Error) => (error ? fail(error) : done(s)));
+    // The document's limits and protocol answers, as on the reference server (ADR 0026).
+    server = protocolServer(app, { requestTimeout, headersTimeout });
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, host, () => {
+        server.off('error', fail);
+        done();
+      });
     });
   } catch (e) {
     await prism.stop();

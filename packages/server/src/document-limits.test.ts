@@ -6,12 +6,20 @@
 // that value. A limit changed on one side only fails here.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BYTES_PER_CHARACTER, FORM_DEPTH, FORM_PARAMETERS, SLACK_BYTES } from '@marketplace/contract';
+import {
+  BYTES_PER_CHARACTER,
+  FORM_DEPTH,
+  FORM_PARAMETERS,
+  HEADERS_TIMEOUT_MS,
+  MAX_HEADER_BYTES,
+  MAX_HEADER_FIELDS,
+  REQUEST_TIMEOUT_MS,
+  SLACK_BYTES,
+} from '@marketplace/contract';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_SECONDS } from './auth/jwt.ts';
 import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, GENERAL_LIMIT, UPLOAD_RETRY_AFTER } from './http/app.ts';
-import { MAX_HEADER_BYTES, MAX_HEADER_FIELDS } from './http/protocol-errors.ts';
-import { BUNDLED_DOCUMENT, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './server.ts';
+import { BUNDLED_DOCUMENT } from './server.ts';
 
 const document = JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
 const introduction: string = document.info.description;

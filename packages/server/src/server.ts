@@ -1,10 +1,10 @@
 // The composition root: builds the store, clock, adapters and Express app from a configuration.
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { isOnPurpose, onPurpose } from '@marketplace/contract';
+import { isOnPurpose, onPurpose, type ProtocolTimeouts, protocolServer } from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
@@ -22,7 +22,6 @@ import { indexesOf } from './domain/indexes.ts';
 import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
 import type { Random, ServerDeps } from './http/deps.ts';
-import { answerProtocolErrors, MAX_HEADER_BYTES } from './http/protocol-errors.ts';
 import { documentsRouter } from './routes/documents.ts';
 import { routes } from './routes/index.ts';
 import { testHelpersRouter } from './routes/test-helpers.ts';
@@ -198,31 +197,15 @@ export function serverUrl(server: Server): string {
   return `http://${family === 'IPv6' ? `[${address}]` : address}:${port}`;
 }
 
-/** The document's bounds on a slow request ("Request bodies"): all of it in 60 s, its headers in 10 s. */
-export const REQUEST_TIMEOUT_MS = 60_000;
-export const HEADERS_TIMEOUT_MS = 10_000;
-
 /**
- * Listens with the request and headers timeouts, so a stalled upload is cut (408, connection
- * closed) instead of holding its buffer. Node checks them every `connectionsCheckingInterval`
- * (30 s by default, longer than the headers timeout): here every second at most.
+ * Listens with the document's limits and protocol answers (the contract's protocolServer, the
+ * mock's too): a stalled upload is cut (408, connection closed) instead of holding its buffer.
  */
 export function listen(
   app: (req: IncomingMessage, res: ServerResponse) => void,
-  { port, host, requestTimeout = REQUEST_TIMEOUT_MS, headersTimeout = HEADERS_TIMEOUT_MS }: ListenOptions,
+  { port, host, requestTimeout, headersTimeout }: ListenOptions,
 ): Promise<Server> {
-  const server = createServer(
-    {
-      requestTimeout,
-      headersTimeout: Math.min(headersTimeout, requestTimeout),
-      connectionsCheckingInterval: Math.min(1000, headersTimeout, requestTimeout),
-      maxHeaderSize: MAX_HEADER_BYTES,
-      // Checked by the application, which answers in the envelope (Node's answer is a bare 400).
-      requireHostHeader: false,
-    },
-    app,
-  );
-  answerProtocolErrors(server, app);
+  const server = protocolServer(app, { requestTimeout, headersTimeout });
   return new Promise((done, fail) => {
     const refuse = (error: NodeJS.ErrnoException) => {
       const why = {
@@ -241,12 +224,9 @@ export function listen(
   });
 }
 
-export interface ListenOptions {
+export interface ListenOptions extends ProtocolTimeouts {
   port: number;
   host: string;
-  /** Milliseconds for a whole request, headers and body. */
-  requestTimeout?: number;
-  headersTimeout?: number;
 }
 
 /**

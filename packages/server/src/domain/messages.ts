@@ -5,15 +5,7 @@
 // the seed's table has a constant. Request-validation messages (`Invalid <field> parameter`) are
 // read from the document by the HTTP layer (ADR 0002) and are not repeated here.
 
-export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, rateLimited } from '@marketplace/contract';
-
-/** Document (`x-protocol-errors`): answers to a request that is not HTTP the server reads, before any operation. */
-export const PROTOCOL = {
-  badRequest: 'Bad request',
-  timeout: 'Request timeout',
-  expectationFailed: 'Expectation failed',
-  headersTooLarge: 'Request header fields too large',
-} as const;
+export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from '@marketplace/contract';
 
 export const LOGIN = {
   missingApiKey: 'Missing required parameter: apiKey',

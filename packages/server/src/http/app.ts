@@ -21,7 +21,6 @@ import type { BaseCtx, Caller, RawReply, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { execute } from './execute.ts';
-import { refuseMalformed } from './protocol-errors.ts';
 
 /** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
 export const GENERAL_LIMIT = { limit: 600, window: 60 };
@@ -69,12 +68,8 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
-  // A request HTTP parsers answer bare gets the document's answer here (protocol-errors.ts).
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    gate.guard(req, res, () => {
-      if (!refuseMalformed(req, res)) next();
-    }),
-  );
+  // A request HTTP parsers answer bare gets the document's answer here (the contract's protocol-errors.ts).
+  app.use(gate.guard);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {

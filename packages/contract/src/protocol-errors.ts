@@ -1,17 +1,29 @@
-// Answers to requests the server cannot read as HTTP, given before any operation is matched
-// (issue 24, point 4). Node answers these itself with a bare status line and no body (431 for
-// large headers, 400 for a malformed request, 408 for a slow one, 417 for an unknown `Expect`) or
-// not at all (`CONNECT`); here each is the document's answer (`x-protocol-errors`) in envelope A,
-// with `Connection: close`.
-import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+// Answers to requests a server cannot read as HTTP, given before any operation is matched
+// (issue 24, point 4), the same on the reference server and the mock (issue 23, ADR 0026). Node
+// answers these itself with a bare status line and no body (431 for large headers, 400 for a
+// malformed request, 408 for a slow one, 417 for an unknown `Expect`) or not at all (`CONNECT`);
+// here each is the document's answer (`x-protocol-errors`) in envelope A, with `Connection: close`.
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { LINGER_MS } from '@marketplace/contract';
-import { NOT_FOUND, PROTOCOL } from '../domain/messages.ts';
+import { LINGER_MS } from './body-reader.ts';
+import { NOT_FOUND, PROTOCOL } from './messages.ts';
 
 /** Header fields a request may have: more gets 431 (Node would drop those past its count silently). */
 export const MAX_HEADER_FIELDS = 100;
 /** Bytes of request line and headers (Node's `maxHeaderSize`, stated by the document). */
 export const MAX_HEADER_BYTES = 16_384;
+/** The document's bounds on a slow request ("Request bodies"): all of it in 60 s, its headers in 10 s. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+
+type App = (req: IncomingMessage, res: ServerResponse) => void;
+
+export interface ProtocolTimeouts {
+  /** REQUEST_TIMEOUT_MS by default. */
+  requestTimeout?: number;
+  /** HEADERS_TIMEOUT_MS by default (never more than `requestTimeout`). */
+  headersTimeout?: number;
+}
 
 /** A whole HTTP answer in envelope A, for a socket no response object owns. */
 export function protocolAnswer(status: number, message: string): string {
@@ -45,9 +57,10 @@ function sendProtocolError(res: ServerResponse, status: number, message: string)
 }
 
 /**
- * Refuses, in the request's first middleware, what Node lets through but the document does not: an
- * HTTP/1.1 request without `Host` (Node's own check answers a bare 400, so it is turned off) and
- * more header fields than MAX_HEADER_FIELDS. Returns whether the request was answered.
+ * Refuses, in the request's first middleware (the gate's guard), what Node lets through but the
+ * document does not: an HTTP/1.1 request without `Host` (Node's own check answers a bare 400, so
+ * protocolServer turns it off) and more header fields than MAX_HEADER_FIELDS. Returns whether the
+ * request was answered.
  */
 export function refuseMalformed(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.rawHeaders.length / 2 > MAX_HEADER_FIELDS) sendProtocolError(res, 431, PROTOCOL.headersTooLarge);
@@ -63,7 +76,7 @@ export function refuseMalformed(req: IncomingMessage, res: ServerResponse): bool
  * Node's immediate `100 Continue`: the body reader sends it when it is about to read, so a refused
  * caller is answered before sending its body.
  */
-export function answerProtocolErrors(server: Server, app: (req: IncomingMessage, res: ServerResponse) => void): void {
+export function answerProtocolErrors(server: Server, app: App): void {
   server.maxHeadersCount = MAX_HEADER_FIELDS + 1; // one more than allowed, so refuseMalformed sees the excess
   // The response in progress on each socket: an answer must not be written into one already started.
   const inFlight = new WeakMap<Duplex, ServerResponse>();
@@ -82,4 +95,30 @@ export function answerProtocolErrors(server: Server, app: (req: IncomingMessage,
   server.on('connect', (_req: IncomingMessage, socket: Duplex) =>
     answerAndClose(socket, protocolAnswer(404, NOT_FOUND)),
   );
+}
+
+/**
+ * An HTTP server for `app` (not yet listening) with the document's limits and protocol answers:
+ * the request and headers timeouts, so a stalled upload is cut (408, connection closed) instead of
+ * holding its buffer, checked every second at most (Node's default interval, 30 s, is longer than
+ * the headers timeout); MAX_HEADER_BYTES; and answerProtocolErrors. The app's first middleware is
+ * the gate's guard, which applies refuseMalformed.
+ */
+export function protocolServer(
+  app: App,
+  { requestTimeout = REQUEST_TIMEOUT_MS, headersTimeout = HEADERS_TIMEOUT_MS }: ProtocolTimeouts = {},
+): Server {
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(headersTimeout, requestTimeout),
+      connectionsCheckingInterval: Math.min(1000, headersTimeout, requestTimeout),
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Checked by the guard, which answers in the envelope (Node's answer is a bare 400).
+      requireHostHeader: false,
+    },
+    app,
+  );
+  answerProtocolErrors(server, app);
+  return server;
 }
