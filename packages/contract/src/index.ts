@@ -7,6 +7,7 @@ export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './documen
 export { sendError, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';
 export { createGate, type Gate, type GateOptions } from './gate.ts';
+export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate, testHelpersDocument } from './helpers-gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from './messages.ts';
 export {
   isOnPurpose,

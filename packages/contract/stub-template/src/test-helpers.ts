@@ -3,19 +3,20 @@
 // rate-limit counts) and a clock the suite can move. Envelope A, HTTP 300 with a message for a bad
 // request. A helper left out (buy orders, outbox, platform, payments, geo-IP) answers 404, and the
 // suite skips the tests that need it, naming it. Add them as you implement the features they prepare.
+// The contract's helpers gate reads each body within its limit, validates it against the helper's
+// schema (answering the documented 300) and drops the fields the schema does not declare: what a
+// helper checks here are the rules of the state (an unknown user, an item ID taken).
 import { randomInt } from 'node:crypto';
-import { sendError, sendOk } from '@marketplace/contract';
-import express, { type Request, type Response } from 'express';
+import { helpersGate, sendError, sendOk } from '@marketplace/contract';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from './clock.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Item, Store, User } from './store.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: a helper's body is checked field by field below
+// biome-ignore lint/suspicious/noExplicitAny: a helper's body, validated against its schema by the gate
 type Body = any;
 type Answer = { ok: true; value: unknown } | { ok: false; error: string };
 
-const GAMES = [440, 730, 570, 252490, 753];
-const isInt = (v: unknown): v is number => Number.isInteger(v);
 const bad = (error: string): Answer => ({ ok: false, error });
 const digits = (n: number): string => Array.from({ length: n }, (_, i) => randomInt(i === 0 ? 1 : 0, 10)).join('');
 /** The item's slug: lower case, every run of other characters one `-`, none at either end. */
@@ -25,15 +26,27 @@ export const slugOf = (name: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): express.Router {
-  const router = express.Router();
-  router.use('/test_helpers', express.json({ limit: '10mb' }));
-  const post = (path: string, helper: (body: Body) => Answer) =>
+export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): RequestHandler {
+  /** `METHOD path` of the helpers written here: only they go through the helpers' gate. */
+  const written = new Set<string>();
+  const helpers = helpersGate(
+    { unexpected: (err, req) => console.error(`${req.method} ${req.path} failed`, err), trustProxy: 'loopback' },
+    (app) => mountHelpers(app, store, clock, limiter, written),
+  );
+  // Every other path is the API's: a helper not written yet answers 404 there, as an unknown route.
+  return (req: Request, res: Response, next: NextFunction) =>
+    written.has(`${req.method} ${req.path}`) ? helpers(req, res, next) : next();
+}
+
+function mountHelpers(router: Express, store: Store, clock: Clock, limiter: RateLimiter, written: Set<string>): void {
+  const post = (path: string, helper: (body: Body) => Answer) => {
+    written.add(`POST /test_helpers${path}`);
     router.post(`/test_helpers${path}`, (req: Request, res: Response) => {
       const answer = helper(req.body ?? {});
       if (answer.ok) sendOk(res, 'A', answer.value);
       else sendError(res, 'A', answer.error, 300);
     });
+  };
 
   post('/reset', () => {
     store.clear();
@@ -43,9 +56,6 @@ export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): e
   });
 
   post('/users', (b: Body) => {
-    if (b.balance !== undefined && (!isInt(b.balance) || b.balance < 0)) return bad('Invalid balance parameter');
-    if (b.platformId !== undefined && !/^[0-9]{17}$/.test(String(b.platformId)))
-      return bad('Invalid platformId parameter');
     const user: User = {
       platformId: b.platformId ?? digits(17),
       apiKey: `key-${digits(24)}`,
@@ -64,9 +74,6 @@ export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): e
   });
 
   post('/items', (b: Body) => {
-    if (typeof b.name !== 'string' || !b.name) return bad('Missing required parameter: name');
-    if (!GAMES.includes(b.game)) return bad('Invalid game parameter');
-    if (b.id !== undefined && (!isInt(b.id) || b.id < 1)) return bad('Invalid id parameter');
     if (b.id !== undefined && store.item(b.id)) return bad('Item id already exists');
     const item = { ...emptyItem(), ...b, id: b.id ?? store.nextItemId(), url: b.url ?? slugOf(b.name) } as Item;
     return { ok: true, value: store.addItem(item) };
@@ -74,9 +81,8 @@ export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): e
 
   post('/assets', (b: Body) => {
     if (!store.userByPlatformId(String(b.owner))) return bad('Unknown user');
-    const item = isInt(b.itemId) ? store.item(b.itemId) : undefined;
+    const item = store.item(b.itemId);
     if (!item) return bad('Unknown item');
-    if (b.price !== undefined && (!isInt(b.price) || b.price < 1)) return bad('Invalid price parameter');
     const { owner, itemId, state, price, game, ...attributes } = b;
     const asset = store.addAsset({
       assetId: digits(11),
@@ -91,13 +97,13 @@ export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): e
   });
 
   post('/clock', (b: Body) => {
-    if (isInt(b.advance)) clock.advance(b.advance);
-    else if (isInt(b.set) && b.set >= 0) clock.set(b.set);
-    else return bad('Send advance or set');
+    // The schema admits exactly one of the two.
+    if (b.advance !== undefined) clock.advance(b.advance);
+    else clock.set(b.set);
     return { ok: true, value: { now: clock.now() } };
   });
+  written.add('GET /test_helpers/clock');
   router.get('/test_helpers/clock', (_req: Request, res: Response) => sendOk(res, 'A', { now: clock.now() }));
-  return router;
 }
 
 /** The fields of an item the helper was not given: empty values of their types. */

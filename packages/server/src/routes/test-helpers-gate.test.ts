@@ -1,9 +1,10 @@
-// The helpers' gate (test-helpers-gate.ts): a helper's body is read within its limit and checked
+// The helpers' gate (@marketplace/contract's helpers-gate.ts) in the reference server: a helper's body is read within its limit and checked
 // against its schema in openapi/test-helpers.yaml before anything changes, refused with the
 // documented 300, and fields its schema does not declare never reach the state.
+
+import { HELPER_BODY_LIMIT } from '@marketplace/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './test-harness.fixture.ts';
-import { HELPER_BODY_LIMIT } from './test-helpers-gate.ts';
 
 let t: TestServer;
 beforeAll(async () => {

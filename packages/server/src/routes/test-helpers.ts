@@ -1,9 +1,9 @@
 // The test-helper routes of shared/test-helpers.md (openapi/test-helpers.yaml), mounted only in
 // test mode. They bypass permissions and rate limits, answer envelope A, and a bad request gets
 // HTTP 300 with a message string. Bodies are read, validated and stripped to their declared fields
-// by the helpers' gate (test-helpers-gate.ts): what a handler checks here are the rules of the state.
+// by the helpers' gate (@marketplace/contract's helpers-gate.ts): what a handler checks here are the rules of the state.
 
-import { sendError, sendOk } from '@marketplace/contract';
+import { helpersGate, sendError, sendOk } from '@marketplace/contract';
 import express, { type Request, type Response } from 'express';
 import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
@@ -14,7 +14,6 @@ import type { Result, Tx } from '../domain/tx.ts';
 import { createUser, newPlatformId } from '../domain/users.ts';
 import type { ServerDeps } from '../http/deps.ts';
 import { execute } from '../http/execute.ts';
-import { helpersGate } from './test-helpers-gate.ts';
 import { reportPayment, settleOffer } from './test-helpers-settle.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: helper bodies were validated against their schemas by the gate
@@ -23,7 +22,13 @@ type Body = any;
 /** The test-helpers router; every path is under /test_helpers. */
 export function testHelpersRouter(deps: ServerDeps): express.Router {
   const router = express.Router();
-  const helpers = helpersGate(deps, (app) => mountHelpers(app, deps));
+  const helpers = helpersGate(
+    {
+      unexpected: (err, req) => deps.logger.error({ err, path: req.path, method: req.method }, 'test helper failed'),
+      trustProxy: deps.config.trustProxy,
+    },
+    (app) => mountHelpers(app, deps),
+  );
   // Every /test_helpers/ path is the helpers' (an unknown one answers 404 there); the rest is the API's.
   router.use((req, res, next) => (req.path.startsWith('/test_helpers/') ? helpers(req, res, next) : next()));
   return router;

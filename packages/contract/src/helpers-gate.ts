@@ -1,12 +1,14 @@
-// The gate of the test helpers: the same rules as the API's (@marketplace/contract), applied with
-// the test-helpers document (openapi/test-helpers.yaml). A helper's body is read within a limit
+// The gate of the test helpers: the same rules as the API's, applied with the test-helpers
+// document (openapi/test-helpers.yaml). The reference server and the projects the server-stub
+// generator writes mount it, so neither reads a helper's body by hand. A helper's body is read within a limit
 // and validated against the helper's schema before the helper runs, so a bad request gets the
 // documented HTTP 300 with a message (`Invalid request body`, `Invalid <field> parameter`, ...)
 // and changes nothing; and what the schema does not declare is dropped, never copied into the state.
 import { createRequire } from 'node:module';
-import { createGate, type Json, type OperationInfo, readDocument, resolveRef } from '@marketplace/contract';
-import express from 'express';
-import type { ServerDeps } from '../http/deps.ts';
+import express, { type Request } from 'express';
+import { type Json, readDocument, resolveRef } from './document.ts';
+import { createGate } from './gate.ts';
+import type { OperationInfo } from './operation-index.ts';
 
 /**
  * Bytes of body a helper reads at most, when its schema does not bound it lower: a population or
@@ -22,27 +24,37 @@ let helpersDocument: Json | undefined;
 export const testHelpersDocument = (): Json =>
   (helpersDocument ??= readDocument(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json')));
 
+export interface HelpersGateOptions {
+  /** A helper that failed (logged; the caller gets the documented 500). */
+  unexpected: (err: unknown, req: Request) => void;
+  /** Express's `trust proxy` setting, as the API's app has it (`req.ip` behind a proxy). */
+  trustProxy?: string | boolean;
+}
+
 /**
  * An Express application that admits a helper request as the document allows (its operation, a
  * bounded body, a valid one) and hands it to the helpers `routes` mounts, refusing the rest with
  * the documented answer.
  */
-export function helpersGate(deps: ServerDeps, routes: (app: express.Express) => void): express.Express {
+export function helpersGate(
+  { unexpected, trustProxy = false }: HelpersGateOptions,
+  routes: (app: express.Express) => void,
+): express.Express {
   const gate = createGate({
     document: testHelpersDocument(),
     identify: () => undefined, // helpers bypass permission levels
     bodyLimit: (op) => Math.min(op.bodyLimit ?? HELPER_BODY_LIMIT, HELPER_BODY_LIMIT),
-    unexpected: (err, req) => deps.logger.error({ err, path: req.path, method: req.method }, 'test helper failed'),
+    unexpected,
   });
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy);
+  app.set('trust proxy', trustProxy);
   gate.mount(app);
   // Only what the helper's schema declares goes on (see declaredFields).
   app.use((req, res, next) => {
     const op = gate.operationOf(res);
     if (op && req.body && typeof req.body === 'object' && !Array.isArray(req.body))
-      req.body = declaredFields(testHelpersDocument(), op, req.body);
+      req.body = declaredFields(op, req.body);
     next();
   });
   routes(app);
@@ -66,8 +78,20 @@ function namedFields(doc: Json, raw: Json, into = new Set<string>()): Set<string
  * the document does not type could otherwise overwrite what the server computes (an item's
  * `SKU`, an asset's `user`) or store a value no answer of the API can show.
  */
-export function declaredFields(doc: Json, op: OperationInfo, body: Record<string, unknown>): Record<string, unknown> {
-  const requestBody = resolveRef(doc, doc.paths[op.path]?.[op.method.toLowerCase()]?.requestBody);
-  const names = namedFields(doc, requestBody?.content?.['application/json']?.schema);
+export function declaredFields(op: OperationInfo, body: Record<string, unknown>): Record<string, unknown> {
+  const names = declaredNames(op);
   return Object.fromEntries(Object.entries(body).filter(([name]) => names.has(name)));
+}
+
+/** The names an operation's JSON body schema declares, worked out once per operation. */
+const declared = new WeakMap<OperationInfo, Set<string>>();
+function declaredNames(op: OperationInfo): Set<string> {
+  let names = declared.get(op);
+  if (!names) {
+    const doc = testHelpersDocument();
+    const requestBody = resolveRef(doc, doc.paths[op.path]?.[op.method.toLowerCase()]?.requestBody);
+    names = namedFields(doc, requestBody?.content?.['application/json']?.schema);
+    declared.set(op, names);
+  }
+  return names;
 }
