@@ -23,6 +23,8 @@ export type {
   PathParamsOf,
   QueryOf,
   RawMediaOf,
+  RawReply,
+  RawReplyOf,
   RequestBodyOf,
   SuccessBody,
 } from './operation-types.ts';

@@ -56,3 +56,14 @@ export type JsonContentOf<Id extends OperationId> = Unwrapped<
 
 /** The media types other than JSON an operation's success may come in (`text/csv`), or never. */
 export type RawMediaOf<Id extends OperationId> = Exclude<keyof SuccessMedia<Id>, 'application/json'>;
+
+/** A success whose body is not JSON (the CSV price list), in one of the media types the success documents. */
+export interface RawReply<Media extends string = string> {
+  ok: true;
+  raw: { contentType: Media; body: string };
+}
+
+/** The raw successes operation `Id` may answer: never when its success is JSON only. */
+export type RawReplyOf<Id extends OperationId> = [RawMediaOf<Id>] extends [never]
+  ? never
+  : RawReply<RawMediaOf<Id> & string>;

@@ -11,11 +11,12 @@ import {
   sendOk,
   sendRateLimited,
 } from '@marketplace/contract';
+import type { RawReply } from '@marketplace/types';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { type Caller, identify } from './auth.ts';
 import type { Clock } from './clock.ts';
 import { handlerModules } from './generated/handlers.ts';
-import { type Ctx, type NotImplemented, notImplemented, type RawReply, type Refusal } from './handler.ts';
+import { type Ctx, type NotImplemented, notImplemented, type Refusal } from './handler.ts';
 import { countGeneral, OperationLimits, RateLimiter } from './rate-limit.ts';
 import type { Store } from './store.ts';
 import { testHelpers } from './test-helpers.ts';

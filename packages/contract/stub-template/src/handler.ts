@@ -4,7 +4,7 @@
 // with the revision of its operation (src/generated/revisions.ts): when `update` brings a document
 // in which that operation changed or is gone, tsc points at the handler.
 import type { OperationInfo } from '@marketplace/contract';
-import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawMediaOf, RequestBodyOf } from '@marketplace/types';
+import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawReplyOf, RequestBodyOf } from '@marketplace/types';
 import type { Request, Response } from 'express';
 import type { Caller } from './auth.ts';
 import type { Clock } from './clock.ts';
@@ -36,12 +36,6 @@ export interface Ctx<Id extends OperationId> {
   params: PathParamsOf<Id>;
 }
 
-/** A body that is not JSON (the CSV price list), in one of the media types the success documents. */
-export interface RawReply<Media extends string = string> {
-  ok: true;
-  raw: { contentType: Media; body: string };
-}
-
 /** A documented error: its message (src/generated/messages.ts), HTTP 300 unless the document says otherwise. */
 export interface Refusal {
   ok: false;
@@ -58,7 +52,7 @@ export type Reply<Id extends OperationId> =
   | { ok: true; value: JsonContentOf<Id> }
   | Refusal
   | NotImplemented
-  | ([RawMediaOf<Id>] extends [never] ? never : RawReply<RawMediaOf<Id> & string>);
+  | RawReplyOf<Id>;
 
 /**
  * The handler of operation `Id`, generated against revision `Revision` of it: a stamp that is no

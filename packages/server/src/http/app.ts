@@ -13,11 +13,12 @@ import {
   sendOk,
   sendRateLimited,
 } from '@marketplace/contract';
+import type { RawReply } from '@marketplace/types';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { NOT_FOUND } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
 import { identify } from './authenticate.ts';
-import type { BaseCtx, Caller, RawReply, Routes } from './context.ts';
+import type { BaseCtx, Caller, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { execute } from './execute.ts';

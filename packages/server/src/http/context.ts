@@ -5,7 +5,7 @@
 // `{item}` is a number) and answers only what its operation documents as its success.
 
 import type { OperationInfo } from '@marketplace/contract';
-import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawMediaOf, RequestBodyOf } from '@marketplace/types';
+import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawReplyOf, RequestBodyOf } from '@marketplace/types';
 import type { Request } from 'express';
 import type { Claims } from '../auth/jwt.ts';
 import type { Session, User } from '../domain/state.ts';
@@ -46,16 +46,8 @@ export interface Ctx<Id extends OperationId> extends BaseCtx {
   params: PathParamsOf<Id>;
 }
 
-/** A body that is not JSON (the CSV price list), in one of the media types the success documents. */
-export interface RawReply<Media extends string = string> {
-  ok: true;
-  raw: { contentType: Media; body: string };
-}
-
 /** A handler's answer: the documented success content, a documented error, or a documented raw body. */
-export type Reply<Id extends OperationId> =
-  | Result<JsonContentOf<Id>>
-  | ([RawMediaOf<Id>] extends [never] ? never : RawReply<RawMediaOf<Id> & string>);
+export type Reply<Id extends OperationId> = Result<JsonContentOf<Id>> | RawReplyOf<Id>;
 
 export type Handler<Id extends OperationId> = (ctx: Ctx<Id>) => Reply<Id> | Promise<Reply<Id>>;
 
