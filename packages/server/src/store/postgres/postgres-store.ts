@@ -99,6 +99,14 @@ const RECORDS_PER_STATEMENT = 5_000;
 const CATCH_UP_PAGE = 2_000;
 
 const isConflict = (error: unknown): boolean => isDatabaseError(error) && CONFLICTS.has(error.code ?? '');
+/**
+ * Errors that mean "the database will not take what this change holds": a data exception (class
+ * 22: an encoding, a value out of range), an integrity constraint other than a seq already taken
+ * (class 23), a program limit (class 54: a value too large). The transaction was rolled back and the
+ * same write would fail again; the group commit finds the one unit at fault and fails it alone.
+ */
+const isRefusedChange = (error: unknown): boolean =>
+  isDatabaseError(error) && !isConflict(error) && /^(22|23|54)/.test(error.code ?? '');
 const reasonOf = (error: unknown): string => codeOr(error, (e) => (e instanceof Error ? e.message : String(e)));
 
 /** Checks one record of a row against its collection's schema; meta rows are integers. */
@@ -219,6 +227,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     durableSeq: loaded.seq,
     entry: (_seq, changes) => changes,
     write: (batch) => writeBatch(batch),
+    refusedChange: isRefusedChange,
     failed: async (batch, error) => {
       if (isConflict(error)) return commits.rollBack(batch, new StoreConflict('another instance committed first'));
       commits.rollBack(
