@@ -3,6 +3,7 @@
 // a suite that cannot catch these would pass a broken backend.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HELPER_ANSWER } from './not-implemented.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are rewritten as plain JSON
 type Json = any;
@@ -41,6 +42,8 @@ export interface Fault {
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
   response?: (x: Exchange, memory: Memory) => void;
+  /** What every failure it causes must say (a set-up that failed on it, say), when it is one thing. */
+  says?: string;
   /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
   answer?: (r: Outgoing) => { status: number; body: Json; contentType?: string } | undefined;
 }
@@ -771,11 +774,43 @@ export const FAULTS: Record<string, Fault> = {
       shiftBalance(x, memory);
     },
   },
+  'balance-gross-of-reservations': {
+    kind: 'money',
+    description:
+      'GET /user/balance shows the balance gross of what open buy orders reserve (the document settles it as net)',
+    grep: 'an order reserves value x amount|updating it swaps the reservation',
+    response: (x, memory) => {
+      // What each user's open orders reserve as the proxy saw them placed, updated and removed.
+      const reserved = map(memory, 'reserved');
+      const b = x.requestBody ?? {};
+      if (x.path === '/test_helpers/reset') reserved.clear();
+      if (x.status !== 200) return;
+      if (['/item/buyorder', '/item/buyorder/update'].includes(x.path) && x.user)
+        reserved.set(`${x.user} ${b.itemid}`, String(Number(b.value) * Number(b.amount)));
+      if (x.path === '/item/buyorder/remove' && x.user) reserved.delete(`${x.user} ${b.itemid}`);
+      if (x.path === '/test_helpers/buyorders')
+        reserved.set(`${b.owner} ${b.itemId}`, String(Number(b.price) * Number(b.amount)));
+      if (x.path === '/user/balance' && x.user && typeof x.body?.content?.balance === 'number')
+        for (const [key, cents] of reserved) if (key.startsWith(`${x.user} `)) x.body.content.balance += Number(cents);
+    },
+  },
   'outbox-newest-first': {
     kind: 'helper',
     description: 'GET /test_helpers/outbox lists messages newest first',
     grep: 'oldest first, filtered by channel',
     response: reversed('/test_helpers/outbox', 'messages'),
+  },
+  'helper-asset-internal-shape': {
+    kind: 'helper',
+    description:
+      'POST /test_helpers/assets answers its internal asset (assetId, owner, itemId, ...) instead of the documented id, assetId, item_id, user, state',
+    grep: 'into a buy order at 2100',
+    says: `set-up failed: ${HELPER_ANSWER}`,
+    response: (x) => {
+      const c = x.body?.content;
+      if (x.path === '/test_helpers/assets' && x.status === 200 && c)
+        x.body.content = { assetId: c.assetId, owner: c.user, itemId: c.item_id, state: c.state, price: c.price };
+    },
   },
   'helper-slug-underscores': {
     kind: 'helper',

@@ -5,8 +5,10 @@
 // answer to a bad request. These are no seed rules: the tests carry the side `helper contract`.
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { checkHelperAnswer, HELPER_ANSWER } from '../src/helper-answers.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertThat, call } from '../src/http.ts';
+import { settings } from '../src/settings.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -14,7 +16,12 @@ beforeAll(resetIfPossible);
 const CONTRACT = { meta: { sides: ['helper contract' as const] } };
 const helper = (method: 'GET' | 'POST', path: string, json?: unknown): Promise<Answer> =>
   call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
-const ok = (a: Answer, what: string) => assertThat(a, a.status === 200, what);
+/** A 200 in the shape the test-helpers document gives it (what every other test leans on). */
+const ok = (a: Answer, what: string) => {
+  assertThat(a, a.status === 200, what);
+  const off = checkHelperAnswer(a, settings.target);
+  assertThat(a, off.length === 0, `${what}: ${HELPER_ANSWER} (${off.join('; ')})`);
+};
 
 describe('the test-helper contract', () => {
   it('POST /test_helpers/reset: every user is gone and the clock is back on real time', CONTRACT, async (ctx) => {
