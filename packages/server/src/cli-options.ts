@@ -13,7 +13,8 @@ Options (each sets the environment variable after it):
   --db <path>     the store file, :memory: for none, or a postgres:// URL
                   (MARKETPLACE_DB, default ./data/marketplace.json)
   --test-mode     test helpers, a controllable clock, response validation (MARKETPLACE_TEST_MODE=1)
-  --demo          demo accounts, items and listings in a new store (MARKETPLACE_DEMO=1)
+  --demo          demo accounts, items and listings in a new store, and in every new sandbox
+                  unless it asks for {"demo": false} (MARKETPLACE_DEMO=1)
   --sandboxes     POST /sandboxes: isolated worlds under /sandboxes/{id}, in memory
                   (MARKETPLACE_SANDBOXES=1; on in test mode unless MARKETPLACE_SANDBOXES=0)
   --latency <min>-<max>  every API answer waits a time drawn in this range of milliseconds
