@@ -3,7 +3,6 @@
 // a suite that cannot catch these would pass a broken backend.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HELPER_ANSWER } from './not-implemented.ts';
 import {
   clockNow,
   type Exchange,
@@ -18,6 +17,7 @@ import {
   set,
 } from './fault-kit.ts';
 import { MEANING_FAULTS } from './faults-meaning.ts';
+import { HELPER_ANSWER } from './not-implemented.ts';
 
 export type { Fault } from './fault-kit.ts';
 
