@@ -729,7 +729,7 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'money',
     description:
       'GET /user/balance shows the balance gross of what open buy orders reserve (the document settles it as net)',
-    grep: 'an order reserves value x amount|updating it swaps the reservation',
+    grep: 'an order reserves value x amount|updating it swaps the reservation|sells into the oldest best bid',
     response: (x, memory) => {
       // What each user's open orders reserve as the proxy saw them placed, updated and removed.
       const reserved = map(memory, 'reserved');

@@ -175,6 +175,7 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
       mails[0]! >= 1 && mails[1]! > mails[0]! && mails[2]! > mails[1]!,
       `an e-mail to ${me.email} at each stage: pending, processing, completed (e-mails sent so far after each: ${mails.join(', ')})`,
     );
+    pinsMeaning('event email: cashout stages');
     // An open request beside the completed one: the total counts completed amounts only (a total
     // of every request, or of every one not failed, reads 12000), `total` counts both requests.
     await helpers.advance(DAY + 1);
@@ -189,7 +190,27 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
         now.totalCashedOut === amount && now.total === 2 && now.cashouts[0].status === stage,
         `with a ${stage} request of 5000 beside the completed ${amount}: totalCashedOut ${amount}, total 2 (got ${now.totalCashedOut}, ${now.total})`,
       );
+      // Each row its own amount and status; completedAt on the completed one only, an estimate on
+      // the pending one only.
+      const [newer, older] = now.cashouts;
+      assertThat(
+        read,
+        newer.amount === 5000 &&
+          newer.completedAt === undefined &&
+          (stage === 'processing' || newer.estimatedCompletionAt !== undefined) &&
+          older.amount === amount &&
+          older.status === 'completed' &&
+          older.completedAt !== undefined &&
+          older.estimatedCompletionAt === undefined,
+        `rows ${JSON.stringify(now.cashouts)}`,
+      );
     }
+    pinsMeaning(
+      'GET /user/getCashoutHistory cashouts[].amount',
+      'GET /user/getCashoutHistory cashouts[].status',
+      'GET /user/getCashoutHistory cashouts[].completedAt',
+      'GET /user/getCashoutHistory cashouts[].estimatedCompletionAt',
+    );
   });
 
   it('Given a processing request whose payment fails, amount + fee are refunded and a failure e-mail goes out [R-TRANS-CASHOUT-FAILED, R-EVENT-CASHOUT-MAIL]', async (ctx) => {
