@@ -17,6 +17,7 @@ import {
   set,
 } from './fault-kit.ts';
 import { MEANING_FAULTS } from './faults-meaning.ts';
+import { HELPER_ANSWER } from './not-implemented.ts';
 
 export type { Fault } from './fault-kit.ts';
 
@@ -724,11 +725,43 @@ export const FAULTS: Record<string, Fault> = {
       shiftBalance(x, memory);
     },
   },
+  'balance-gross-of-reservations': {
+    kind: 'money',
+    description:
+      'GET /user/balance shows the balance gross of what open buy orders reserve (the document settles it as net)',
+    grep: 'an order reserves value x amount|updating it swaps the reservation|sells into the oldest best bid',
+    response: (x, memory) => {
+      // What each user's open orders reserve as the proxy saw them placed, updated and removed.
+      const reserved = map(memory, 'reserved');
+      const b = x.requestBody ?? {};
+      if (x.path === '/test_helpers/reset') reserved.clear();
+      if (x.status !== 200) return;
+      if (['/item/buyorder', '/item/buyorder/update'].includes(x.path) && x.user)
+        reserved.set(`${x.user} ${b.itemid}`, String(Number(b.value) * Number(b.amount)));
+      if (x.path === '/item/buyorder/remove' && x.user) reserved.delete(`${x.user} ${b.itemid}`);
+      if (x.path === '/test_helpers/buyorders')
+        reserved.set(`${b.owner} ${b.itemId}`, String(Number(b.price) * Number(b.amount)));
+      if (x.path === '/user/balance' && x.user && typeof x.body?.content?.balance === 'number')
+        for (const [key, cents] of reserved) if (key.startsWith(`${x.user} `)) x.body.content.balance += Number(cents);
+    },
+  },
   'outbox-newest-first': {
     kind: 'helper',
     description: 'GET /test_helpers/outbox lists messages newest first',
     grep: 'oldest first, filtered by channel',
     response: reversed('/test_helpers/outbox', 'messages'),
+  },
+  'helper-asset-internal-shape': {
+    kind: 'helper',
+    description:
+      'POST /test_helpers/assets answers its internal asset (assetId, owner, itemId, ...) instead of the documented id, assetId, item_id, user, state',
+    grep: 'into a buy order at 2100',
+    says: `set-up failed: ${HELPER_ANSWER}`,
+    response: (x) => {
+      const c = x.body?.content;
+      if (x.path === '/test_helpers/assets' && x.status === 200 && c)
+        x.body.content = { assetId: c.assetId, owner: c.user, itemId: c.item_id, state: c.state, price: c.price };
+    },
   },
   'helper-slug-underscores': {
     kind: 'helper',

@@ -319,6 +319,7 @@ describe('Admin support: list, messages, post, status', () => {
       moderation.length === notices + 1 && notice?.data.ticket === ticket && notice?.data.user === user.platformId,
       `one moderation notice names the ticket and its owner: ${JSON.stringify(notice)}`,
     );
+    pinsMeaning('event moderation: POST /admin/support/post');
     const mine = await messagesOf(user, ticket);
     assertThat(
       posted,

@@ -76,8 +76,10 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
   app.use(gate.guard);
   // CORS before anything of the API: a preflight is answered here, never identified, validated,
   // counted or failed on purpose, and every later answer (a 429 too) is readable by an allowed page.
-  const { corsOrigins, testMode } = deps.config;
-  const cors = corsLayer(corsOrigins ?? (testMode ? LOCAL_DEV_ORIGINS : []));
+  // Unset, local dev servers may call a server that is no production one: test mode, every
+  // sandbox, and a store in memory (`npm run sandbox`), which keeps nothing.
+  const { corsOrigins, testMode, db } = deps.config;
+  const cors = corsLayer(corsOrigins ?? (testMode || db === ':memory:' ? LOCAL_DEV_ORIGINS : []));
   if (cors) app.use(cors);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
