@@ -115,7 +115,17 @@ export class GroupCommit<Entry> {
     const state = this.#options.state();
     state.seq += 1;
     const seq = state.seq;
-    const entry = this.#options.entry(seq, changes);
+    let entry: Entry;
+    try {
+      entry = this.#options.entry(seq, changes);
+    } catch (error) {
+      // What the store cannot even write down (a value its format cannot hold) fails alone, undone.
+      applyChanges(state, undo);
+      state.seq -= 1;
+      return Promise.reject(
+        new RefusedChange(`the store refused this change (${messageOf(error)}); nothing of it was kept`),
+      );
+    }
     const durable = new Promise<void>((done, failed) => this.#queue.push({ seq, entry, undo, done, failed }));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
