@@ -26,6 +26,14 @@ export class StoreConflict extends StoreWriteError {
 }
 
 /**
+ * The store could not be reached (PostgreSQL restarting, a connection dropped): nothing of the
+ * write was kept, and the same request can be sent again once it is back (HTTP 503, Retry-After).
+ */
+export class StoreUnavailable extends StoreWriteError {
+  override name = 'StoreUnavailable';
+}
+
+/**
  * The store refused what one unit of work holds (a constraint, an encoding), not the write itself:
  * that unit alone fails with it, and the others of its batch are kept or run again.
  */
