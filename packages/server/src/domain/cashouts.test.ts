@@ -159,7 +159,7 @@ describe('linkMethod and unlinkMethod', () => {
 });
 
 describe('the e-mail a method pays to', () => {
-  it('is the link\'s, else the account\'s, else <platformId>@example.com: never an empty string', () => {
+  it("is the link's, else the account's, else <platformId>@example.com: never an empty string", () => {
     const s = testState(NOW);
     const linked = s.user({ balance: 100_000, email: 'account@example.com', paymentMethods: ['provider_b'] });
     linkMethod(s.tx, linked.platformId, 'provider_a', 'pay@example.com', NOW + 1);
