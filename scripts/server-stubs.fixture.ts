@@ -16,8 +16,9 @@ export const FILLED: Record<string, Record<string, string>> = {
     postUserLogin: `{
   const user = ctx.store.userByApiKey(ctx.body.apiKey);
   if (!user) return fail(MESSAGES.postUserLogin.INVALID_API_KEY, 403);
-  if (BLOCKED_COUNTRIES.includes(ctx.geoip.countryOf(ctx.ip))) return fail(MESSAGES.postUserLogin.COUNTRY_BLOCKED, 403);
-  return ok({ jwt: issueToken(ctx.store, user, ctx.ip, ctx.now) });
+  const country = ctx.geoip.countryOf(ctx.ip);
+  if (BLOCKED_COUNTRIES.includes(country)) return fail(MESSAGES.postUserLogin.COUNTRY_BLOCKED, 403);
+  return ok({ jwt: issueToken(ctx.store, user, ctx.ip, ctx.now, country) });
 }`,
   },
   'src/handlers/account.ts': {
