@@ -12,6 +12,8 @@ export interface Started {
   url: string;
   item: number;
   tokens: string[];
+  /** The `sandboxes` target's worlds: each one's base path, item and buyers' tokens. */
+  sandboxes?: { path: string; item: number; tokens: string[] }[];
   stop: () => Promise<void>;
 }
 

@@ -9,7 +9,9 @@
 // `reference` target seeded (issue 14: two instances, one service); `prism` bare Prism on the
 // bundled document, `mock` the mock (Prism behind its front, answer cache on) and `sandbox` the
 // reference server in memory with demo data (`npm run sandbox`), for the mock's table
-// (bench-mock.ts). Prints one JSON line {url, ...} once it listens.
+// (bench-mock.ts), `sandboxes` the reference server on PostgreSQL holding `count` sandboxes of
+// `users` buyers each (issue 33: worlds written at once). Prints one JSON line {url, ...} once it
+// listens.
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -114,12 +116,53 @@ if (kind === 'prism' || kind === 'mock') {
   process.on('message', async (m: { ask: string }) => process.send!(await answers[m.ask]!()));
   stopOnSigterm(server, deps.store);
 } else if (kind === 'instance') {
-  // Seeds nothing: the tokens of the `reference` target are valid here (shared secrets and sessions).
+  // Seeds nothing: the tokens of the `reference` (or `sandboxes`) target are valid here (shared
+  // secrets and sessions); `instance <db> sandboxes` serves the sandboxes too.
   const { app, deps } = await composeServer({
-    config: parseConfig({ MARKETPLACE_DB: arg1! }),
+    config: parseConfig({ MARKETPLACE_DB: arg1!, MARKETPLACE_SANDBOXES: arg2 === 'sandboxes' ? '1' : '0' }),
     logger: pino({ level: 'silent' }),
   });
   const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+  stopOnSigterm(server, deps.store);
+} else if (kind === 'sandboxes') {
+  // `count` sandboxes on the PostgreSQL database `db` (ADR 25), each with `users` buyers holding
+  // one order: announces each sandbox's path, its item and its buyers' tokens.
+  const [db, count, users] = [arg1!, Number(arg2), Number(arg3)];
+  const { app, deps } = await composeServer({
+    config: parseConfig({ MARKETPLACE_DB: db, MARKETPLACE_SANDBOXES: '1', MARKETPLACE_SANDBOX_MAX: String(count) }),
+    logger: pino({ level: 'silent' }),
+  });
+  const server = app.listen(0, '127.0.0.1', async () => {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const post = async <T>(path: string, body: object, token?: string): Promise<T> => {
+      const res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      const answer = (await res.json()) as { content: T };
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(answer)}`);
+      return answer.content;
+    };
+    // One after another: the number is bounded by the registry, whose claims queue anyway.
+    const created: { path: string; users: { apiKey: string }[] }[] = [];
+    for (let i = 0; i < count; i += 1) created.push(await post('/sandboxes', { users }));
+    // The buyers of every sandbox log in and place their order at once (a few seconds, not a minute).
+    const sandboxes = await Promise.all(
+      created.map(async ({ path, users: made }) => {
+        const item = await post<{ id: number }>(`${path}/test_helpers/items`, { name: 'Bench Key', game: 440 });
+        const tokens = await Promise.all(
+          made.map(async ({ apiKey }) => {
+            const { jwt } = await post<{ jwt: string }>(`${path}/user/login`, { apiKey });
+            await post(`${path}/item/buyorder`, { itemid: item.id, value: 50, amount: 10 }, jwt);
+            return jwt;
+          }),
+        );
+        return { path, item: item.id, tokens };
+      }),
+    );
+    announce(server, { sandboxes });
+  });
   stopOnSigterm(server, deps.store);
 } else {
   const [db, assets, users] = [arg1!, Number(arg2), Number(arg3)];

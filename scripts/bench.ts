@@ -12,8 +12,12 @@
 //   postgres the read and the write (at 1k assets) on PostgreSQL (ADR 0019, fsync on as the file
 //           store's journal): one instance, then two instances on one database with the load split
 //           between them; ratio = req/s / the file store's req/s of this run. No target: writes
-//           of all instances are serialized by one sequence, so two instances are not expected to
-//           write faster; reads may scale with free cores. Skipped with its reason when no
+//           of all instances to one world are serialized by one sequence, so two instances are not
+//           expected to write faster there; reads may scale with free cores. Then the same write in
+//           4 sandboxes at once (20 buyers each), on one instance and then on two (each writing
+//           two of them): each world commits under its own lock, so the second instance's rate is
+//           given beside the first's.
+//           Skipped with its reason when no
 //           PostgreSQL binaries are found (scripts/postgres.ts starts a throwaway cluster).
 //   mock    GET /item/listing/1 over 50 connections: the mock (example answers reused from its
 //           answer cache) against bare Prism on the bundled document, the sandbox beside them:
@@ -32,6 +36,9 @@ import { CONNECTIONS, DURATION, type Figures, figures, fmt, measure, printTable,
 import { scaleTable } from './bench-scale.ts';
 import { postgresMissing, startPostgres } from './postgres.ts';
 
+/** Sandboxes the bench writes in at once, on one instance and then on two. */
+const SANDBOXES = 4;
+
 /** One load split over several targets at once (half the connections each): the service's figures. */
 async function measureSplit(targets: autocannon.Options[]): Promise<Figures> {
   const parts = await Promise.all(
@@ -47,21 +54,36 @@ async function measureSplit(targets: autocannon.Options[]): Promise<Figures> {
   };
 }
 
-/** Requests that swap buy-order reservations, spread over many users (the general limit is per user). */
-function writeRequests(url: string, item: number, tokens: string[]): autocannon.Options {
+/** A world the bench writes in: the main one (prefix '') or a sandbox (`/sandboxes/<id>`). */
+interface World {
+  prefix: string;
+  item: number;
+  tokens: string[];
+}
+
+/**
+ * Requests that swap buy-order reservations, spread over many users (the general limit is per
+ * user) and over `worlds` in turn.
+ */
+function writeRequests(url: string, worlds: World[]): autocannon.Options {
   let n = 0;
   return {
     url,
     requests: [
       {
         method: 'POST',
-        path: '/item/buyorder/update',
         setupRequest: (req) => {
           n += 1;
+          const world = worlds[n % worlds.length]!;
+          const user = Math.floor(n / worlds.length);
           return {
             ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[n % tokens.length]}` },
-            body: JSON.stringify({ itemid: item, value: 40 + (n % 20), amount: 10 }),
+            path: `${world.prefix}/item/buyorder/update`,
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Bearer ${world.tokens[user % world.tokens.length]}`,
+            },
+            body: JSON.stringify({ itemid: world.item, value: 40 + (n % 20), amount: 10 }),
           };
         },
       },
@@ -91,20 +113,45 @@ async function postgresRows(route: string, file: { read: Figures; write: Figures
 
     const writeDb = await cluster.createDatabase('bench_write');
     const w1 = await start(['reference', writeDb, '1000', '200']);
-    row(
-      'POST /item/buyorder/update at 1k assets, 1 instance',
-      await measure(writeRequests(w1.url, w1.item, w1.tokens)),
-      file.write,
-    );
+    const main: World[] = [{ prefix: '', item: w1.item, tokens: w1.tokens }];
+    row('POST /item/buyorder/update at 1k assets, 1 instance', await measure(writeRequests(w1.url, main)), file.write);
     const w2 = await start(['instance', writeDb]);
     // Each instance re-prices the orders of its own half of the buyers (no user on both at once).
-    const halves = [0, 1].map((h) => w1.tokens.filter((_, i) => i % 2 === h));
     row(
       'POST /item/buyorder/update at 1k assets, 2 instances',
-      await measureSplit([w1, w2].map((t, h) => writeRequests(t.url, w1.item, halves[h]!))),
+      await measureSplit(
+        [w1, w2].map((t, h) =>
+          writeRequests(t.url, [{ ...main[0]!, tokens: w1.tokens.filter((_, i) => i % 2 === h) }]),
+        ),
+      ),
       file.write,
     );
     await Promise.all([w1.stop(), w2.stop()]);
+
+    // Several sandboxes written at once (ADR 25): each world takes its own commit lock, so a
+    // second instance adds to the sandboxes' write rate instead of queueing behind the others.
+    const sandboxDb = await cluster.createDatabase('bench_sandboxes');
+    const s1 = await start(['sandboxes', sandboxDb, String(SANDBOXES), '20']);
+    const worlds: World[] = s1.sandboxes!.map((w) => ({ ...w, prefix: w.path }));
+    const one = row(
+      `POST /item/buyorder/update in ${SANDBOXES} sandboxes at once, 1 instance`,
+      await measure(writeRequests(s1.url, worlds)),
+      file.write,
+    );
+    const s2 = await start(['instance', sandboxDb, 'sandboxes']);
+    // The second instance opens each sandbox on its first request there (reads its world): not measured.
+    for (const w of worlds)
+      await fetch(`${s2.url}${w.prefix}/user/balance`, { headers: { authorization: `Bearer ${w.tokens[0]}` } });
+    // Each instance writes its own half of the sandboxes: two instances writing one world still
+    // take turns on its sequence (ADR 19); what changed is that different worlds do not.
+    const ownHalf = [0, 1].map((h) => worlds.filter((_, i) => i % 2 === h));
+    const two = row(
+      `POST /item/buyorder/update in ${SANDBOXES} sandboxes at once, 2 instances`,
+      await measureSplit([s1, s2].map((t, h) => writeRequests(t.url, ownHalf[h]!))),
+      file.write,
+    );
+    rows.at(-1)![6] = `${(two.rps / one.rps).toFixed(2)} of 1 instance${two.errors ? `; ${two.errors} failed` : ''}`;
+    await Promise.all([s1.stop(), s2.stop()]);
     return rows;
   } finally {
     await cluster.stop();
@@ -164,7 +211,7 @@ try {
   const write: Record<number, Figures> = {};
   for (const assets of [1_000, 100_000]) {
     const w = await start(['reference', join(scratch, `write-${assets}.json`), String(assets), '200']);
-    write[assets] = await measure(writeRequests(w.url, w.item, w.tokens));
+    write[assets] = await measure(writeRequests(w.url, [{ prefix: '', item: w.item, tokens: w.tokens }]));
     await w.stop();
   }
   const small = write[1_000]!;

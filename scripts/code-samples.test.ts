@@ -6,7 +6,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { clientSample, curlSample, exampleValue, pythonLiteral, pythonSample } from './code-samples.ts';
+import {
+  clientErrorSample,
+  clientSample,
+  curlSample,
+  exampleValue,
+  pythonLiteral,
+  pythonSample,
+} from './code-samples.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 'utf8'));
@@ -52,6 +59,16 @@ describe('the TypeScript code samples', () => {
     const broken = clientSample(doc, 'get', '/item/prices', op).replace(/, \{[\s\S]*\}\);$/, ');');
     expect(await typecheck(sampleFiles([broken]))).toContain('error TS');
   }, 120_000);
+
+  it('with error handling (the operation pages of llms.txt), compile for every operation, a typo in the message does not', async () => {
+    const samples = operations.map(({ path, method, op }) => clientErrorSample(doc, method, path, op));
+    const files = (list: string[]) =>
+      Object.fromEntries(list.map((source, i) => [`errors-${i}.ts`, `${source}\nexport {};\n`]));
+    expect(await typecheck(files(samples))).toBe('');
+    const buyOrder = clientErrorSample(doc, 'post', '/item/buyorder', doc.paths['/item/buyorder'].post);
+    expect(buyOrder).toContain('error.is("Not enough balance")');
+    expect(await typecheck(files([buyOrder.replace('Not enough balance', 'Not enough balanc')]))).toContain('error TS');
+  }, 240_000);
 
   it('log in only where the operation needs a user, and use the examples of the document', () => {
     const prices = clientSample(doc, 'get', '/item/listing/{item}', doc.paths['/item/listing/{item}'].get);

@@ -98,6 +98,44 @@ export function clientSample(doc: Json, method: string, path: string, op: Json):
   ].join('\n');
 }
 
+/** A documented business message of the operation to test for: the last one (the ones before are mostly input checks) without a `<field>` placeholder. */
+export function sampleMessage(op: Json): string | undefined {
+  const messages: string[] = (op['x-error-messages'] ?? []).map((m: Json) => m.message);
+  return messages.filter((m) => !m.includes('<')).at(-1);
+}
+
+/** The client's call of one operation with its error handling: the documented message and the error's kind. */
+export function clientErrorSample(doc: Json, method: string, path: string, op: Json): string {
+  const call = clientSample(doc, method, path, op)
+    .replace(
+      "import { createMarketplaceClient } from '@marketplace/client';",
+      "import { createMarketplaceClient, isMarketplaceError } from '@marketplace/client';",
+    )
+    .split('\n');
+  const last = call.findIndex((line) => line.startsWith('const payload = '));
+  const message = sampleMessage(op);
+  const m = method.toLowerCase();
+  return [
+    ...call.slice(0, last),
+    'try {',
+    // The call's first line moves into the block; the lines after it are indented already.
+    `  ${call[last]}`,
+    ...call.slice(last + 1),
+    '  console.log(payload);',
+    '} catch (error) {',
+    `  if (!isMarketplaceError(error, '${m}', '${path}')) throw error;`,
+    // A documented message is tested by name; everything else by its kind.
+    '  // error.kind: business (HTTP 300), forbidden, not_found, rate_limited (after the retries), server, network.',
+    ...(message
+      ? [
+          `  if (error.is(${JSON.stringify(message)})) console.log(error.message); // only documented messages compile`,
+          '  else console.error(error.kind, error.status, error.message);',
+        ]
+      : ['  console.error(error.kind, error.status, error.message);']),
+    '}',
+  ].join('\n');
+}
+
 /** A JSON value written as a Python literal (`true` → `True`, `null` → `None`), indented by `indent`. */
 export function pythonLiteral(value: unknown, indent = ''): string {
   if (value === null || value === undefined) return 'None';

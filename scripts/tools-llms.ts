@@ -4,6 +4,7 @@
 // scripts/docs.ts), its parameters and body fields, its answers with their example names, one
 // example answer, and the curl, TypeScript and Python samples. Links are relative, so they work in
 // the repository, in the installed package and wherever the folder is served.
+import { clientErrorSample, sampleMessage } from './code-samples.ts';
 import { GENERATED_NOTE } from './generated-files.ts';
 import { type Json, LOGIN, resolveRef, type ToolOperation } from './tools-operations.ts';
 
@@ -99,6 +100,58 @@ function answerLines(doc: Json, o: ToolOperation): string[] {
   return [...lines, ''];
 }
 
+/**
+ * A documented error answer of an operation as `[status, example name]`: the 300 of the message
+ * the client sample tests for, else its first 300, else its first error.
+ */
+function errorExample(doc: Json, o: ToolOperation): [string, string] | undefined {
+  const named = Object.entries(o.op.responses ?? {})
+    .filter(([status]) => /^[3-5]\d\d$/.test(status))
+    .flatMap(([status, raw]) =>
+      Object.values(resolveRef(doc, raw)?.content ?? {}).flatMap((m) =>
+        Object.entries((m as Json).examples ?? {}).map(([name, example]) => {
+          const value = resolveRef(doc, example)?.value;
+          return { status, name, message: value?.content ?? value?.message };
+        }),
+      ),
+    );
+  const message = sampleMessage(o.op);
+  const found =
+    named.find((e) => e.status === '300' && e.message === message) ?? named.find((e) => e.status === '300') ?? named[0];
+  return found && [found.status, found.name];
+}
+
+function clientLines(doc: Json, o: ToolOperation): string[] {
+  return [
+    '## With the typed client',
+    '',
+    '`@marketplace/client` logs in with the API key when the operation needs a user, answers the payload (not the envelope) and throws a `MarketplaceError` for every other answer:',
+    '',
+    fence('ts', clientErrorSample(doc, o.method, o.path, o.op)),
+    '',
+  ];
+}
+
+/** Where to try the operation: the mock and its `Prefer` header, failures on purpose, a sandbox. */
+function tryingLines(doc: Json, o: ToolOperation): string[] {
+  const error = errorExample(doc, o);
+  const prefer = error ? `code=${error[0]}, example=${error[1]}` : undefined;
+  return [
+    '## Trying it',
+    '',
+    ...(prefer
+      ? [
+          `- **The mock** (\`npx marketplace-mock\`, \`http://127.0.0.1:4010\`) answers the success example; a documented answer is picked by name (see *Answers*) with \`Prefer: ${prefer}\`, with the client \`headers: { Prefer: '${prefer}' }\` in the call's options.`,
+        ]
+      : [
+          '- **The mock** (`npx marketplace-mock`, `http://127.0.0.1:4010`) answers the success example; a documented answer is picked by name (see *Answers*) with `Prefer: code=<status>, example=<name>`.',
+        ]),
+    '- **Slow or failing on purpose** (the mock, and the reference server in test mode, every sandbox included): `Prefer: delay=2000` answers after 2 s, `Prefer: code=429` the rate-limit answer, `Prefer: code=500` the server error.',
+    "- **A sandbox** (real state, demo data, `demo-alice-api-key`): `npx marketplace-server --demo --test-mode --db :memory: --port 8080`; inside a test, `startSandbox()` of `@marketplace/server` (in the test's process, on a free port: `{ url, users, reset, close }`); one per developer or CI job with `POST /sandboxes` on a server started with `--sandboxes`.",
+    '',
+  ];
+}
+
 function sampleLines(o: ToolOperation): string[] {
   const samples: Json[] = o.op['x-codeSamples'] ?? [];
   const langs: Record<string, string> = { curl: 'sh', TypeScript: 'ts', Python: 'python' };
@@ -132,6 +185,8 @@ export function operationPage(doc: Json, o: ToolOperation): string {
     ...parameterLines(doc, o),
     ...bodyLines(doc, o),
     ...answerLines(doc, o),
+    ...clientLines(doc, o),
+    ...tryingLines(doc, o),
     ...sampleLines(o),
   ]
     .join('\n')

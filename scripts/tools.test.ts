@@ -213,7 +213,7 @@ describe('llms.txt', () => {
     for (const link of links) expect(existsSync(join(tools, link)), link).toBe(true);
   });
 
-  it('gives each page the permission, parameters, answers, messages and samples of its operation', () => {
+  it('gives each page the permission, parameters, answers, messages, the client with its errors, Prefer, a sandbox and samples', () => {
     const page = read('operations/postItemBuyorder.md');
     for (const part of [
       '`POST /item/buyorder`',
@@ -222,6 +222,12 @@ describe('llms.txt', () => {
       '| 300 | `Not enough balance` |',
       '`Prefer: code=300, example=notEnoughBalance`',
       '## Answers',
+      '## With the typed client',
+      "if (!isMarketplaceError(error, 'post', '/item/buyorder')) throw error;",
+      'if (error.is("Not enough balance"))',
+      "headers: { Prefer: 'code=300, example=notEnoughBalance' }",
+      '`Prefer: delay=2000`',
+      '`startSandbox()` of `@marketplace/server`',
       '### curl',
       '### TypeScript',
       '### Python',

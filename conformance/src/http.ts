@@ -210,6 +210,15 @@ export function checksRules(...ids: string[]): void {
   if (test) test.meta.rules = [...new Set([...(test.meta.rules ?? []), ...ids])];
 }
 
+/**
+ * Names the fields (`GET /user/getCashoutHistory totalCashedOut`) and events whose documented
+ * meaning the running test's data tells apart from its nearest wrong readings (meanings.ts).
+ */
+export function pinsMeaning(...keys: string[]): void {
+  const test = currentTest();
+  if (test) test.meta.meanings = [...new Set([...(test.meta.meanings ?? []), ...keys])];
+}
+
 const responseText = (a: Answer) => {
   const body = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
   return body.length > 600 ? `${body.slice(0, 600)}…` : body;

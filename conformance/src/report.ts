@@ -43,6 +43,8 @@ export interface TestOutcome {
   rules?: string[];
   /** The sides of its rules the test checks (rule.ts `sides`). */
   sides?: string[];
+  /** The fields and events whose meaning the test pins (http.ts `pinsMeaning`). */
+  meanings?: string[];
   failure?: Failure;
   /** A skip caused by these operations or test helpers answering 404 (the skip records' `missing`). */
   missing?: string[];

@@ -170,6 +170,7 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
         state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
         ...(rules.length ? { rules } : {}),
         ...(meta.sides?.length ? { sides: meta.sides } : {}),
+        ...(meta.meanings?.length ? { meanings: meta.meanings } : {}),
         duration: Math.round(test.diagnostic()?.duration ?? 0),
       };
       if (result.state === 'failed') {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call, setUpOk } from '../src/http.ts';
+import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
 import { amountWhereCeilMatters, assertBalance } from '../src/money.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
@@ -49,6 +49,8 @@ describe('POST /cashout/process', () => {
     const me = await cashier(amount + fee);
     const answer = await cashout(me, amount, 'provider_a');
     assertThat(answer, answer.status === 200, 'the request is accepted');
+    // The fee rounded up (not to nearest), on top (netAmount is the amount, not amount - fee).
+    pinsMeaning('POST /cashout/process fee', 'POST /cashout/process amount', 'POST /cashout/process netAmount');
     const result = content(answer);
     assertThat(answer, result.fee === fee, `fee ceil(${amount} x 2%) = ${fee}`);
     assertThat(answer, result.amount === amount && result.netAmount === amount, 'the amount is paid out in full');
@@ -131,7 +133,7 @@ describe('POST /cashout/process', () => {
 });
 
 describe('The cashout lifecycle (payment provider reports through the test helpers)', () => {
-  it('Given a pending request, processing then completed: it cannot be cancelled once processing, the history shows completedAt and the total, and an e-mail goes out at each stage [R-TRANS-CASHOUT-PROCESSING, R-TRANS-CASHOUT-COMPLETED, R-STATE-CASHOUT, R-EVENT-CASHOUT-MAIL]', async (ctx) => {
+  it('Given a pending request, processing then completed: it cannot be cancelled once processing, the history shows completedAt and the total (an open request beside it not counted), and an e-mail goes out at each stage [R-TRANS-CASHOUT-PROCESSING, R-TRANS-CASHOUT-COMPLETED, R-STATE-CASHOUT, R-EVENT-CASHOUT-MAIL]', async (ctx) => {
     await needsHelpers(ctx);
     const amount = 7000;
     const fee = feeOf(amount, 'provider_a');
@@ -167,6 +169,21 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
       kinds.join() === 'cashoutPending,cashoutProcessing,cashoutCompleted',
       `one e-mail per stage (got ${kinds.join()})`,
     );
+    // An open request beside the completed one: the total counts completed amounts only (a total
+    // of every request, or of every one not failed, reads 12000), `total` counts both requests.
+    await helpers.advance(DAY + 1);
+    const open = cashoutId(await cashout(me, 5000, 'provider_a'));
+    pinsMeaning('GET /user/getCashoutHistory totalCashedOut', 'GET /user/getCashoutHistory total');
+    for (const stage of ['pending', 'processing'] as const) {
+      if (stage === 'processing') await helpers.payment(open, 'processing');
+      const read = await getAs(me, '/user/getCashoutHistory');
+      const now = content(read);
+      assertThat(
+        read,
+        now.totalCashedOut === amount && now.total === 2 && now.cashouts[0].status === stage,
+        `with a ${stage} request of 5000 beside the completed ${amount}: totalCashedOut ${amount}, total 2 (got ${now.totalCashedOut}, ${now.total})`,
+      );
+    }
   });
 
   it('Given a processing request whose payment fails, amount + fee are refunded and a failure e-mail goes out [R-TRANS-CASHOUT-FAILED, R-EVENT-CASHOUT-MAIL]', async (ctx) => {

@@ -5,6 +5,7 @@
 // answer to a bad request. These are no seed rules: the tests carry the side `helper contract`.
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { findOperation } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { type Answer, assertThat, call } from '../src/http.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
@@ -36,6 +37,53 @@ describe('the test-helper contract', () => {
       'the clock is back on real time (within two minutes of this machine)',
     );
   });
+
+  it(
+    'POST /test_helpers/reset: rate-limit counters, caches, the outbox and the catalogue are emptied too',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      // A login limit keyed on the IP (it outlives the users a reset removes): exhausted, then reset.
+      const ip = '198.51.100.201';
+      const [perIp] = [findOperation('POST', '/user/login')?.op['x-rate-limit'] ?? []]
+        .flat()
+        .filter((r: { scope: string }) => r.scope === 'ip');
+      const attempts = Number(perIp?.limit ?? 20) + 1;
+      let last: Answer | undefined;
+      for (let i = 0; i < attempts; i++)
+        last = await call('POST', '/user/login', { json: { apiKey: `not-a-key-${i}` }, ip });
+      assertThat(last!, last!.status === 429, `the IP is limited after ${attempts} refused keys`);
+      // A cache: single-item pricing of an item ID, computed then served cached.
+      const item = await helpers.item({ id: 990_001, name: 'Reset Cached Key', game: 440 });
+      const me = await session();
+      await getAs(me, `/item/pricing/${item.id}`);
+      const cached = await getAs(me, `/item/pricing/${item.id}`);
+      assertThat(cached, content(cached).cached === true, 'the second pricing is served from the cache');
+      // The outbox: an affiliate click is a message to the outside world.
+      await call('POST', '/user/setAffiliates', { json: { code: 'reset-check' } });
+      const sent = await helpers.outbox('affiliate');
+      assertThat(await helper('GET', '/outbox'), sent.length > 0, 'the click is in the outbox');
+
+      ok(await helper('POST', '/reset'), 'reset answers 200');
+      const gone = await call('GET', `/item/details/${item.id}`);
+      assertThat(gone, gone.status === 300 && gone.message === 'Item not found', 'the items are gone');
+      const outbox = await helper('GET', '/outbox');
+      assertThat(outbox, content(outbox).messages.length === 0, 'the outbox is empty');
+      const wrong = await call('POST', '/user/login', { json: { apiKey: 'not-a-key-after-reset' }, ip });
+      assertThat(
+        wrong,
+        wrong.status !== 429 && wrong.message === 'Invalid API key',
+        'a wrong key from that IP is refused as unknown, not limited',
+      );
+      const fresh = await helpers.user();
+      const login = await call('POST', '/user/login', { json: { apiKey: fresh.apiKey }, ip });
+      assertThat(login, login.status === 200, 'the IP limited before the reset logs in: its counter is gone');
+      await helpers.item({ id: 990_001, name: 'Reset Cached Key', game: 440 });
+      const again = await session();
+      const priced = await getAs(again, `/item/pricing/${item.id}`);
+      assertThat(priced, content(priced).cached === false, 'the same item ID is priced anew: the cache is gone');
+    },
+  );
 
   it(
     'POST /test_helpers/users: defaults (balance 0, not admin), a fresh 17-digit platformId, given values kept',

@@ -4,6 +4,7 @@
 import { checkResponse, errorMessage } from '../contract.ts';
 import { findOperation } from '../document.ts';
 import { curlLine } from '../http.ts';
+import { findHelper } from '../not-implemented.ts';
 
 /** Why the exchange was sent: preparing the run, a step of the sequence, or reading the state. */
 export type Phase = 'setup' | 'step' | 'observe';
@@ -86,7 +87,10 @@ export function client(base: string): Client {
         step: this.label,
         method,
         path: `${url.pathname}${url.search}`,
-        operation: findOperation(method, url.pathname)?.name ?? `${method} ${url.pathname}`,
+        operation:
+          findOperation(method, url.pathname)?.name ??
+          findHelper(method, url.pathname)?.name ??
+          `${method} ${url.pathname}`,
         token: opts.token,
         ip: opts.ip,
         json: opts.json,
@@ -96,7 +100,8 @@ export function client(base: string): Client {
         curl,
       };
       log.push(exchange);
-      if (!url.pathname.startsWith('/test_helpers/')) {
+      // A 404 is "not implemented" whatever its body (a framework's page): never a contract failure.
+      if (!url.pathname.startsWith('/test_helpers/') && res.status !== 404) {
         const violations = checkResponse({
           method,
           url: url.toString(),

@@ -56,6 +56,10 @@ export async function exploreCommand(
     return 2;
   }
   let result: ExploreResult;
+  const cannot = (r: ExploreResult) => {
+    write.err(`marketplace-conformance: explore cannot start a run: ${r.cannot}\n`);
+    return 2;
+  };
   if (c.replay) {
     try {
       result = await replay(c.target, c.replay, c.out);
@@ -63,6 +67,7 @@ export async function exploreCommand(
       write.err(`marketplace-conformance: cannot replay ${c.replay}: ${(e as Error).message.split('\n')[0]}\n`);
       return 2;
     }
+    if (result.cannot) return cannot(result);
     write.out(
       `${result.failure ? report(result, `replay of ${c.replay}`) : `explore: the replay of ${c.replay} passes: every invariant held`}\n`,
     );
@@ -80,6 +85,7 @@ export async function exploreCommand(
     `explore ${c.target}: seed ${seed}, ${steps ?? 'any number of'} steps, ${time ?? (steps === undefined ? 60 : 'no time limit in')} s\n`,
   );
   result = await explore({ target: c.target, seed, out: c.out, ...bound, print: (line) => write.out(`${line}\n`) });
+  if (result.cannot) return cannot(result);
   const how = `repeat with --seed ${seed}${steps === undefined ? '' : ` --steps ${steps}`}${time === undefined ? '' : ` --time ${time}`}`;
   write.out(`${report(result, how)}\n`);
   return result.failure ? 1 : 0;

@@ -2,7 +2,9 @@
 // fixed-seed run finds nothing; behind a planted money fault, a planted ownership fault
 // (faults.ts, STATE_FAULTS) and a rounding fault (FAULTS) it fails with a shrunk sequence of at most 10 steps that replays to the
 // same failure, printed as curl lines and written as a replay file and an Arazzo workflow; and
-// against a target without the test helpers (the mock) the CLI says so and exits 2.
+// against a target without the test helpers (the mock) the CLI says so and exits 2. On a partial
+// implementation (partial.fixture.ts: a seeded half of the operations and helpers answer 404) it
+// exits 0 listing what it left out, still fails behind a money fault, and exits 2 without its set-up.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../../packages/mock/src/mock.ts';
 import { startTestServer } from '../../../packages/server/src/routes/test-harness.fixture.ts';
 import { runCli } from '../cli-process.ts';
-import { FAULTS, STATE_FAULTS, startFaultyProxy } from '../faults.ts';
+import { findOperation } from '../document.ts';
+import { FAULTS, type Fault, STATE_FAULTS, startFaultyProxy } from '../faults.ts';
+import { findHelper } from '../not-implemented.ts';
+import { partial, removedBy } from '../partial.fixture.ts';
 import { curlLines, explore, readReplay, replay } from './explore.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'explore-'));
@@ -30,6 +35,8 @@ describe('marketplace-conformance explore', () => {
     const result = await explore({ target: reference.baseUrl, seed: 7, steps: 40, time: 100, out: scratch });
     expect(result.failure?.message).toBeUndefined();
     expect(result.steps).toBeGreaterThanOrEqual(40);
+    // A complete implementation: nothing left out.
+    expect(result.leftOut).toEqual({ steps: [], invariants: [] });
   });
 
   it.each([
@@ -71,6 +78,92 @@ describe('marketplace-conformance explore', () => {
       }
     },
   );
+
+  describe('on a partial implementation: a seeded random half of the operations and helpers answer 404', () => {
+    /** What a run's set-up sends: without one of them no run can start. */
+    const SETUP = [
+      'POST /test_helpers/reset',
+      'POST /test_helpers/users',
+      'POST /test_helpers/items',
+      'POST /test_helpers/assets',
+      'POST /user/login',
+      'GET /test_helpers/clock',
+    ];
+    /** Which half is removed (the set-up's needs kept). */
+    const PARTIAL_SEED = 3;
+    const LEFT_OUT = /↷ (?:step|invariant) .*: not implemented: ((?:GET|POST) \S+) answered 404 \(needed to .+\)$/;
+
+    it('Given half removed, then explore --seed --time exits 0, lists what it left out and sends nothing removed twice', {
+      timeout: 120_000,
+    }, async () => {
+      const removed = removedBy(PARTIAL_SEED, SETUP);
+      const sent = new Map<string, number>();
+      const removal = partial(removed);
+      const counted: Fault = {
+        ...removal,
+        answer: (r) => {
+          const answer = removal.answer!(r);
+          const name = findOperation(r.method, r.url.pathname)?.name ?? findHelper(r.method, r.url.pathname)?.name;
+          if (answer && name) sent.set(name, (sent.get(name) ?? 0) + 1);
+          return answer;
+        },
+      };
+      const proxy = await startFaultyProxy(reference.baseUrl, counted);
+      try {
+        const { code, stdout } = await runCli(['explore', '--target', proxy.url, '--seed', '11', '--time', '15'], {
+          scratch,
+        });
+        expect(code, stdout).toBe(0);
+        expect(stdout).toMatch(/every invariant it could check held \(seed 11; repeat with --seed 11 --time 15\)/);
+        const lines = stdout.split('\n').filter((l) => l.includes('↷'));
+        expect(lines.some((l) => l.includes('↷ step '))).toBe(true);
+        expect(lines.some((l) => l.includes('↷ invariant '))).toBe(true);
+        for (const line of lines) expect(removed.has(line.match(LEFT_OUT)?.[1] ?? ''), line).toBe(true);
+        // A removed operation is met once (its 404 keeps it out of the session), never sent again.
+        expect([...sent].filter(([, n]) => n > 1)).toEqual([]);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('Given half removed and a money fault in a present operation, then it still fails, shrunk', {
+      timeout: 180_000,
+    }, async () => {
+      const removed = removedBy(PARTIAL_SEED, [...SETUP, 'POST /cashout/process', 'GET /user/balance']);
+      const proxy = await startFaultyProxy(
+        reference.baseUrl,
+        partial(removed, STATE_FAULTS['cashout-fee-not-debited']),
+      );
+      try {
+        const result = await explore({
+          target: proxy.url,
+          seed: 1,
+          steps: 200,
+          time: 100,
+          out: mkdtempSync(join(scratch, 'partial-')),
+        });
+        expect(['money is conserved', 'each balance is what the seed rules make it']).toContain(result.failure?.kind);
+        expect(result.failure!.steps.length).toBeLessThanOrEqual(10);
+        expect(result.failure!.replays).toBe(true);
+        expect(result.leftOut.steps.length + result.leftOut.invariants.length).toBeGreaterThan(0);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('Given a helper of the set-up removed, then it says which and exits 2', { timeout: 60_000 }, async () => {
+      const proxy = await startFaultyProxy(reference.baseUrl, partial(new Set(['POST /test_helpers/items'])));
+      try {
+        const { code, stderr } = await runCli(['explore', '--target', proxy.url, '--steps', '5'], { scratch });
+        expect(stderr).toContain(
+          'explore cannot start a run: not implemented: POST /test_helpers/items answered 404 (needed to set up a run',
+        );
+        expect(code).toBe(2);
+      } finally {
+        await proxy.close();
+      }
+    });
+  });
 
   describe('the command', () => {
     let mock: MockServer;

@@ -8,10 +8,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { notImplementedReason } from '../not-implemented.ts';
 import { arazzoWorkflow } from './arazzo.ts';
 import { client, type Exchange, Violation } from './client.ts';
-import { type Real, setUp } from './model.ts';
-import { Step, type StepRecord, stepArbitraries } from './steps.ts';
+import { leftOutInvariants, probeReads } from './invariants.ts';
+import { Missing, type Real, setUp } from './model.ts';
+import { leftOutSteps } from './step-kit.ts';
+import { STEPS, Step, type StepRecord, stepArbitraries } from './steps.ts';
 
 export interface ExploreOptions {
   target: string;
@@ -40,11 +43,21 @@ export interface Failure {
   files: { replay: string; arazzo: string };
 }
 
+/** What a partial implementation kept out of the session, each with the suite's skip reason. */
+export interface LeftOut {
+  steps: { step: string; reason: string }[];
+  invariants: { invariant: string; reason: string }[];
+}
+
 export interface ExploreResult {
   seed: number;
   runs: number;
   steps: number;
   failure?: Failure;
+  /** Empty against a complete implementation. */
+  leftOut: LeftOut;
+  /** Why no run could start: an operation or helper the set-up needs answered 404. */
+  cannot?: string;
 }
 
 export interface ReplayFile {
@@ -58,9 +71,36 @@ export interface ReplayFile {
 /** The seed of run `i` of a session started with `seed` (any 32-bit integer). */
 const runSeed = (seed: number, i: number) => (Math.imul(seed ^ 0x5bd1e995, 0x9e3779b1) + i * 0x6d2b79f5) | 0;
 
+/**
+ * Sets up once to learn what the target does not implement (the suite's rule: a 404): the set-up's
+ * own helpers and log-in (without them nothing can run: `cannot`), then the reads of the
+ * invariants. The steps' operations are learnt as the runs meet them.
+ */
+async function preflight(target: string): Promise<{ missing: Set<string>; cannot?: string }> {
+  const missing = new Set<string>();
+  const real: Real = { api: client(target), actors: [], ran: [], missing };
+  try {
+    await probeReads(real, await setUp(real));
+  } catch (e) {
+    if (e instanceof Missing)
+      return { missing, cannot: notImplementedReason(e.operation, 'set up a run: users, items, assets, log-ins') };
+    // Anything else happens again in the first run, which reports it as its failure.
+  }
+  return { missing };
+}
+
+const leftOutOf = (missing: ReadonlySet<string>): LeftOut => ({
+  steps: leftOutSteps(STEPS, missing),
+  invariants: leftOutInvariants(missing),
+});
+
 /** Plays the set-up and `steps` once against `target`; the Violation (or error) ends it. */
-export async function play(target: string, steps: StepRecord[]): Promise<{ real: Real; error?: unknown }> {
-  const real: Real = { api: client(target), actors: [], ran: [] };
+export async function play(
+  target: string,
+  steps: StepRecord[],
+  missing: Set<string>,
+): Promise<{ real: Real; error?: unknown }> {
+  const real: Real = { api: client(target), actors: [], ran: [], missing };
   try {
     const model = await setUp(real);
     for (const s of steps) {
@@ -81,6 +121,8 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const print = options.print ?? (() => {});
   const deadline = Date.now() + options.time * 1000;
+  const { missing, cannot } = await preflight(options.target);
+  if (cannot) return { seed: options.seed, runs: 0, steps: 0, leftOut: leftOutOf(missing), cannot };
   let steps = 0;
   let runs = 0;
   let first: string | undefined;
@@ -88,7 +130,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
   const property = fc.asyncProperty(
     fc.commands(stepArbitraries, { maxCommands: options.maxCommands ?? 25, size: 'max' }),
     async (commands) => {
-      const real: Real = { api: client(options.target), actors: [], ran: [] };
+      const real: Real = { api: client(options.target), actors: [], ran: [], missing };
       try {
         await fc.asyncModelRun(async () => ({ model: await setUp(real), real }), commands);
         if (first === undefined) steps += real.ran.length;
@@ -106,10 +148,10 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     runs += 1;
     if (!details.failed) print(`run ${runs}: passed (${steps} steps so far)`);
   }
-  if (!last) return { seed: options.seed, runs, steps };
+  if (!last) return { seed: options.seed, runs, steps, leftOut: leftOutOf(missing) };
   const found = last as { steps: StepRecord[]; error: unknown };
   // The shrunk sequence, played again: the exchanges to print, and proof that it replays.
-  const again = await play(options.target, found.steps);
+  const again = await play(options.target, found.steps, missing);
   const replays = again.error !== undefined && kindOf(again.error) === first;
   const failure = writeFailure(options, {
     kind: first!,
@@ -119,7 +161,7 @@ export async function explore(options: ExploreOptions): Promise<ExploreResult> {
     evidence: evidenceOf(replays ? again.error : found.error),
     replays,
   });
-  return { seed: options.seed, runs, steps, failure };
+  return { seed: options.seed, runs, steps, failure, leftOut: leftOutOf(missing) };
 }
 
 /** Writes the replay file and the Arazzo workflow of a failure into `out`. */
@@ -150,8 +192,11 @@ export function readReplay(path: string): ReplayFile {
 /** Plays a replay file once: its failure again, or none (the target was fixed). */
 export async function replay(target: string, path: string, out: string): Promise<ExploreResult> {
   const file = readReplay(path);
-  const { real, error } = await play(target, file.steps);
-  if (error === undefined) return { seed: file.seed ?? 0, runs: 1, steps: real.ran.length };
+  const { missing, cannot } = await preflight(target);
+  if (cannot) return { seed: file.seed ?? 0, runs: 0, steps: 0, leftOut: leftOutOf(missing), cannot };
+  const { real, error } = await play(target, file.steps, missing);
+  const leftOut = leftOutOf(missing);
+  if (error === undefined) return { seed: file.seed ?? 0, runs: 1, steps: real.ran.length, leftOut };
   const failure = writeFailure(
     { out, seed: file.seed, target },
     {
@@ -163,7 +208,7 @@ export async function replay(target: string, path: string, out: string): Promise
       replays: kindOf(error) === file.failure?.kind,
     },
   );
-  return { seed: file.seed ?? 0, runs: 1, steps: real.ran.length, failure };
+  return { seed: file.seed ?? 0, runs: 1, steps: real.ran.length, failure, leftOut };
 }
 
 /** A value a step's answer created, captured into a shell variable by its curl line. */
@@ -209,9 +254,25 @@ export function curlLines(f: Pick<Failure, 'exchanges' | 'evidence'>): string[] 
   return lines;
 }
 
+/** The lines saying what a partial implementation kept out of the session (none for a complete one). */
+export function leftOutLines(l: LeftOut): string[] {
+  if (!l.steps.length && !l.invariants.length) return [];
+  return [
+    '',
+    `Left out, as the target does not implement what they need: ${l.steps.length} of ${Object.keys(STEPS).length} kinds of step, ${l.invariants.length} checks of invariants`,
+    ...l.steps.map((s) => `  ↷ step ${s.step}: ${s.reason}`),
+    ...l.invariants.map((i) => `  ↷ invariant ${i.invariant}: ${i.reason}`),
+  ];
+}
+
 /** The console report of a session. */
 export function report(r: ExploreResult, how: string): string {
-  if (!r.failure) return `explore: ${r.runs} runs, ${r.steps} steps, every invariant held (seed ${r.seed}; ${how})`;
+  const partial = r.leftOut.steps.length + r.leftOut.invariants.length > 0;
+  if (!r.failure)
+    return [
+      `explore: ${r.runs} runs, ${r.steps} steps, every invariant ${partial ? 'it could check ' : ''}held (seed ${r.seed}; ${how})`,
+      ...leftOutLines(r.leftOut),
+    ].join('\n');
   const f = r.failure;
   return [
     `✗ explore: ${f.message}`,
@@ -227,5 +288,6 @@ export function report(r: ExploreResult, how: string): string {
       : 'Played again, the shrunk sequence did NOT fail the same way (a flaky target?).',
     `Replay: marketplace-conformance explore --target <url> --replay ${f.files.replay}`,
     `Workflow: ${f.files.arazzo}`,
+    ...leftOutLines(r.leftOut),
   ].join('\n');
 }

@@ -54,12 +54,14 @@ export interface Model {
   /** Money put in by the set-up (opening balances). */
   putIn: number;
   sales: number;
+  /** Sale fees the seed's rules took (the price less the seller's share, summed). */
+  fees: number;
   /** Seconds the test clock was moved since the set-up (the cashout cooldown reads it). */
   now: number;
   lastCashout: (number | undefined)[];
   loginAt: number[];
   seq: number;
-  /** Operations the target answered 404 (not implemented): not generated again. */
+  /** Operations and helpers the target answered 404 (not implemented): the session's `Real.missing`. */
   missing: Set<string>;
   /** Whether `GET /user/balance` is net of reservations (the seed leaves it open): fixed by the first order seen. */
   reading?: 'net' | 'gross';
@@ -77,6 +79,11 @@ export interface Real {
   actors: Actor[];
   /** The steps run so far, in order (the sequence a failure is shrunk from and written as). */
   ran: { step: string; args: Record<string, number | string> }[];
+  /**
+   * What answered 404 so far in the session (the suite's rule for "not implemented"): shared by
+   * its runs, so a step needing one of them is not generated again and a read is not sent.
+   */
+  missing: Set<string>;
 }
 
 export const USERS = 3;
@@ -96,9 +103,22 @@ export const reservedOf = (m: Model, user: number): number =>
 /** Balance free to spend in the model. */
 export const availableOf = (m: Model, user: number): number => m.wealth[user]! - reservedOf(m, user);
 
-/** POST a test helper; a refusal stops the run (the target breaks the helper contract). */
+/**
+ * A request answered 404, the suite's "not implemented" (not-implemented.ts): the step that sent
+ * it changes nothing and is not generated again; in the set-up, the session cannot start.
+ */
+export class Missing extends Error {
+  readonly operation: string;
+  constructor(operation: string) {
+    super(`${operation} answered 404`);
+    this.operation = operation;
+  }
+}
+
+/** POST a test helper; a refusal stops the run (the target breaks the helper contract), a 404 is Missing. */
 export async function helper<T>(real: Real, phase: 'setup' | 'step', path: string, json: unknown = {}): Promise<T> {
   const x = await real.api.send(phase, 'POST', `/test_helpers${path}`, { json });
+  if (x.status === 404) throw new Missing(x.operation);
   if (x.status !== 200) throw new Error(`test helper ${path} answered ${x.status}: ${JSON.stringify(x.body)}`);
   return x.body.content as T;
 }
@@ -106,6 +126,7 @@ export async function helper<T>(real: Real, phase: 'setup' | 'step', path: strin
 /** Logs `actor` in from its IP; a refusal is a failure of the run. */
 export async function login(real: Real, phase: 'setup' | 'step', actor: Actor): Promise<void> {
   const x = await real.api.send(phase, 'POST', '/user/login', { json: { apiKey: actor.apiKey }, ip: actor.ip });
+  if (x.status === 404) throw new Missing(x.operation);
   if (x.status !== 200) throw new Error(`login answered ${x.status}: ${JSON.stringify(x.body)}`);
   actor.token = x.body.content.jwt;
 }
@@ -126,11 +147,12 @@ export async function setUp(real: Real): Promise<Model> {
     wealth: [...OPENING_BALANCES],
     putIn: OPENING_BALANCES.reduce((a, b) => a + b, 0),
     sales: 0,
+    fees: 0,
     now: 0,
     lastCashout: OPENING_BALANCES.map(() => undefined),
     loginAt: OPENING_BALANCES.map(() => 0),
     seq: 0,
-    missing: new Set(),
+    missing: real.missing,
   };
   for (const [i, balance] of OPENING_BALANCES.entries()) {
     const user = await helper<{ platformId: string; apiKey: string }>(real, 'setup', '/users', {

@@ -1,13 +1,14 @@
 // What the steps share: the answer check, picking by index, the seed's matching and sale.
 import fc from 'fast-check';
+import { notImplementedReason } from '../not-implemented.ts';
 import { type Exchange, received, Violation } from './client.ts';
 import { type AssetModel, type Model, type OrderModel, type Real, sellerShare, USERS } from './model.ts';
 
 export type Args = Record<string, number | string>;
 
 export interface StepKind {
-  /** The operation the step exercises (not generated again once it answered 404). */
-  operation?: string;
+  /** The operations and test helpers the step sends (not generated once one answered 404). */
+  needs: string[];
   args: fc.Arbitrary<Args>;
   check: (m: Model, a: Args) => boolean;
   run: (m: Model, r: Real, a: Args) => Promise<void>;
@@ -34,11 +35,19 @@ export const user = fc.integer({ min: 0, max: USERS - 1 });
 export const choice = fc.nat({ max: 999 });
 export const as = (r: Real, u: number) => ({ token: r.actors[u]!.token, ip: r.actors[u]!.ip });
 
-/** A 404 from a public route: the target does not implement the operation; nothing changed. */
+/** A 404: the target does not implement the operation; nothing changed (recorded in `m.missing`). */
 export function notImplemented(m: Model, x: Exchange): boolean {
   if (x.status !== 404) return false;
   m.missing.add(x.operation);
   return true;
+}
+
+/** The steps left out because an operation they need answered 404, each with the suite's skip reason. */
+export function leftOutSteps(steps: Record<string, StepKind>, missing: ReadonlySet<string>) {
+  return Object.entries(steps).flatMap(([step, kind]) => {
+    const gone = kind.needs.find((n) => missing.has(n));
+    return gone ? [{ step, reason: notImplementedReason(gone, `run the step ${step}`) }] : [];
+  });
 }
 
 /** The best buy order an asset of `itemId` offered by `seller` at `price` sells into (seed, States: matching). */
@@ -51,6 +60,7 @@ export function bestOrder(m: Model, itemId: number, seller: number, price: numbe
 /** A sale at `price`: the buyer pays the price, the seller gets 95 percent rounded down, the asset moves. */
 export function sell(m: Model, asset: AssetModel, buyer: number, price: number, order?: OrderModel): void {
   m.wealth[asset.owner]! += sellerShare(price);
+  m.fees += price - sellerShare(price);
   m.wealth[buyer]! -= price;
   if (order) {
     order.amount -= 1;

@@ -5,7 +5,17 @@
 import fc from 'fast-check';
 import { Violation } from './client.ts';
 import { checkInvariants } from './invariants.ts';
-import { type AssetModel, availableOf, cashoutFee, giveAsset, helper, login, type Model, type Real } from './model.ts';
+import {
+  type AssetModel,
+  availableOf,
+  cashoutFee,
+  giveAsset,
+  helper,
+  login,
+  Missing,
+  type Model,
+  type Real,
+} from './model.ts';
 import {
   ANSWER,
   type Args,
@@ -30,12 +40,13 @@ const MAX_ADVANCE = 20 * DAY; // JWTs live about 31 days (seed, JWT claims): a r
 export const STEPS: Record<string, StepKind> = {
   ...PLATFORM_STEPS,
   deposit: {
+    needs: ['POST /test_helpers/assets'],
     args: fc.record({ user, item: choice }),
     check: () => true,
     run: (m, r, a) => giveAsset(r, m, 'step', Number(a.user), pick(m.items, a.item)!),
   },
   login: {
-    operation: 'POST /user/login',
+    needs: ['POST /user/login'],
     args: fc.record({ user }),
     check: () => true,
     run: async (m, r, a) => {
@@ -44,7 +55,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   price: {
-    operation: 'POST /inventory/price',
+    needs: ['POST /inventory/price'],
     args: fc.record({ user, asset: choice, price: fc.integer({ min: 100, max: 4_000 }) }),
     check: (m, a) => held(m, Number(a.user)).length > 0,
     run: async (m, r, a) => {
@@ -63,7 +74,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   buyOrder: {
-    operation: 'POST /item/buyorder',
+    needs: ['POST /item/buyorder'],
     args: fc.record({
       user,
       item: choice,
@@ -104,7 +115,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   removeOrder: {
-    operation: 'POST /item/buyorder/remove',
+    needs: ['POST /item/buyorder/remove'],
     args: fc.record({ user, order: choice }),
     check: (m, a) => m.orders.some((o) => o.owner === Number(a.user)),
     run: async (m, r, a) => {
@@ -123,7 +134,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   cartAdd: {
-    operation: 'POST /cart/add',
+    needs: ['POST /cart/add'],
     args: fc.record({ user, asset: choice }),
     check: (m, a) => cartCandidates(m, Number(a.user)).length > 0,
     run: async (m, r, a) => {
@@ -140,7 +151,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   cartRemove: {
-    operation: 'POST /cart/remove',
+    needs: ['GET /cart/get', 'POST /cart/remove'],
     args: fc.record({ user, row: choice }),
     check: (m, a) => m.carts[Number(a.user)]!.length > 0,
     run: async (m, r, a) => {
@@ -158,7 +169,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   checkout: {
-    operation: 'POST /cart/checkout',
+    needs: ['POST /cart/checkout'],
     args: fc.record({ user }),
     check: (m, a) => m.carts[Number(a.user)]!.length > 0,
     run: async (m, r, a) => {
@@ -194,7 +205,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   cashout: {
-    operation: 'POST /cashout/process',
+    needs: ['POST /cashout/process'],
     args: fc.record({
       user,
       amount: fc.integer({ min: 5_000, max: 12_000 }),
@@ -241,6 +252,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   payment: {
+    needs: ['POST /test_helpers/payments/{cashoutId}'],
     args: fc.record({ cashout: choice, outcome: fc.constantFrom('processing', 'completed', 'failed') }),
     check: (m, a) =>
       m.cashouts.some((c) => c.status === 'pending' || (c.status === 'processing' && a.outcome !== 'processing')),
@@ -255,6 +267,7 @@ export const STEPS: Record<string, StepKind> = {
     },
   },
   clock: {
+    needs: ['POST /test_helpers/clock'],
     args: fc.record({ seconds: fc.constantFrom(...ADVANCES) }),
     check: (m, a) => m.now + Number(a.seconds) <= MAX_ADVANCE,
     run: async (m, r, a) => {
@@ -286,12 +299,18 @@ export class Step implements fc.AsyncCommand<Model, Real> {
   }
   check(m: Readonly<Model>): boolean {
     const kind = STEPS[this.step]!;
-    return !(kind.operation && m.missing.has(kind.operation)) && kind.check(m as Model, this.args);
+    return !kind.needs.some((n) => m.missing.has(n)) && kind.check(m as Model, this.args);
   }
   async run(m: Model, r: Real): Promise<void> {
     r.ran.push({ step: this.step, args: this.args });
     r.api.label = r.ran.length;
-    await STEPS[this.step]!.run(m, r, this.args);
+    try {
+      await STEPS[this.step]!.run(m, r, this.args);
+    } catch (e) {
+      // A test helper the step needs answered 404: the step changed nothing the model holds.
+      if (!(e instanceof Missing)) throw e;
+      m.missing.add(e.operation);
+    }
     await checkInvariants(r, m);
   }
   toString(): string {

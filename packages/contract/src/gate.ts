@@ -2,8 +2,9 @@
 // and by the mock alike: match the document operation, identify the caller and check the
 // operation's permission level, count it (rate limits), read the body (never past the operation's
 // limit, and only now: a caller refused so far costs no body), type a form body by the schema,
-// validate against the document. Whatever it refuses leaves in the API's envelope with the
-// documented message. What identifies a caller and what counts is the mounting side's.
+// validate against the document, refuse text no store can keep (text-rule.ts). Whatever it
+// refuses leaves in the API's envelope with the documented message. What identifies a caller and
+// what counts is the mounting side's.
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { guardBody, readBody } from './body-reader.ts';
 import type { Json } from './document.ts';
@@ -20,6 +21,7 @@ import {
   useRequestParsing,
 } from './request-rules.ts';
 import { RouteMatcher } from './route-matcher.ts';
+import { unstorableTextMessage } from './text-rule.ts';
 import { documentValidators } from './validators.ts';
 
 export interface GateOptions<Caller extends PermittedCaller> {
@@ -98,6 +100,12 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       useRequestParsing(app);
       app.use(admit);
       app.use(documentValidators(document, options.validateResponses ?? false));
+      // After the schema's checks (their messages come first), the document's text rule.
+      app.use((req: Request, res: Response, next: NextFunction) => {
+        const refusal = unstorableTextMessage(req);
+        if (refusal === undefined) return next();
+        sendError(res, operationOf(res)?.envelope ?? 'A', refusal, 300);
+      });
     },
     refuse(err: unknown, req: Request, res: Response, _next: NextFunction) {
       if (isAbortedRequest(err)) return;

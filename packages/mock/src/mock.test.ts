@@ -121,6 +121,10 @@ describe('requests that break the document get the same answer as from the refer
     ['a missing query parameter', { path: '/item/prices' }],
     ['a query parameter outside its enum', { path: '/item/salesGraph/1?period=2Y' }],
     ['a path parameter of the wrong type', { path: '/item/salesGraph/abc?period=1M' }],
+    // Conventions, Text: refused on every backend, so by the mock too.
+    ['a body string holding NUL', { path: '/user/updateShortUrl', json: { shortUrl: 'ab\u0000c' } }],
+    ['a body string holding an unpaired surrogate', { path: '/support/post', json: { ticket: 1, content: 'x\ud800' } }],
+    ['a query parameter holding NUL', { path: '/user/getBuyorder?search=ab%00c' }],
   ];
   it.each(cases)('Given %s', async (_name, request) => {
     const [fromMock, fromServer] = await Promise.all([

@@ -13,7 +13,8 @@ Options (each sets the environment variable after it):
   --db <path>     the store file, :memory: for none, or a postgres:// URL
                   (MARKETPLACE_DB, default ./data/marketplace.json)
   --test-mode     test helpers, a controllable clock, response validation (MARKETPLACE_TEST_MODE=1)
-  --demo          demo accounts, items and listings in a new store (MARKETPLACE_DEMO=1)
+  --demo          demo accounts, items and listings in a new store, and in every new sandbox
+                  unless it asks for {"demo": false} (MARKETPLACE_DEMO=1)
   --sandboxes     POST /sandboxes: isolated worlds under /sandboxes/{id}, in memory
                   (MARKETPLACE_SANDBOXES=1; on in test mode unless MARKETPLACE_SANDBOXES=0)
   --latency <min>-<max>  every API answer waits a time drawn in this range of milliseconds
@@ -29,6 +30,7 @@ Prefer: code=429 answers the API's 429 with its rate-limit headers, Prefer: code
 
 Other environment variables: HOST, MARKETPLACE_PG_POOL, MARKETPLACE_JWT_SECRET,
 MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_SECRETS_KEY, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
+MARKETPLACE_CORS_ORIGINS (browser origins allowed: none, *, or a list; local dev servers in test mode),
 MARKETPLACE_SMTP_URL, MARKETPLACE_SITE_URL, MARKETPLACE_SANDBOX_MAX (20), MARKETPLACE_SANDBOX_IDLE
 (seconds, 1800), MARKETPLACE_SANDBOX_MEMORY (heap megabytes), LOG_LEVEL. Each bad one refuses the start with a line
 saying what is expected.`;

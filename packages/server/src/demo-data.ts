@@ -33,6 +33,11 @@ export interface DemoAdmin {
   apiKey: string;
 }
 
+/** An account of the demo world (a sandbox with demo data answers them all, admins included). */
+export interface DemoAccount extends DemoAdmin {
+  admin: boolean;
+}
+
 // [name, balance (cents), admin, short URL, account age (days)]; IDs are 7656119800000000N.
 const USERS: [string, number, boolean, string, number][] = [
   ['Alice', 250_000, false, 'alice-store', 400],
@@ -47,6 +52,17 @@ const USERS: [string, number, boolean, string, number][] = [
   ['Ivan', 1_500_000, false, '', 420],
 ];
 const platformIdOf = (n: number) => `765611980000000${String(n + 1).padStart(2, '0')}`;
+const traderKey = (name: string) => `demo-${name.toLowerCase()}-api-key`;
+
+/** Every demo account in creation order: the traders with their documented keys, the admins with `admins`' keys. */
+export function demoAccounts(admins: DemoAdmin[]): DemoAccount[] {
+  return USERS.map(([name, , admin], n) => ({
+    name,
+    platformId: platformIdOf(n),
+    apiKey: admin ? admins.find((a) => a.name === name)!.apiKey : traderKey(name),
+    admin,
+  }));
+}
 
 /** A small seeded PRNG (mulberry32): the demo must not change between runs with one clock. */
 export function seededRandom(seed: number): () => number {
@@ -78,7 +94,7 @@ export function buildDemoData(tx: Tx, now: number, adminKey: () => string): Demo
   USERS.forEach(([name, balance, admin, shorturl, age], n) => {
     const id = platformIdOf(n);
     const email = `${name.toLowerCase()}@example.com`;
-    const apiKey = admin ? adminKey() : `demo-${name.toLowerCase()}-api-key`;
+    const apiKey = admin ? adminKey() : traderKey(name);
     if (admin) admins.push({ name, platformId: id, apiKey });
     const user = createUser(tx, { name, balance, admin, email }, apiKey, id, now - age * DAY);
     if (shorturl) tx.put('users', id, { ...user, shorturl });
@@ -229,10 +245,14 @@ function must<T>(result: Result<T>, what: string): T {
   return result.value;
 }
 
-/** Seeds the demo data into the store (a new store only; see server.ts); the admins' new keys. */
-export async function seedDemoData(deps: ServerDeps): Promise<DemoAdmin[]> {
+/**
+ * Seeds the demo data into the store (a new or emptied store only; see server.ts); the admins' keys:
+ * new random ones unless `adminKeys` gives them (a sandbox seeded again after a reset keeps its keys).
+ */
+export async function seedDemoData(deps: ServerDeps, adminKeys?: string[]): Promise<DemoAdmin[]> {
   const tx = new Tx(deps.store.state);
-  const admins = buildDemoData(tx, deps.clock.now(), () => deps.random.hex(16));
+  const given = adminKeys?.values();
+  const admins = buildDemoData(tx, deps.clock.now(), () => given?.next().value ?? deps.random.hex(16));
   await deps.store.commit(tx);
   return admins;
 }

@@ -2,6 +2,7 @@
 // for other projects' tests (sandbox.ts, which starts a server: it is not exported from server.ts,
 // so the two do not import each other).
 
+export type { DemoAccount } from './demo-data.ts';
 export {
   type PopulationAnswer,
   type PopulationRequest,

@@ -20,7 +20,7 @@ logger.info(
 );
 console.log(`
   Item Marketplace API reference server: ${url}
-  Document: ${url}/openapi.json   Docs: ${url}/docs${config.testMode ? '\n  Test mode: /test_helpers/... routes are on' : ''}${config.sandboxes ? `\n  Sandboxes: POST ${url}/sandboxes creates a world of its own (in memory)` : ''}
+  Document: ${url}/openapi.json   Docs: ${url}/docs${config.testMode ? '\n  Test mode: /test_helpers/... routes are on' : ''}${config.sandboxes ? `\n  Sandboxes: POST ${url}/sandboxes creates a world of its own (in memory${config.demo ? ', with the demo data' : ''})` : ''}
   State: ${config.db === ':memory:' ? 'in memory (a sandbox: every change is lost when it stops)' : shownDb}
 ${config.demo ? demoLines(url, demoAdmins) : noDemoLines(url)}`);
 

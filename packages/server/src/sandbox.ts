@@ -5,6 +5,7 @@
 import type { TestHelperComponents } from '@marketplace/types';
 import pino from 'pino';
 import { parseConfig } from './config.ts';
+import { type DemoAccount, demoAccounts, seedDemoData } from './demo-data.ts';
 import { startServer } from './server.ts';
 
 /** A user of the sandbox: log in with its `apiKey` (`POST /user/login`). */
@@ -14,7 +15,16 @@ export interface SandboxUser {
 }
 
 export interface SandboxOptions {
-  /** Users created at start and again after every `reset` (`pop-0`, `pop-1`, ... as API keys): 0 to 100, default 2. */
+  /**
+   * The demo world of `npm start` (Alice, Bob, ... with their documented API keys, the catalogue,
+   * listings, buy orders, sales, Alice's cart), at start and again after every `reset`. Default:
+   * `MARKETPLACE_DEMO` of `env` (the test process's own environment is not read).
+   */
+  demo?: boolean;
+  /**
+   * Users created at start and again after every `reset` (`pop-0`, `pop-1`, ... as API keys), after
+   * the demo world's: 0 to 100, default 2 (0 with `demo`: the demo world has its accounts).
+   */
   users?: number;
   /** Their balance in cents. Default 1,000,000. */
   balance?: number;
@@ -36,6 +46,8 @@ export interface Sandbox {
   url: string;
   /** The users created at start; the same keys and platform IDs again after `reset`. */
   users: SandboxUser[];
+  /** With `demo`, the demo world's accounts (admins with random keys, the same after `reset`); else empty. */
+  demoAccounts: DemoAccount[];
   /** The server's clock (every time-based rule reads it); each call resolves to the new time, unix seconds. */
   clock: { advance(seconds: number): Promise<number>; set(unixSeconds: number): Promise<number> };
   /** Empties the world (`POST /test_helpers/reset`) and creates the same users again. */
@@ -59,13 +71,8 @@ export async function callHelper<T>(url: string, path: string, body: object = {}
 }
 
 /** Starts a sandbox: the reference server in this process, test mode, memory store, a free port. */
-export async function startSandbox({
-  users = 2,
-  balance = 1_000_000,
-  env = {},
-}: SandboxOptions = {}): Promise<Sandbox> {
-  // The population answer lists the first 100 users' keys only.
-  if (!Number.isSafeInteger(users) || users < 0 || users > 100) throw new RangeError('users: an integer from 0 to 100');
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { balance = 1_000_000, env = {} } = options;
   const config = parseConfig({
     MARKETPLACE_DB: ':memory:',
     MARKETPLACE_TEST_MODE: '1',
@@ -73,7 +80,11 @@ export async function startSandbox({
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const server = await startServer({ config, logger: pino({ level: config.logLevel }) });
+  const demo = options.demo ?? config.demo;
+  const users = options.users ?? (demo ? 0 : 2);
+  // The population answer lists the first 100 users' keys only.
+  if (!Number.isSafeInteger(users) || users < 0 || users > 100) throw new RangeError('users: an integer from 0 to 100');
+  const server = await startServer({ config, demoData: demo, logger: pino({ level: config.logLevel }) });
   // fetch keeps a connection until shortly before the timeout the server announces; with Node's
   // 5 s the two timers cross on a loaded machine and a reused socket fails (routes/test-harness.fixture.ts).
   server.server.keepAliveTimeout = 65_000;
@@ -83,13 +94,21 @@ export async function startSandbox({
       p.platformIds.map((platformId, n) => ({ platformId, apiKey: p.apiKeys[n]! })),
     );
   const sandboxUsers = users > 0 ? await populate() : [];
+  const admins = server.demoAdmins ?? [];
   const clock = async (body: object) => (await callHelper<{ now: number }>(url, '/clock', body)).now;
   return {
     url,
     users: sandboxUsers,
+    demoAccounts: demo ? demoAccounts(admins) : [],
     clock: { advance: (seconds) => clock({ advance: seconds }), set: (unixSeconds) => clock({ set: unixSeconds }) },
     async reset() {
       await callHelper(url, '/reset');
+      // The admins keep their keys: a test may have read them before.
+      if (demo)
+        await seedDemoData(
+          server.deps,
+          admins.map((a) => a.apiKey),
+        );
       if (users > 0) await populate(); // population numbering starts over on an empty world: the same users
     },
     population: (request) => callHelper<PopulationAnswer>(url, '/population', request),

@@ -3,7 +3,8 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
-import { SANDBOX_MEMORY_FULL, sandboxesFull } from './sandboxes.ts';
+import { DEMO_KEYS } from './demo-data.ts';
+import { INVALID_DEMO, SANDBOX_MEMORY_FULL, sandboxesFull } from './sandboxes.ts';
 import { startServer } from './server.ts';
 
 type Started = Awaited<ReturnType<typeof startServer>>;
@@ -31,6 +32,7 @@ interface Created {
   url: string;
   users: { platformId: string; apiKey: string }[];
   idleSeconds: number;
+  demoAccounts?: { name: string; platformId: string; apiKey: string; admin: boolean }[];
 }
 
 async function create(base: string, body: object = {}): Promise<Created> {
@@ -116,6 +118,7 @@ describe('POST /sandboxes on a test-mode server', () => {
     [{ users: 101 }, 'Invalid users parameter: an integer from 0 to 100'],
     [{ users: 'two' }, 'Invalid users parameter: an integer from 0 to 100'],
     [{ balance: -1 }, 'Invalid balance parameter: an integer from 0 to 10000000000'],
+    [{ demo: 'yes' }, INVALID_DEMO],
   ])('Given %j, the answer is a 300 with its message', async (body, message) => {
     const res = await send(`${server.url}/sandboxes`, 'POST', body);
     expect([res.status, res.json.content]).toEqual([300, message]);
@@ -124,6 +127,76 @@ describe('POST /sandboxes on a test-mode server', () => {
   it('Given an unknown sandbox, every path under it is not found', async () => {
     const res = await send(`${server.url}/sandboxes/0000000000000000/item/listing/1`);
     expect([res.status, res.json.content]).toEqual([404, 'Not found']);
+  });
+});
+
+/** The rows of `apiKey`'s cart in the world at `url`. */
+async function cartOf(url: string, apiKey: string): Promise<{ item_id: number; count: number }[]> {
+  const jwt = await jwtOf(url, apiKey);
+  return (await send(`${url}/cart/get`, 'GET', undefined, { authorization: `Bearer ${jwt}` })).json.content.cart;
+}
+
+describe('POST /sandboxes with the demo world', () => {
+  let server: Started;
+  afterAll(() => server?.close());
+
+  it("Given demo: true, the sandbox holds npm start's accounts and rows and answers their keys; a reset empties it", async () => {
+    server = await start({ MARKETPLACE_TEST_MODE: '1' });
+    const demo = await create(server.url, { demo: true });
+    expect(demo.users).toEqual([]); // the demo world's accounts only
+    expect(demo.demoAccounts?.map((a) => [a.name, a.admin])).toEqual([
+      ['Alice', false],
+      ['Bob', false],
+      ['Admin', true],
+      ['Carol', false],
+      ['Dave', false],
+      ['Erin', false],
+      ['Frank', false],
+      ['Grace', false],
+      ['Heidi', true],
+      ['Ivan', false],
+    ]);
+    expect(demo.demoAccounts?.[0]).toEqual({
+      name: 'Alice',
+      platformId: '76561198000000001',
+      apiKey: DEMO_KEYS.alice,
+      admin: false,
+    });
+    const cart = await cartOf(demo.url, DEMO_KEYS.alice);
+    expect(cart.reduce((keys, row) => keys + row.count, 0)).toBe(2);
+    expect(new Set(cart.map((row) => row.item_id))).toEqual(new Set([1]));
+    // The admins' random keys open the admin routes of this sandbox.
+    const admin = demo.demoAccounts!.find((a) => a.admin)!;
+    const jwt = await jwtOf(demo.url, admin.apiKey);
+    expect((await send(`${demo.url}/infos/admin`, 'GET', undefined, { authorization: `Bearer ${jwt}` })).status).toBe(
+      200,
+    );
+    // The server's own world and a sandbox without demo stay empty.
+    expect((await send(`${server.url}/user/login`, 'POST', { apiKey: DEMO_KEYS.alice })).status).not.toBe(200);
+    const plain = await create(server.url);
+    expect([plain.users.length, plain.demoAccounts]).toEqual([2, undefined]);
+    expect((await send(`${plain.url}/user/login`, 'POST', { apiKey: DEMO_KEYS.alice })).status).not.toBe(200);
+    // Population users come after the demo accounts when asked for.
+    const both = await create(server.url, { demo: true, users: 1 });
+    expect(both.users.map((u) => u.apiKey)).toEqual(['pop-0']);
+    expect(await cartOf(both.url, DEMO_KEYS.bob)).toEqual([]);
+
+    expect((await send(`${demo.url}/test_helpers/reset`, 'POST', {})).status).toBe(200);
+    expect((await send(`${demo.url}/user/login`, 'POST', { apiKey: DEMO_KEYS.alice })).status).not.toBe(200);
+  });
+
+  it('Given a server started with demo data (MARKETPLACE_DEMO=1), its sandboxes hold the demo world unless asked not to', async () => {
+    const demoServer = await start({ MARKETPLACE_TEST_MODE: '1', MARKETPLACE_DEMO: '1' });
+    try {
+      const byDefault = await create(demoServer.url);
+      expect(byDefault.demoAccounts).toHaveLength(10);
+      expect(await cartOf(byDefault.url, DEMO_KEYS.alice)).not.toEqual([]);
+      const empty = await create(demoServer.url, { demo: false });
+      expect([empty.users.length, empty.demoAccounts]).toEqual([2, undefined]);
+      expect((await send(`${empty.url}/user/login`, 'POST', { apiKey: DEMO_KEYS.alice })).status).not.toBe(200);
+    } finally {
+      await demoServer.close();
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { getHeapStatistics } from 'node:v8';
 import { sendError, sendOk } from '@marketplace/contract';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { SandboxLimits } from './config.ts';
+import type { DemoAccount } from './demo-data.ts';
 import { NOT_FOUND } from './domain/messages.ts';
 import type { SandboxUser } from './sandbox.ts';
 
@@ -17,6 +18,8 @@ import type { SandboxUser } from './sandbox.ts';
 export const sandboxesFull = (max: number) => `Sandboxes are full: at most ${max} at once`;
 /** The refusal when the process's heap is over the sandboxes' memory budget (HTTP 503 with Retry-After). */
 export const SANDBOX_MEMORY_FULL = 'Sandboxes are full: the server is out of sandbox memory';
+/** The refusal of a `demo` that is not a boolean (HTTP 300). */
+export const INVALID_DEMO = 'Invalid demo parameter: true or false';
 /** Users a new sandbox may be given (the population answer lists the first 100 keys). */
 export const SANDBOX_USERS_MAX = 100;
 
@@ -25,6 +28,8 @@ export interface SandboxServer {
   handle: (req: Request, res: Response, next: NextFunction) => void;
   /** Creates the population users of the new world (`POST /test_helpers/population` in-process). */
   populate(users: number, balance: number): Promise<SandboxUser[]>;
+  /** Seeds the demo world of `npm start` into the new world; its accounts, admins with new random keys. */
+  seedDemo(): Promise<DemoAccount[]>;
   close(): Promise<void>;
 }
 
@@ -58,8 +63,8 @@ export interface SandboxRegistry {
  */
 export type Compose = (id: string, gone: (() => Promise<boolean>) | undefined) => Promise<SandboxServer>;
 
-/** A sandbox created (`users` as its population answered) or why none was. */
-export type Creation = { id: string; users: SandboxUser[] } | { refusal: string };
+/** A sandbox created (`users` as its population answered, the demo accounts when asked for) or why none was. */
+export type Creation = { id: string; users: SandboxUser[]; demoAccounts?: DemoAccount[] } | { refusal: string };
 
 /**
  * The sandboxes this process holds, bounded in number and memory, closed when idle. With a
@@ -103,8 +108,8 @@ export class Sandboxes {
     return process.memoryUsage().heapUsed >= budget;
   }
 
-  /** Creates a sandbox with `users` of `balance` cents, unless a bound refuses it. */
-  async create(users: number, balance: number): Promise<Creation> {
+  /** Creates a sandbox with `users` of `balance` cents (after the demo world with `demo`), unless a bound refuses it. */
+  async create(users: number, balance: number, demo = false): Promise<Creation> {
     const { max } = this.#limits;
     if (!this.#registry && this.#held.size + this.#opening.size >= max) return { refusal: sandboxesFull(max) };
     if (this.overMemory()) return { refusal: SANDBOX_MEMORY_FULL };
@@ -123,7 +128,9 @@ export class Sandboxes {
       this.#opening.delete(id);
     }
     this.#hold(id, server);
-    return { id, users: users > 0 ? await server.populate(users, balance) : [] };
+    // The demo world first: its accounts keep the IDs `npm start` gives them, the population's come after.
+    const demoAccounts = demo ? await server.seedDemo() : undefined;
+    return { id, users: users > 0 ? await server.populate(users, balance) : [], demoAccounts };
   }
 
   /**
@@ -242,21 +249,26 @@ const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
 
 /**
  * `POST /sandboxes`, `DELETE /sandboxes/{id}` and every request under `/sandboxes/{id}`. Bodies
- * and answers as the test helpers' (envelope A, HTTP 300 with a message for a bad request).
+ * and answers as the test helpers' (envelope A, HTTP 300 with a message for a bad request). A new
+ * sandbox holds the demo world when its request asks, by default when the server has demo data
+ * (`MARKETPLACE_DEMO=1`, `--demo`): `demo`.
  */
-export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number): express.Router {
+export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number, demo: boolean): express.Router {
   const router = express.Router();
   const retryAfter = String(Math.min(idleSeconds, 60));
   router.post('/sandboxes', express.json({ limit: '16kb' }), async (req, res) => {
-    const body = (req.body ?? {}) as { users?: unknown; balance?: unknown };
-    const users = body.users ?? 2;
+    const body = (req.body ?? {}) as { users?: unknown; balance?: unknown; demo?: unknown };
+    const withDemo = body.demo ?? demo;
+    // The demo world has its own accounts: population users only when asked for.
+    const users = body.users ?? (withDemo === true ? 0 : 2);
     const balance = body.balance ?? 1_000_000;
+    if (typeof withDemo !== 'boolean') return sendError(res, 'A', INVALID_DEMO, 300);
     if (!isInt(users) || users < 0 || users > SANDBOX_USERS_MAX)
       return sendError(res, 'A', `Invalid users parameter: an integer from 0 to ${SANDBOX_USERS_MAX}`, 300);
     if (!isInt(balance) || balance < 0 || balance > 10_000_000_000)
       return sendError(res, 'A', 'Invalid balance parameter: an integer from 0 to 10000000000', 300);
     await sandboxes.removeIdle();
-    const created = await sandboxes.create(users, balance);
+    const created = await sandboxes.create(users, balance, withDemo);
     if ('refusal' in created) {
       res.set('Retry-After', retryAfter);
       return sendError(res, 'A', created.refusal, 503);
@@ -268,6 +280,7 @@ export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number): expr
       path,
       url: `${req.protocol}://${req.get('host')}${path}`,
       users: created.users,
+      ...(created.demoAccounts && { demoAccounts: created.demoAccounts }),
       idleSeconds,
     });
   });

@@ -17,7 +17,7 @@ import { PlatformSimulator } from './adapters/platform.ts';
 import { aesSealer, sealStoredSecrets } from './auth/sealed-secrets.ts';
 import { createTestClock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
-import { type DemoAdmin, seedDemoData } from './demo-data.ts';
+import { type DemoAdmin, demoAccounts, seedDemoData } from './demo-data.ts';
 import { indexesOf } from './domain/indexes.ts';
 import { populate } from './domain/population.ts';
 import { createApp } from './http/app.ts';
@@ -123,7 +123,7 @@ export async function composeServer({
     new Sandboxes(limits, (id, gone) => composeSandbox(config, deps.logger, registry && sandboxSchema(id), gone), {
       registry,
     });
-  if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds));
+  if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds, config.demo));
   const app = createApp({ deps, routes, before, gone });
   return { deps, app, demoAdmins, sandboxes, close: backend.close };
 }
@@ -190,6 +190,7 @@ async function composeSandbox(
       await deps.store.replace(deps.store.state);
       return result.value.platformIds.map((platformId, n) => ({ platformId, apiKey: result.value.apiKeys[n]! }));
     },
+    seedDemo: async () => demoAccounts(await seedDemoData(deps)),
     close,
   };
 }

@@ -323,6 +323,14 @@ export interface paths {
          *     conformance suite (`--target <url>`) at `url`. The new world holds `users` users (API keys
          *     `pop-0`, `pop-1`, ..., as `POST /test_helpers/population` creates them); a reset empties it.
          *
+         *     With `demo: true` it first holds the demo world the reference server's `npm start` has
+         *     (`MARKETPLACE_DEMO=1`): the same accounts (the traders with their documented keys such as
+         *     `demo-alice-api-key`, the admins with random keys, all listed in `demoAccounts`), catalogue,
+         *     listings, buy orders, a year of sales, Alice's cart, cashouts, support ticket and Bob's
+         *     giveaway, so a frontend starts from realistic data in one call. `demo` defaults to whether the
+         *     server itself was started with demo data (`MARKETPLACE_DEMO=1`, `--demo`); with it, `users`
+         *     defaults to 0.
+         *
          *     Available in test mode, or with `--sandboxes` (`MARKETPLACE_SANDBOXES=1`). Reference server:
          *     on a memory or file store, sandboxes live in the memory of the server process that created
          *     them (they are lost when it stops); on PostgreSQL each is registered in the database with
@@ -554,16 +562,15 @@ export interface components {
             country: string;
         };
         SandboxRequest: {
-            /**
-             * @description Users of the new world (API keys `pop-0`, `pop-1`, ...).
-             * @default 2
-             */
-            users: number;
+            /** @description Users of the new world (API keys `pop-0`, `pop-1`, ...), after the demo world's accounts; default 2, or 0 with `demo`. */
+            users?: number;
             /**
              * @description Each user's balance in cents.
              * @default 1000000
              */
             balance: number;
+            /** @description The demo world of the reference server's `npm start` in the new sandbox; default whether the server itself runs with demo data (`MARKETPLACE_DEMO=1`, `--demo`). */
+            demo?: boolean;
         };
         Sandbox: {
             id: string;
@@ -577,6 +584,13 @@ export interface components {
             users: {
                 platformId: string;
                 apiKey: string;
+            }[];
+            /** @description With `demo`, every account of the demo world in creation order; the admins' keys are random, made for this sandbox. */
+            demoAccounts?: {
+                name: string;
+                platformId: string;
+                apiKey: string;
+                admin: boolean;
             }[];
             /** @description Seconds without a request after which the sandbox is removed. */
             idleSeconds: number;

@@ -140,6 +140,23 @@ describe('the tool files of @marketplace/openapi', () => {
     expect((await collection.json()).info.name).toBe('Item Marketplace API');
   });
 
+  it('answers 200 for every link of llms.txt and of its pages, resolved where it serves them', async () => {
+    const links = (text: string, base: string) =>
+      [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((m) => m[1]!)
+        .filter((link) => !/^[a-z]+:/.test(link))
+        .map((link) => new URL(link, base).href);
+    const index = `${t.baseUrl}/tools/llms.txt`;
+    const pages = links(await (await fetch(index)).text(), index);
+    expect(pages).toContain(`${t.baseUrl}/bundled/openapi.json`);
+    const all = new Set(pages);
+    for (const page of pages.filter((url) => url.endsWith('.md')))
+      for (const link of links(await (await fetch(page)).text(), page)) all.add(link);
+    const answers = await Promise.all([...all].map(async (url) => [url, (await fetch(url)).status] as const));
+    expect(answers.filter(([, status]) => status !== 200)).toEqual([]);
+    expect(all.size).toBeGreaterThan(100);
+  });
+
   it('answers a file it does not hold with the API 404', async () => {
     expect(await send('GET', '/tools/nope.md')).toEqual(notFound);
   });

@@ -1,4 +1,4 @@
-// The bundled document at /openapi.json and the docs page at /docs: in the repository the page
+// The bundled document at /openapi.json (and /bundled/openapi.json) and the docs page at /docs: in the repository the page
 // `npm run docs` builds into docs/site, in an installed server the page @marketplace/openapi ships.
 // The tool files @marketplace/openapi ships (Postman and Bruno collections, llms.txt and its
 // operation pages) under /tools/, where the docs page links them, and /llms.txt leads there.
@@ -65,9 +65,14 @@ export function documentsRouter(document: unknown, page?: string): express.Route
     return cached.html;
   };
   const router = express.Router();
-  router.get('/openapi.json', (_req, res) => {
+  const sendDocument = (_req: express.Request, res: express.Response) => {
     res.json(document);
-  });
+  };
+  router.get('/openapi.json', sendDocument);
+  // Also where the package holds it (bundled/ beside tools/): llms.txt and its pages link the
+  // document relatively (`../bundled/openapi.json`), which resolves here from /tools/llms.txt as it
+  // does in the installed package and in the repository.
+  router.get('/bundled/openapi.json', sendDocument);
   const tools = toolsFolder();
   if (tools) {
     // Relative links of llms.txt resolve under /tools/ only when it is read from there.

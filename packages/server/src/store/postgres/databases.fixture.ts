@@ -20,6 +20,8 @@ export function useDatabases(prefix: string) {
   return {
     /** Why the tests skip (no PostgreSQL binaries), or undefined. */
     missing,
+    /** A fresh, empty database (a server started on it migrates it). */
+    database: (): Promise<string> => cluster!.createDatabase(`${prefix}_${++databases}`),
     /** A fresh, migrated database and `count` pools on it, one per instance. */
     async instances(count: number, max = 4): Promise<{ url: string; pools: Pool[] }> {
       const url = await cluster!.createDatabase(`${prefix}_${++databases}`);

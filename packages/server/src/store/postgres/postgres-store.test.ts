@@ -14,7 +14,7 @@ import type { ServerDeps } from '../../http/deps.ts';
 import { execute } from '../../http/execute.ts';
 import { StoreConflict } from '../group-commit.ts';
 import type { Store } from '../store.ts';
-import { loadPostgresState, openPostgresStore, type PostgresStore } from './postgres-store.ts';
+import { commitLock, loadPostgresState, openPostgresStore, type PostgresStore } from './postgres-store.ts';
 import { sharedSecret } from './secrets.ts';
 
 const missing = postgresMissing();
@@ -87,6 +87,36 @@ describe.skipIf(missing)(`PostgreSQL store${missing ? ` (skipped: ${missing})` :
       expect(versions[0]).toEqual({ version: 1 });
     } finally {
       for (const s of stores) await s.close();
+    }
+  }, 60_000);
+
+  it("lets a world commit while another world's commit lock is held, and holds that world's commits", async () => {
+    const url = await freshDatabase();
+    await query(url, 'CREATE SCHEMA sandbox_a; CREATE SCHEMA sandbox_b');
+    const main = await openPostgresStore(url);
+    const a = await openPostgresStore(url, { schema: 'sandbox_a' });
+    const b = await openPostgresStore(url, { schema: 'sandbox_b' });
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1, $2)', commitLock('sandbox_a'));
+      let aDone = false;
+      const held = put(a, 'x', 1).then(() => {
+        aDone = true;
+      });
+      // Sandbox b and the main world commit while sandbox a's lock is held.
+      await put(b, 'y', 2);
+      await put(main, 'z', 3);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(aDone).toBe(false); // sandbox a's commit waits for its own lock only
+      await holder.query('COMMIT');
+      await held;
+      expect(await query(url, 'SELECT count(*)::int AS n FROM sandbox_a.marketplace_changes')).toEqual([{ n: 1 }]);
+      expect(await query(url, 'SELECT count(*)::int AS n FROM sandbox_b.marketplace_changes')).toEqual([{ n: 1 }]);
+    } finally {
+      await holder.end();
+      for (const s of [main, a, b]) await s.close();
     }
   }, 60_000);
 

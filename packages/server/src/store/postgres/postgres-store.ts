@@ -10,6 +10,7 @@
 // Commits arriving together share one transaction (group-commit.ts, ADR 0027).
 // Before every request, `sync` applies what other instances committed since (one query).
 
+import { crc32 } from 'node:zlib';
 import { escapeLiteral } from 'pg';
 import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
@@ -68,8 +69,18 @@ const CATCH_UP = `(SELECT seq, kind, changes, NULL::bigint AS world FROM marketp
  * and, should they ever happen, a deadlock or a serialization failure. The command runs again.
  */
 const CONFLICTS = new Set(['23505', '40P01', '40001']);
-/** The `pg_advisory_xact_lock` key every commit and replacement takes: one commit at a time, service-wide. */
-const COMMIT_LOCK = 0x6d6b7432; // "mkt2"
+/** The first half of the `pg_advisory_xact_lock` key commits and replacements take: "mkt2". */
+const COMMIT_LOCK = 0x6d6b7432;
+
+/**
+ * The advisory lock key a world's commits and replacements take (ADR 19, 25): one commit at a time
+ * per world, so sandboxes never wait for each other or for the main world. The second half is the
+ * CRC-32 of the schema (the main world's is ''), as a signed int4; two schemas that happen to share
+ * it only wait for each other, as every world did before.
+ */
+export function commitLock(schema: string | undefined): [number, number] {
+  return [COMMIT_LOCK, crc32(schema ?? '') | 0];
+}
 
 /** Records per INSERT when a whole state is written (a reset, a population). */
 const RECORDS_PER_STATEMENT = 5_000;
@@ -77,6 +88,14 @@ const RECORDS_PER_STATEMENT = 5_000;
 const CATCH_UP_PAGE = 2_000;
 
 const isConflict = (error: unknown): boolean => isDatabaseError(error) && CONFLICTS.has(error.code ?? '');
+/**
+ * Errors that mean "the database will not take what this change holds": a data exception (class
+ * 22: an encoding, a value out of range), an integrity constraint other than a seq already taken
+ * (class 23), a program limit (class 54: a value too large). The transaction was rolled back and the
+ * same write would fail again; the group commit finds the one unit at fault and fails it alone.
+ */
+const isRefusedChange = (error: unknown): boolean =>
+  isDatabaseError(error) && !isConflict(error) && /^(22|23|54)/.test(error.code ?? '');
 const reasonOf = (error: unknown): string => codeOr(error, (e) => (e instanceof Error ? e.message : String(e)));
 
 /** Checks one record of a row against its collection's schema; meta rows are integers. */
@@ -171,6 +190,7 @@ async function upsertRecords(client: PoolClient, records: { collection: string; 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const { poolSize = 10, keepChanges = 10_000, schema } = options;
   const pool = createPool(url, { max: poolSize, schema });
+  const lock = commitLock(schema).join(', ');
   let applied: number[];
   let loaded: State;
   try {
@@ -195,6 +215,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     durableSeq: loaded.seq,
     entry: (_seq, changes) => changes,
     write: (batch) => writeBatch(batch),
+    refusedChange: isRefusedChange,
     failed: async (batch, error) => {
       if (isConflict(error)) return commits.rollBack(batch, new StoreConflict('another instance committed first'));
       commits.rollBack(
@@ -272,14 +293,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     let client: PoolClient | undefined;
     try {
       client = await pool.connect();
-      // One round trip: a transaction that first takes the commit lock, so commits of all instances
-      // run one after the other (without it, two statements locking record rows in different
-      // orders deadlock, and PostgreSQL breaks the tie only after a second), then writes the change
-      // rows and the records they leave. A seq another instance took fails it on the primary key.
+      // One round trip: a transaction that first takes its world's commit lock, so the world's
+      // commits of all instances run one after the other (without it, two statements locking
+      // record rows in different orders deadlock, and PostgreSQL breaks the tie only after a
+      // second), then writes the change rows and the records they leave. A seq another instance
+      // took fails it on the primary key.
       // The simple query protocol takes no parameters: the JSON goes in as escaped literals.
       const literal = (value: unknown) => `${escapeLiteral(JSON.stringify(value))}::jsonb`;
       await client.query(`BEGIN;
-        SELECT pg_advisory_xact_lock(${COMMIT_LOCK});
+        SELECT pg_advisory_xact_lock(${lock});
         WITH changes AS (
           INSERT INTO marketplace_changes (seq, kind, changes)
             SELECT seq, 'changes', changes
@@ -337,7 +359,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
           const client = await pool.connect();
           try {
             await client.query('BEGIN');
-            await client.query(`SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`);
+            await client.query(`SELECT pg_advisory_xact_lock(${lock})`);
             // Commits of other instances wait at their first statement until this one is done (and
             // then find their seq taken): no interleaving with the DELETE below, hence no deadlock.
             await client.query('LOCK TABLE marketplace_changes IN SHARE ROW EXCLUSIVE MODE');
