@@ -51,6 +51,8 @@ export interface Fault {
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
   response?: (x: Exchange, memory: Memory) => void;
+  /** What every failure it causes must say (a set-up that failed on it, say), when it is one thing. */
+  says?: string;
   /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
   answer?: (r: Outgoing) => { status: number; body: Json; contentType?: string } | undefined;
 }

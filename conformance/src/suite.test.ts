@@ -126,8 +126,9 @@ describe('the conformance suite', () => {
             expect(f.failure?.operation, f.reason).toMatch(/^(GET|POST) \//);
             expect(f.failure?.curl, f.reason).toMatch(/^curl -i -X (GET|POST) 'http/);
             expect(f.failure?.received ?? f.failure?.response, f.reason).toBeTruthy();
-            // The console groups the failures by operation and cause.
-            expect(stdout).toContain(`✗ ${f.failure?.operation}: `);
+            // The console groups the failures by operation, rule and what differed.
+            expect(stdout).toContain(`✗ ${f.failure?.operation}`);
+            if (fault.says) expect(f.reason).toContain(fault.says);
           }
         } finally {
           await proxy.close();

@@ -6,8 +6,10 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { findOperation } from '../src/document.ts';
+import { checkHelperAnswer, HELPER_ANSWER } from '../src/helper-answers.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call } from '../src/http.ts';
+import { type Answer, assertThat, call, pinsMeaning } from '../src/http.ts';
+import { settings } from '../src/settings.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -15,7 +17,12 @@ beforeAll(resetIfPossible);
 const CONTRACT = { meta: { sides: ['helper contract' as const] } };
 const helper = (method: 'GET' | 'POST', path: string, json?: unknown): Promise<Answer> =>
   call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
-const ok = (a: Answer, what: string) => assertThat(a, a.status === 200, what);
+/** A 200 in the shape the test-helpers document gives it (what every other test leans on). */
+const ok = (a: Answer, what: string) => {
+  assertThat(a, a.status === 200, what);
+  const off = checkHelperAnswer(a, settings.target);
+  assertThat(a, off.length === 0, `${what}: ${HELPER_ANSWER} (${off.join('; ')})`);
+};
 
 describe('the test-helper contract', () => {
   it('POST /test_helpers/reset: every user is gone and the clock is back on real time', CONTRACT, async (ctx) => {
@@ -82,6 +89,88 @@ describe('the test-helper contract', () => {
       const again = await session();
       const priced = await getAs(again, `/item/pricing/${item.id}`);
       assertThat(priced, content(priced).cached === false, 'the same item ID is priced anew: the cache is gone');
+    },
+  );
+
+  it(
+    'POST /test_helpers/items and /users: the given fields are what the public routes answer',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      // Each field a value no other field and no default has: a field stored under another's name,
+      // or dropped for a default, reads differently.
+      const given = {
+        id: 990_101,
+        name: 'Given Fields Hat',
+        game: 440,
+        effect: 'Burning Flames',
+        quality: 'Unusual',
+        type: 'Cosmetic',
+        craftable: 0,
+        url: 'given-fields-custom-slug',
+        image: 'https://images.example.com/given-fields.png',
+        rarity: 'legendary',
+        color: '#8650AC',
+        deal: 7,
+      } as const;
+      await helpers.item(given);
+      const details = await call('GET', `/item/details/${given.id}`);
+      const item = content(details)?.informations ?? {};
+      const differing = Object.entries(given).filter(([k, v]) => item[k] !== v);
+      assertThat(
+        details,
+        differing.length === 0,
+        `every given field read back (differing: ${JSON.stringify(differing.map(([k]) => [k, item[k]]))})`,
+      );
+      pinsMeaning(
+        'GET /item/details/{item} informations.id',
+        'GET /item/details/{item} informations.name',
+        'GET /item/details/{item} informations.game',
+        'GET /item/details/{item} informations.effect',
+        'GET /item/details/{item} informations.quality',
+        'GET /item/details/{item} informations.type',
+        'GET /item/details/{item} informations.craftable',
+        'GET /item/details/{item} informations.url',
+        'GET /item/details/{item} informations.image',
+        'GET /item/details/{item} informations.rarity',
+        'GET /item/details/{item} informations.color',
+        'GET /item/details/{item} informations.deal',
+      );
+      const me = await session({
+        name: 'Given Name',
+        tradeUrl: 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1',
+        twoFactor: true,
+        // With an address: the reference server answers GET /cashout/methods 500 for a method
+        // linked by the helper to a user without one (a link needs a payment e-mail).
+        email: 'given-fields@example.com',
+        paymentMethods: ['provider_b'],
+      });
+      const infos = await getAs(me, '/user/infos');
+      const account = content(infos)?.informations ?? {};
+      assertThat(
+        infos,
+        account.name === 'Given Name' &&
+          account.tradeurl === 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1' &&
+          String(account['2fa']) === 'true' &&
+          account.platformId === me.platformId,
+        `the given name, trade URL and 2FA are the account's (got ${JSON.stringify(account)})`,
+      );
+      const methods = await getAs(me, '/cashout/methods');
+      assertThat(
+        methods,
+        JSON.stringify(
+          content(methods)?.methods?.map((m: { method: string; email: string }) => [m.method, m.email]),
+        ) === '[["provider_b","given-fields@example.com"]]',
+        'the given payment method is the one linked, to the given address',
+      );
+      pinsMeaning(
+        'GET /user/infos informations.name',
+        'GET /user/infos informations.tradeurl',
+        'GET /user/infos informations.2fa',
+        'GET /user/infos informations.platformId',
+        'GET /cashout/methods methods[].method',
+        'GET /cashout/methods methods[].email',
+      );
     },
   );
 

@@ -65,7 +65,7 @@ async function routesServing(ctx: TestContext, me: Me, routes: Operation[], coun
         missing.join(', ') || 'no route',
         `find ${count} route(s) of the general limit to send ~600 requests to`,
       ),
-      missing,
+      { missing },
     );
   return found;
 }

@@ -29,8 +29,8 @@ export interface Config {
   trustProxy: string;
   /**
    * Origins whose pages may call the API (`MARKETPLACE_CORS_ORIGINS`, @marketplace/contract's
-   * cors.ts); undefined: the default of the mode, local dev servers in test mode (and in every
-   * sandbox), none otherwise.
+   * cors.ts); undefined: the default of the mode, local dev servers in test mode, in every sandbox
+   * and on a store in memory, none otherwise.
    */
   corsOrigins: string[] | undefined;
   testMode: boolean;

@@ -1,7 +1,10 @@
 // CORS on the reference server (issue 34): a preflight of an allowed origin is answered before
 // anything of the API runs, every answer to it is readable (a 429 with its headers too), an origin
-// not allowed gets no CORS header, production allows none unless told, and sandboxes take the
-// local dev default of test mode.
+// not allowed gets no CORS header, production (a server on a store that keeps its data) allows
+// none unless told, and sandboxes and a server in memory take the local dev default of test mode.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CORS_MAX_AGE } from '@marketplace/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +21,13 @@ async function start(env: Record<string, string>): Promise<string> {
   started.push(server);
   return server.url;
 }
-afterAll(() => Promise.all(started.map((s) => s.close())));
+const scratch = mkdtempSync(join(tmpdir(), 'cors-'));
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.close()));
+  rmSync(scratch, { recursive: true, force: true });
+});
+/** A production-like store: a file, which keeps its data. */
+const fileStore = (name: string) => ({ MARKETPLACE_DB: join(scratch, `${name}.json`) });
 
 const DEV = 'http://127.0.0.1:5173';
 
@@ -37,12 +46,12 @@ function preflight(url: string, origin: string, method = 'POST') {
 const corsHeaders = (res: Response) =>
   [...res.headers.keys()].filter((name) => name.startsWith('access-control-')).sort();
 
-describe('CORS in test mode (the default: local dev servers on any port)', () => {
+describe('CORS in test mode (the default: local dev servers on any port)', { timeout: 120_000 }, () => {
   let url: string;
   beforeAll(async () => {
     // Every API request fails on purpose: a preflight that reached the API would fail too.
     url = await start({ MARKETPLACE_TEST_MODE: '1', MARKETPLACE_FAIL_RATE: '1' });
-  });
+  }, 120_000);
 
   it('Given a dev server origin, the preflight is answered 204 with the methods, headers and max age', async () => {
     const res = await preflight(`${url}/item/buyorder`, DEV);
@@ -83,15 +92,15 @@ describe('CORS in test mode (the default: local dev servers on any port)', () =>
   });
 });
 
-describe('CORS outside test mode', () => {
+describe('CORS outside test mode', { timeout: 120_000 }, () => {
   it('Given no setting, production allows no origin: no preflight answer, no header', async () => {
-    const url = await start({});
+    const url = await start(fileStore('production'));
     const res = await preflight(`${url}/user/login`, DEV);
     expect([res.status, corsHeaders(res)]).toEqual([404, []]);
   });
 
   it('Given MARKETPLACE_CORS_ORIGINS, exactly those origins are allowed', async () => {
-    const url = await start({ MARKETPLACE_CORS_ORIGINS: 'https://app.example.com' });
+    const url = await start({ ...fileStore('listed'), MARKETPLACE_CORS_ORIGINS: 'https://app.example.com' });
     const allowed = await preflight(`${url}/user/login`, 'https://app.example.com');
     expect([allowed.status, allowed.headers.get('access-control-allow-origin')]).toEqual([
       204,
@@ -108,11 +117,17 @@ describe('CORS outside test mode', () => {
   });
 
   it('Given --sandboxes without test mode and no setting, the server allows none but its sandboxes take the dev default', async () => {
-    const url = await start({ MARKETPLACE_SANDBOXES: '1' });
+    const url = await start({ ...fileStore('sandboxes'), MARKETPLACE_SANDBOXES: '1' });
     const created = await fetch(`${url}/sandboxes`, { method: 'POST', headers: { origin: DEV } });
     expect(corsHeaders(created)).toEqual([]);
     const { content } = (await created.json()) as { content: { url: string } };
     const res = await preflight(`${content.url}/user/login`, DEV);
+    expect([res.status, res.headers.get('access-control-allow-origin')]).toEqual([204, DEV]);
+  });
+
+  it('Given a store in memory (npm run sandbox), local dev servers are allowed without a setting', async () => {
+    const url = await start({ MARKETPLACE_DEMO: '1' });
+    const res = await preflight(`${url}/user/login`, DEV);
     expect([res.status, res.headers.get('access-control-allow-origin')]).toEqual([204, DEV]);
   });
 
