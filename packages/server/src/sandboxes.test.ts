@@ -245,9 +245,14 @@ describe('the idle sweep and a sandbox in use', () => {
     let finishSetUp = () => {};
     const server: SandboxServer = {
       handle: () => {},
-      populate: () => new Promise((done) => (finishSetUp = () => done([]))),
+      populate: () =>
+        new Promise((done) => {
+          finishSetUp = () => done([]);
+        }),
       seedDemo: async () => [],
-      close: async () => void (closed += 1),
+      close: async () => {
+        closed += 1;
+      },
     };
     const sandboxes = new Sandboxes({ max: 2, idleSeconds: 1, memoryMb: undefined }, async () => server, {
       now: () => now,
