@@ -61,7 +61,7 @@ function doc(links: { login?: object; add?: object } = {}) {
       '/cart/remove': {
         post: {
           operationId: 'postCartRemove',
-          requestBody: body({ cartId: { type: 'integer' } }, ['cartId']),
+          requestBody: body({ cartId: { type: 'integer', minimum: 1 } }, ['cartId']),
           responses: { '200': cartRows },
         },
       },
@@ -124,6 +124,19 @@ describe('linkProblems', () => {
       'a literal of the wrong type',
       remove({ requestBody: { cartId: '7' } }),
       ['postCartAdd 200 link remove: "7" is not integer (cartId)'],
+    ],
+    [
+      'a literal the operation refuses (below its minimum)',
+      remove({ requestBody: { cartId: 0 } }),
+      ['postCartAdd 200 link remove: postCartRemove would refuse cartId 0 (the value must be >= 1)'],
+    ],
+    [
+      'a null body (a JSON null is sent, not "no body")',
+      remove({ requestBody: null }),
+      [
+        'postCartAdd 200 link remove: postCartRemove would refuse the body null (the value must be object)',
+        'postCartRemove takes the identifier body cartId but no link sets it',
+      ],
     ],
     [
       'a body missing a required field',

@@ -6,6 +6,8 @@
 // every identifier an operation takes (a path parameter, a required `...id`/`...Id`/`ids`/`ticket`/
 // `user`/`url`/`trade`/`secret` field, enums aside) is set by some link from an operation that
 // returns it.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { type Json, operationsOf, type SourceOperation, schemaProperties, schemaTypes } from './document-source.ts';
 
 /** The operation whose answer carries the JWT (seed: "Authentication", Login). */
@@ -54,6 +56,23 @@ export function schemaAt(schema: Json, pointer: string): Json | undefined {
 }
 
 const jsonBody = (op: Json): Json => op.requestBody?.content?.['application/json']?.schema;
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats.default(ajv);
+// Parameters travel as text: a literal `3` or `'3'` is what a tool puts in the URL either way.
+const ajvText = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, coerceTypes: true });
+addFormats.default(ajvText);
+
+/** Why the target operation would refuse a literal value for `schema`, or undefined when it takes it. */
+function refusal(schema: Json, value: unknown, text = false): string | undefined {
+  const validate = (text ? ajvText : ajv).compile(schema);
+  if (validate(structuredClone(value))) return undefined;
+  return (validate.errors ?? [])
+    .filter((e) => !['allOf', 'anyOf', 'oneOf', 'if'].includes(e.keyword))
+    .slice(0, 2)
+    .map((e) => `${e.instancePath || 'the value'} ${e.message}`)
+    .join('; ');
+}
 
 /** Whether a literal value of a link has a JSON type the schema admits. */
 function admitsType(schema: Json, value: unknown): boolean {
@@ -154,20 +173,32 @@ export function linkProblems(doc: Json): string[] {
     for (const key of Object.keys(link.parameters ?? {})) {
       if (key === AUTHORIZATION) continue;
       const [where, pname] = key.includes('.') ? key.split('.', 2) : [undefined, key];
-      if (!params.some((p) => p.name === pname && (!where || p.in === where)))
-        problems.push(`${at}: ${target.id} has no parameter ${key}`);
+      const param = params.find((p) => p.name === pname && (!where || p.in === where));
+      const value = link.parameters[key];
+      if (!param) problems.push(`${at}: ${target.id} has no parameter ${key}`);
+      else if (param.schema && expressionsIn(value).length === 0) {
+        const off = refusal(param.schema, value, true);
+        if (off) problems.push(`${at}: ${target.id} would refuse ${key} ${JSON.stringify(value)} (${off})`);
+      }
     }
     if (link.requestBody !== undefined) {
       const body = jsonBody(target.op);
       if (!body) problems.push(`${at}: ${target.id} takes no body`);
-      else if (link.requestBody && typeof link.requestBody === 'object') {
+      else if (typeof link.requestBody !== 'object' || link.requestBody === null || Array.isArray(link.requestBody)) {
+        // Not an object of fields: `null` is a JSON null body, not "no body" (omit requestBody for that).
+        const off = refusal(body, link.requestBody);
+        if (off)
+          problems.push(`${at}: ${target.id} would refuse the body ${JSON.stringify(link.requestBody)} (${off})`);
+      } else if (link.requestBody && typeof link.requestBody === 'object') {
         const known = schemaProperties(body);
         for (const [field, value] of Object.entries(link.requestBody)) {
+          const off = known[field] && expressionsIn(value).length === 0 ? refusal(known[field], value) : undefined;
           if (!known[field]) problems.push(`${at}: ${target.id}'s body has no field ${field}`);
           else if (expressionsIn(value).length === 0 && !admitsType(known[field], value))
             problems.push(
               `${at}: ${JSON.stringify(value)} is not ${[...schemaTypes(known[field])].join(' or ')} (${field})`,
             );
+          else if (off) problems.push(`${at}: ${target.id} would refuse ${field} ${JSON.stringify(value)} (${off})`);
           else if (typeof value === 'string' && value.startsWith('$')) {
             const gives = expressionTypes(source, status, value);
             const wants = schemaTypes(known[field]);

@@ -23,6 +23,8 @@ const SUPERUSER = 'postgres';
 export interface PostgresOptions {
   /** Flush to disk on commit as a production server does (default false: tests need speed, not crash safety of the cluster). */
   fsync?: boolean;
+  /** PostgreSQL's `max_connections` (default 200; PostgreSQL's own default is 100). */
+  maxConnections?: number;
 }
 
 export interface Postgres {
@@ -145,7 +147,7 @@ function isPortTaken(log: string): boolean {
 }
 
 /** Starts a throwaway PostgreSQL cluster with a `marketplace` database on a free loopback port. */
-export async function startPostgres({ fsync = false }: PostgresOptions = {}): Promise<Postgres> {
+export async function startPostgres({ fsync = false, maxConnections = 200 }: PostgresOptions = {}): Promise<Postgres> {
   const reason = postgresMissing();
   if (reason) throw new Error(reason);
   // The socket path must stay under ~107 bytes, so the directory stays short (tmpdir, not the repo).
@@ -179,7 +181,7 @@ export async function startPostgres({ fsync = false }: PostgresOptions = {}): Pr
       ['unix_socket_directories', dir],
       ['fsync', fsync ? 'on' : 'off'],
       ['full_page_writes', fsync ? 'on' : 'off'],
-      ['max_connections', '200'],
+      ['max_connections', String(maxConnections)],
     ];
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();

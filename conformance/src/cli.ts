@@ -268,7 +268,7 @@ if (command === 'proxy') {
   }
   const operations = values.operations === undefined ? undefined : await operationList(values.operations);
   const { probeTarget } = await import('./probe.ts');
-  const problem = await probeTarget(target);
+  const problem = await probeTarget(target, undefined, operations);
   if (problem) stop(problem);
   const { runConformance, writtenReports } = await import('./run.ts');
   const { summary } = await import('./report.ts');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesState, findOperation, operations } from './document.ts';
+import { changesState, findOperation, namedOperation, operations } from './document.ts';
 
 describe('findOperation', () => {
   it.each([
@@ -22,6 +22,32 @@ describe('findOperation', () => {
     ['a prefix is not a match', 'GET', '/item/pricing/12/extra', undefined],
   ])('%s: %s %s', (_, method, path, want) => {
     expect(findOperation(method, path)?.name).toBe(want);
+  });
+});
+
+describe('namedOperation: the operation a test name states, by exact template', () => {
+  it.each([
+    ['POST /item/buyorder/update Given an order, then its price changes', 'POST /item/buyorder/update'],
+    ['POST /item/buyorder/remove: Given an order, then it is gone', 'POST /item/buyorder/remove'],
+    ['GET /item/listing/{item}/{userid} Given two sellers', 'GET /item/listing/{item}/{userid}'],
+    ['GET /item/listing/count/{item}/{userid}: a seller', 'GET /item/listing/count/{item}/{userid}'],
+    ['GET /item/listing/count/{item} counts', 'GET /item/listing/count/{item}'],
+    ['POST /item/buyorder Given a balance', 'POST /item/buyorder'],
+    ['POST /item/buyorder and /update: a value above the maximum', 'POST /item/buyorder'],
+    [
+      'contract: every operation answers as documented GET /user/disconnectSession/all ',
+      'GET /user/disconnectSession/all',
+    ],
+    ['GET /giveaways/history/my lists mine', 'GET /giveaways/history/my'],
+    ['POST /user/setMailNotificationStatus switches all', 'POST /user/setMailNotificationStatus'],
+    ['the first named wins: GET /user/balance after POST /cart/checkout', 'GET /user/balance'],
+    [
+      'a later exact name after a longer one: GET /item/listing/{item}/{userid} then GET /user/balance',
+      'GET /item/listing/{item}/{userid}',
+    ],
+    ['no operation named here', undefined],
+  ])('%s', (name, want) => {
+    expect(namedOperation(name)?.name).toBe(want);
   });
 });
 

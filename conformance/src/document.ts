@@ -55,6 +55,24 @@ export function pathMatcher<T extends { method: string; path: string }>(ops: T[]
 /** The operation a request addresses, if the document has it. */
 export const findOperation = pathMatcher(operations);
 
+/** A character that continues a path template: a name followed by one names a longer path. */
+const PATH_GOES_ON = /[\w{/]/;
+
+/**
+ * The first operation a text (a test's name) states, by exact template: `POST /item/buyorder/update`
+ * names that operation, never `POST /item/buyorder`, whose template it extends.
+ */
+export function namedOperation(text: string): Operation | undefined {
+  let first: { o: Operation; at: number } | undefined;
+  for (const o of operations)
+    for (let at = text.indexOf(o.name); at >= 0; at = text.indexOf(o.name, at + 1)) {
+      if (PATH_GOES_ON.test(text[at + o.name.length] ?? '') || /\w/.test(text[at - 1] ?? '')) continue;
+      if (!first || at < first.at) first = { o, at };
+      break;
+    }
+  return first?.o;
+}
+
 /** Follows local `$ref`s. */
 export function deref(node: Json): Json {
   let at = node;

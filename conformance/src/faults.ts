@@ -3,58 +3,23 @@
 // a suite that cannot catch these would pass a broken backend.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  clockNow,
+  type Exchange,
+  type Fault,
+  graphsPeriodAs,
+  type Json,
+  type Memory,
+  map,
+  type Outgoing,
+  ok,
+  refusal,
+  set,
+} from './fault-kit.ts';
+import { MEANING_FAULTS } from './faults-meaning.ts';
+import { HELPER_ANSWER } from './not-implemented.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are rewritten as plain JSON
-type Json = any;
-
-/** What the client sent, as the proxy forwards it (a fault may rewrite it first). */
-interface Outgoing {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  /** The JSON body, when there is one (rewritten bodies are sent re-serialised). */
-  body?: Json;
-}
-
-interface Exchange {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  headers: Record<string, string>;
-  /** The JSON body the client sent, if any. */
-  requestBody?: Json;
-  /** The subject (platform user ID) of the bearer token sent, if any. */
-  user?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  body: Json;
-}
-
-/** What one proxy remembers between exchanges (stateful faults: a limit keyed on another identity). */
-type Memory = Map<string, Json>;
-
-export interface Fault {
-  description: string;
-  /** The kind of weakness the fault plants (the three kinds of issue 15, or a plain contract break). */
-  kind?: 'scope' | 'states' | 'filter' | 'money' | 'ownership' | 'order' | 'deadline' | 'rounding' | 'helper';
-  /** The suite's tests that must notice it (a --grep pattern). */
-  grep: string;
-  request?: (r: Outgoing, memory: Memory) => void;
-  response?: (x: Exchange, memory: Memory) => void;
-  /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
-  answer?: (r: Outgoing) => { status: number; body: Json; contentType?: string } | undefined;
-}
-
-const ok = (content: Json) => ({ err: false, success: true, content });
-const refusal = (content: string) => ({ err: true, success: false, content });
-
-/** A set or a map the proxy keeps under `name` in its memory. */
-function kept<T extends Set<string> | Map<string, string>>(memory: Memory, name: string, make: () => T): T {
-  if (!memory.has(name)) memory.set(name, make());
-  return memory.get(name);
-}
-const set = (memory: Memory, name: string) => kept(memory, name, () => new Set<string>());
-const map = (memory: Memory, name: string) => kept(memory, name, () => new Map<string, string>());
+export type { Fault } from './fault-kit.ts';
 
 /** The states of the assets the test helpers created, as far as the proxy saw them (asset ID -> state). */
 function assetStates(x: Exchange, memory: Memory): Map<string, string> {
@@ -106,14 +71,6 @@ function keyedOn(
     for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
       delete x.responseHeaders[h];
   }
-}
-
-/** The test clock's time as the proxy last saw it set or read (`/test_helpers/clock`), in Unix seconds. */
-function clockNow(x: Exchange, memory: Memory): number {
-  const clock = map(memory, 'clock');
-  if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
-    clock.set('now', String(x.body.content.now));
-  return Number(clock.get('now'));
 }
 
 /**
@@ -526,10 +483,7 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'filter',
     description: 'GET /item/salesGraph/{item} draws a year of daily rows whatever the daily period asked',
     grep: 'each period holds the sales of its window',
-    request: (r) => {
-      if (r.url.pathname.startsWith('/item/salesGraph/') && r.url.searchParams.get('period') === '1M')
-        r.url.searchParams.set('period', '1Y');
-    },
+    request: graphsPeriodAs('1M', '1Y'),
   },
   'my-giveaways-ignore-caller': {
     kind: 'filter',
@@ -771,11 +725,43 @@ export const FAULTS: Record<string, Fault> = {
       shiftBalance(x, memory);
     },
   },
+  'balance-gross-of-reservations': {
+    kind: 'money',
+    description:
+      'GET /user/balance shows the balance gross of what open buy orders reserve (the document settles it as net)',
+    grep: 'an order reserves value x amount|updating it swaps the reservation',
+    response: (x, memory) => {
+      // What each user's open orders reserve as the proxy saw them placed, updated and removed.
+      const reserved = map(memory, 'reserved');
+      const b = x.requestBody ?? {};
+      if (x.path === '/test_helpers/reset') reserved.clear();
+      if (x.status !== 200) return;
+      if (['/item/buyorder', '/item/buyorder/update'].includes(x.path) && x.user)
+        reserved.set(`${x.user} ${b.itemid}`, String(Number(b.value) * Number(b.amount)));
+      if (x.path === '/item/buyorder/remove' && x.user) reserved.delete(`${x.user} ${b.itemid}`);
+      if (x.path === '/test_helpers/buyorders')
+        reserved.set(`${b.owner} ${b.itemId}`, String(Number(b.price) * Number(b.amount)));
+      if (x.path === '/user/balance' && x.user && typeof x.body?.content?.balance === 'number')
+        for (const [key, cents] of reserved) if (key.startsWith(`${x.user} `)) x.body.content.balance += Number(cents);
+    },
+  },
   'outbox-newest-first': {
     kind: 'helper',
     description: 'GET /test_helpers/outbox lists messages newest first',
     grep: 'oldest first, filtered by channel',
     response: reversed('/test_helpers/outbox', 'messages'),
+  },
+  'helper-asset-internal-shape': {
+    kind: 'helper',
+    description:
+      'POST /test_helpers/assets answers its internal asset (assetId, owner, itemId, ...) instead of the documented id, assetId, item_id, user, state',
+    grep: 'into a buy order at 2100',
+    says: `set-up failed: ${HELPER_ANSWER}`,
+    response: (x) => {
+      const c = x.body?.content;
+      if (x.path === '/test_helpers/assets' && x.status === 200 && c)
+        x.body.content = { assetId: c.assetId, owner: c.user, itemId: c.item_id, state: c.state, price: c.price };
+    },
   },
   'helper-slug-underscores': {
     kind: 'helper',
@@ -786,6 +772,7 @@ export const FAULTS: Record<string, Fault> = {
         x.body.content.url = x.body.content.url.replaceAll('-', '_');
     },
   },
+  ...MEANING_FAULTS,
 };
 
 /**

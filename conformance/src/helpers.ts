@@ -3,6 +3,7 @@
 import type { TestHelperComponents } from '@marketplace/types';
 import type { TestContext } from 'vitest';
 import { isConnected, type Operation } from './document.ts';
+import { checkHelperAnswer, HELPER_ANSWER } from './helper-answers.ts';
 import { type Answer, assertThat, call, setUpOk } from './http.ts';
 import { NotImplemented, SetUpFailed } from './not-implemented.ts';
 import { settings } from './settings.ts';
@@ -11,11 +12,16 @@ import type { Target } from './target.ts';
 
 type Schemas = TestHelperComponents['schemas'];
 
-/** Calls a test helper: a 404 skips the test (the target lacks it), another refusal fails its set-up. */
+/**
+ * Calls a test helper: a 404 skips the test (the target lacks it), another refusal or an answer
+ * off the test-helpers document fails its set-up, saying what differed.
+ */
 async function helper<T>(method: 'GET' | 'POST', path: string, json?: unknown): Promise<T> {
   const a = await call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
   const content = (a.body as { content?: T } | null)?.content;
   setUpOk(a, a.status === 200 && content !== undefined);
+  const off = checkHelperAnswer(a, settings.target);
+  setUpOk(a, off.length === 0, off.join('; '), HELPER_ANSWER);
   return content as T;
 }
 

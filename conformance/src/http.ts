@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, TestRunner } from 'vitest';
 import { checkResponse, type Exchange, errorMessage } from './contract.ts';
-import { findOperation, operations } from './document.ts';
+import { findOperation, namedOperation, operations } from './document.ts';
 import {
   findHelper,
   helperPurpose,
@@ -83,6 +83,15 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
   const helper = operation ? undefined : findHelper(method, apiRoute);
   const name = operation ?? helper?.name;
   const purpose = () => c.purpose ?? (helper ? helperPurpose(helper) : purposeOf(operation ?? ''));
+  // A test about an operation --operations leaves out is not in scope as a whole: none of its
+  // requests go out, so no set-up of it can fail it (not even a helper's 404 under --require-all).
+  // The suite's own probes (`record: false`: what the target has) are not the test's requests.
+  const subject = c.record === false ? undefined : subjectOf(currentTest());
+  if (subject && !inScope(settings.operations, subject)) {
+    const problem = new NotImplemented(subject, outOfScopeReason(subject, 'test this operation'), undefined, true);
+    if (c.on404 === 'answer') throw problem;
+    missing(problem);
+  }
   if (name && !inScope(settings.operations, name)) {
     const problem = new NotImplemented(name, outOfScopeReason(name, purpose()), undefined, true);
     if (c.on404 === 'answer') throw problem;
@@ -192,6 +201,18 @@ function missing(problem: NotImplemented): never {
   return surface(test.context, problem);
 }
 
+/** The operation a running test is about: the first its name states (cached per test). */
+const subjects = new WeakMap<object, string | undefined>();
+function subjectOf(test: ReturnType<typeof currentTest>): string | undefined {
+  if (!test || !settings.operations) return undefined;
+  if (!subjects.has(test)) {
+    let name = test.name;
+    for (let suite = test.suite; suite?.name; suite = suite.suite) name = `${suite.name} ${name}`;
+    subjects.set(test, namedOperation(name)?.name);
+  }
+  return subjects.get(test);
+}
+
 /** The running test (undefined in hooks and outside vitest). */
 const currentTest = () => {
   try {
@@ -208,6 +229,15 @@ const currentTest = () => {
 export function checksRules(...ids: string[]): void {
   const test = currentTest();
   if (test) test.meta.rules = [...new Set([...(test.meta.rules ?? []), ...ids])];
+}
+
+/**
+ * Names the fields (`GET /user/getCashoutHistory totalCashedOut`) and events whose documented
+ * meaning the running test's data tells apart from its nearest wrong readings (meanings.ts).
+ */
+export function pinsMeaning(...keys: string[]): void {
+  const test = currentTest();
+  if (test) test.meta.meanings = [...new Set([...(test.meta.meanings ?? []), ...keys])];
 }
 
 const responseText = (a: Answer) => {
@@ -273,9 +303,10 @@ function fails(a: Answer, message: string): never {
 /**
  * Checks a set-up exchange (a test helper, a login, a step that prepares state): unless `ok`
  * (default: a 200), it throws "set-up failed: `<operation>` answered `<status> <body>`", pinned on
- * that exchange. (A 404 never gets here: `call` has skipped the test already.)
+ * that exchange (`why`: what was wrong with it, when not its status). (A 404 never gets here:
+ * `call` has skipped the test already.)
  */
-export function setUpOk(a: Answer, ok = a.status === 200, what?: string): void {
+export function setUpOk(a: Answer, ok = a.status === 200, what?: string, why?: string): void {
   if (ok) return;
   const subject = note(a) ?? {
     operation: `${a.method} ${a.url}`,
@@ -285,7 +316,7 @@ export function setUpOk(a: Answer, ok = a.status === 200, what?: string): void {
   };
   const test = currentTest();
   if (test) test.meta.subject = subject;
-  throw new SetUpFailed(subject, what);
+  throw new SetUpFailed(subject, what, why);
 }
 
 /** Fails with the reproduction when an answer breaks the document. */

@@ -126,6 +126,27 @@ describe('negativeCases', () => {
     expect(cases.find((c) => c.name === 'query page: sent twice')!.request.path).toBe('/x?page=0&page=0');
   });
 
+  it('sends text no store can keep in a free-text field only, expecting the global invalid message', () => {
+    const o = operation({
+      requestBody: {
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: { subject: { type: 'string', maxLength: 5 }, shortUrl: { type: 'string', pattern: '^x+$' } },
+            },
+            examples: { ok: { value: { subject: 'Hello', shortUrl: 'xx' } } },
+          },
+        },
+      },
+    });
+    const text = negativeCases(o).filter((c) => c.name.includes('a string holding'));
+    expect(text.map((c) => [c.name, (c.request.json as { subject: string }).subject, c.message])).toEqual([
+      ['body subject: a string holding NUL', 'Hell\u0000', 'Invalid subject parameter'],
+      ['body subject: a string holding an unpaired surrogate', 'Hell\ud800', 'Invalid subject parameter'],
+    ]);
+  });
+
   it('breaks path parameters in the path', () => {
     const o = operation(
       { parameters: [{ name: 'item', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }] },

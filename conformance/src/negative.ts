@@ -7,6 +7,9 @@
 // character (`!`, which encodeURIComponent leaves as is): the document's conditions for it (a
 // number, an enum, a pattern) must exclude that value, and the refusal is its documented message.
 // Every query parameter sent twice is a list where one value is documented: its invalid message.
+// A free-text body field (a string without enum, pattern, format or encoding) holding NUL or an
+// unpaired surrogate gets `Invalid <field> parameter` (the document's Conventions, Text): valid
+// JSON that no store can keep is refused alike whatever the target keeps its data in.
 import { deref, type Json, type Operation } from './document.ts';
 import { type Built, buildRequest, parameterValue } from './requests.ts';
 
@@ -70,6 +73,26 @@ export function breakers(schema: Json): { value: unknown; keyword: string; label
     out.push({ value: 'not-an-object', keyword: 'type', label: 'a string for an object' });
   }
   return out;
+}
+
+/** Text no store can keep (Conventions, Text), by what the case name says. */
+const UNSTORABLE: [string, string][] = [
+  ['a string holding NUL', '\u0000'],
+  ['a string holding an unpaired surrogate', '\ud800'],
+];
+
+/** A string schema whose only conditions are lengths: any other character would be valid in it. */
+function isFreeText(schema: Json): boolean {
+  const s = deref(schema) ?? {};
+  return (
+    s.type === 'string' &&
+    !s.enum &&
+    s.const === undefined &&
+    !s.pattern &&
+    !s.format &&
+    !s.contentMediaType &&
+    !s.contentEncoding
+  );
 }
 
 /** Every negative case of an operation. */
@@ -136,6 +159,15 @@ export function negativeCases(o: Operation): NegativeCase[] {
       cases.push({ name: `body ${name} missing`, request: { ...base, json: rest }, field: name, reason: 'missing' });
     }
     for (const [name, schema] of Object.entries(body.properties ?? {})) {
+      const sent = valid[name];
+      if (typeof sent === 'string' && isFreeText(schema))
+        for (const [label, unstorable] of UNSTORABLE)
+          cases.push({
+            name: `body ${name}: ${label}`,
+            // Of the valid value's length, so that only the text rule fails.
+            request: { ...base, json: { ...valid, [name]: `${sent.slice(0, -1)}${unstorable}` } },
+            message: `Invalid ${name} parameter`,
+          });
       for (const b of breakers(schema)) {
         cases.push({
           name: `body ${name}: ${b.label}`,

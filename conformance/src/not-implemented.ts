@@ -25,7 +25,7 @@ export interface HelperOperation {
 }
 
 /** The test helpers of shared/test-helpers.md, from the test-helpers document the suite ships with. */
-const helperDocument: Json = JSON.parse(
+export const helperDocument: Json = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json'), 'utf8'),
 );
 export const helperOperations: HelperOperation[] = Object.entries(helperDocument.paths as Json).flatMap(
@@ -73,14 +73,20 @@ export class NotImplemented extends Error {
   }
 }
 
+/** How a failed set-up names a test helper's answer off its document (helper-answers.ts). */
+export const HELPER_ANSWER = "the helper's answer is not the documented one";
+
 /**
  * A set-up call answered something other than success and other than 404: the test fails with
  * "set-up failed: `<operation>` answered `<status> <body>`", pinned on that exchange.
  */
 export class SetUpFailed extends Error {
   readonly subject: ExchangeNote;
-  constructor(subject: ExchangeNote, what?: string) {
-    super(`set-up failed: ${subject.operation} answered ${subject.status} ${subject.body}${what ? ` (${what})` : ''}`);
+  /** `why`: what was wrong with the answer, when not its status (a helper's answer off its document). */
+  constructor(subject: ExchangeNote, what?: string, why?: string) {
+    super(
+      `set-up failed: ${why ? `${why}: ` : ''}${subject.operation} answered ${subject.status} ${subject.body}${what ? ` (${what})` : ''}`,
+    );
     this.subject = subject;
   }
 }

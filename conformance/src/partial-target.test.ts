@@ -3,7 +3,7 @@
 // the test helpers, as a team's backend mid-way does. The run is green, nothing crashes, every skip
 // names an operation or helper that is missing, and the tests that need nothing missing still run.
 // With one bug planted in a present operation, the run fails naming that operation only.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,16 @@ async function runPartial(removed: Set<string>, bug?: Fault, args: string[] = []
     await server.close();
   }
 }
+
+/** A proxy fault that changes nothing and adds the name of every operation it is sent to `sent`. */
+const countingInto = (sent: Set<string>): Fault => ({
+  description: 'counts the operations it is sent',
+  grep: '',
+  response: (x) => {
+    const name = findOperation(x.method, x.path)?.name;
+    if (name) sent.add(name);
+  },
+});
 
 const NOT_IMPLEMENTED = /^not implemented: ((?:GET|POST) \S+) answered 404 \(needed to .+\)$/;
 const HELPER_PROBES = ['GET /test_helpers/clock', 'GET /test_helpers/outbox', 'GET /test_helpers/platform/offers'];
@@ -104,14 +114,7 @@ describe('a partial implementation: a random half of the operations and of the t
   }, async () => {
     const scope = ['GET /item/listing/count/{item}', 'POST /user/login'];
     const sent = new Set<string>();
-    const counting: Fault = {
-      description: 'counts the operations it is sent',
-      grep: '',
-      response: (x) => {
-        const name = findOperation(x.method, x.path)?.name;
-        if (name) sent.add(name);
-      },
-    };
+    const counting = countingInto(sent);
     const { code, result } = await runPartial(new Set(), counting, [
       '--level',
       'contract',
@@ -128,6 +131,53 @@ describe('a partial implementation: a random half of the operations and of the t
     const reasons = new Set(result!.skipped.map((s) => s.reason?.replace(/ \(needed to .*/, '')));
     expect(reasons).toContain('not in scope: GET /user/balance is left out by --operations');
     expect([...reasons].filter((r) => !r?.startsWith('not in scope: ') && r !== LEVEL)).toEqual([]);
+  });
+
+  it('a target implementing only POST /item/buyorder/update (and the log-in), run with --operations and --require-all: nothing outside the list is sent, failed or blamed, and the progress credits the operation with its tests in every report', {
+    timeout: 300_000,
+  }, async () => {
+    const update = 'POST /item/buyorder/update';
+    const scope = [update, 'POST /user/login'];
+    const sent = new Set<string>();
+    const counting = countingInto(sent);
+    // The buy orders helper is missing too: the tests of the operations left out that use it must
+    // not fail on its 404 under --require-all (they are not in scope as a whole).
+    const removed = new Set([
+      ...operations.map((o) => o.name).filter((n) => !scope.includes(n)),
+      'POST /test_helpers/buyorders',
+    ]);
+    const { code, result, stdout, out } = await runPartial(removed, counting, [
+      '--operations',
+      scope.join(),
+      '--require-all',
+      '--grep',
+      'buyorder',
+      '--reporter',
+      'junit',
+    ]);
+    expect(
+      result?.failed.map((f) => `${f.name}: ${f.reason}`),
+      stdout.slice(-3000),
+    ).toEqual([]);
+    expect(code).toBe(0);
+    expect([...sent].filter((n) => !scope.includes(n))).toEqual([]);
+    // Skips say "not in scope" in results.json and in the console alike; no helper is blamed.
+    for (const s of result!.skipped) if (s.outOfScope) expect(s.reason).toMatch(/^not in scope: /);
+    expect(result!.skipped.filter((s) => s.missing?.length)).toEqual([]);
+    expect(stdout).toMatch(/\d+ × not in scope: /);
+    expect(stdout).not.toMatch(/× not implemented|test helpers answering 404/);
+    // Its tests counted for it, not for POST /item/buyorder, whose template it extends.
+    const row = result!.progress.operations.find((r) => r.operation === update)!;
+    const passedNamingIt = result!.outcomes.filter((o) => o.state === 'passed' && o.name.includes(update));
+    expect(passedNamingIt.length).toBeGreaterThan(0);
+    expect(row).toMatchObject({ state: 'passing', implemented: true, passed: passedNamingIt.length });
+    expect(result!.progress.operations.find((r) => r.operation === 'POST /item/buyorder')).toMatchObject({
+      state: 'not in scope',
+      passed: 0,
+    });
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
+      `<property name="operation ${update}" value="passing: ${row.passed} passed, 0 failed, 0 known, ${row.skipped} skipped"/>`,
+    );
   });
 
   it('--require-all: an operation that answers 404 fails the test that needs it, named', {

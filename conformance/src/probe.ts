@@ -6,10 +6,10 @@
 
 import { targetUrl } from './target-url.ts';
 
-const PROBES: { method: 'GET' | 'POST'; path: string; body?: string }[] = [
-  { method: 'GET', path: '/item/listing/count/1' },
+const PROBES: { name: string; method: 'GET' | 'POST'; path: string; body?: string }[] = [
+  { name: 'GET /item/listing/count/{item}', method: 'GET', path: '/item/listing/count/1' },
   // Without apiKey the API answers 300 `Missing required parameter: apiKey`, Prism its own 422.
-  { method: 'POST', path: '/user/login', body: '{}' },
+  { name: 'POST /user/login', method: 'POST', path: '/user/login', body: '{}' },
 ];
 
 /** The required fields of envelope A (`err`, `success`, `content`) or B (`status` success or error). */
@@ -23,8 +23,16 @@ function isEnvelope(body: unknown): boolean {
   );
 }
 
-/** Why the target cannot be tested (one line), or undefined when it looks like this API. */
-export async function probeTarget(target: string, timeoutMs = 15_000): Promise<string | undefined> {
+/**
+ * Why the target cannot be tested (one line), or undefined when it looks like this API. `scope`
+ * (--operations): only the probes of listed operations are sent; with none listed, only whether
+ * the target answers at all (`GET /`, no operation) is checked.
+ */
+export async function probeTarget(
+  target: string,
+  timeoutMs = 15_000,
+  scope?: ReadonlySet<string>,
+): Promise<string | undefined> {
   if (!/^[a-z][a-z\d+.-]*:\/\//i.test(target))
     return `--target ${target} has no scheme: did you mean http://${target}?`;
   let base: URL;
@@ -37,7 +45,8 @@ export async function probeTarget(target: string, timeoutMs = 15_000): Promise<s
   // One probe answering like the API is enough: a team's implementation may lack the other route
   // (its framework's 404 page), which the run then reports as not implemented.
   let problem: string | undefined;
-  for (const probe of PROBES) {
+  const probes = scope ? PROBES.filter((p) => scope.has(p.name)) : PROBES;
+  for (const probe of probes.length ? probes : [{ method: 'GET', path: '/', body: undefined, any: true }]) {
     const url = targetUrl(base, probe.path);
     let res: Response;
     try {
@@ -56,6 +65,7 @@ export async function probeTarget(target: string, timeoutMs = 15_000): Promise<s
       return `the target ${target} does not answer: ${why}`;
     }
     const text = await res.text();
+    if ('any' in probe) return undefined;
     const contentType = res.headers.get('content-type') ?? '';
     let body: unknown = text;
     try {

@@ -115,13 +115,14 @@ describe('a failure', () => {
     ]);
   });
 
-  it('is printed in the console grouped by operation and cause, each part on its line', () => {
+  it('is printed in the console grouped by operation, rule and what differed, each part on its line', () => {
     const text = summary(result, ['results.json']);
     expect(text).toContain(
       [
-        'Failed (1 test in 1 group by operation and cause):',
-        '  ✗ POST /cart/add: received 300 "Something went wrong" (1 test)',
-        '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts)',
+        'Failed (1 test in 1 group by operation, rule and what differed):',
+        '  ✗ POST /cart/add [R-CART-3]: expected the seed message, received 300 "Something went wrong" (1 test)',
+        '    - Given an own asset, then refused  (tests/cart.test.ts)',
+        '    summary:   POST /cart/add: the seed message; received 300 "Something went wrong"',
         '    operation: POST /cart/add',
         '    rule:      R-CART-3',
         '    expected:  the seed message',
@@ -268,17 +269,56 @@ describe('what a team acts on', () => {
     expect([withJwt(curl).curl, withJwt(curl).jwt]).toEqual([curl, undefined]);
   });
 
-  it('groups failures by the operation they are pinned on and their cause, numbers aside', () => {
+  it('groups failures by operation, rule and what differed, numbers aside, showing the first as it is', () => {
     const failed = [1426, 1500].map((n, i) =>
       outcome({ name: `sale ${i}`, state: 'failed', failure: balanceFailure(n), operation: 'POST /inventory/price' }),
     );
     const other = outcome({ name: 'own asset', state: 'failed', failure });
     const groups = groupFailures([...failed, other]);
-    expect(groups.map((g) => [g.operation, g.cause, g.tests.length])).toEqual([
-      ['GET /user/balance', 'received #', 2],
-      ['POST /cart/add', 'received 300 "Something went wrong"', 1],
+    expect(groups.map((g) => [g.operation, g.rules, g.cause, g.tests.length])).toEqual([
+      ['GET /user/balance', ['R-AUTH-IP', 'R-NOT-IN-THE-SEED'], 'expected 1425, received 1426', 2],
+      ['POST /cart/add', ['R-CART-3'], 'expected the seed message, received 300 "Something went wrong"', 1],
     ]);
-    expect(causeOf(undefined, 'timed out after 5000 ms\nat …')).toBe('timed out after # ms');
+    expect(causeOf(undefined, 'timed out after 5000 ms\nat …')).toBe('timed out after 5000 ms');
+  });
+
+  it('never merges two rules, and never alters a token or an identifier', () => {
+    const token = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI3NjU2MTE5ODAwMDAwMDAwMSJ9.c2ln';
+    const login = (rules: string[], jwt = token, expires = 1764000000) =>
+      outcome({
+        name: `login ${rules.join()} ${jwt.slice(10, 20)} ${expires}`,
+        state: 'failed',
+        failure: failureOf(
+          {
+            message: `the login\n  expected: 300 "Country blocked"\n  received: 200 {"jwt":"${jwt}","expires":${expires}}`,
+          },
+          {},
+          'POST /user/login',
+          rules,
+        ),
+      });
+    const groups = groupFailures([
+      login(['R-AUTH-COUNTRY']),
+      login(['R-AUTH-BAN']),
+      login(['R-AUTH-COUNTRY'], token, 1764000001),
+      login(['R-AUTH-COUNTRY'], token.replace('I1Ni', 'I2Ni')),
+    ]);
+    // Numbers standing alone aside (the expiry), never digits inside a token, never two rules.
+    expect(groups.map((g) => [g.rules, g.tests.length])).toEqual([
+      [['R-AUTH-COUNTRY'], 2],
+      [['R-AUTH-BAN'], 1],
+      [['R-AUTH-COUNTRY'], 1],
+    ]);
+    expect(groups[1]!.cause).toBe(
+      `expected 300 "Country blocked", received 200 {"jwt":"${token}","expires":1764000000}`,
+    );
+    const text = summary({ ...result, failed: groups.flatMap((g) => g.tests) }, []);
+    expect(text).toContain(
+      `✗ POST /user/login [R-AUTH-BAN]: expected 300 "Country blocked", received 200 {"jwt":"${token}"`,
+    );
+    expect(text).not.toMatch(/#/);
+    // The breakdown carries the failure's summary, as results.json does.
+    expect(text).toContain(`    summary:   ${groups[0]!.tests[0]!.failure!.summary}`);
   });
 
   const partial: RunResult = {
@@ -316,9 +356,37 @@ describe('what a team acts on', () => {
     expect(text).toContain('GET /user/ipList (3 tests wait)');
     expect(text).toContain('Baseline conformance-baseline.json: 1 known failures (reported, not failing)');
     expect(text).toContain(
-      '  ~ POST /cart/add: received 300 "Something went wrong" (1 test, the first known until 2027-01-31)',
+      '  ~ POST /cart/add [R-CART-3]: expected the seed message, received 300 "Something went wrong" (1 test, the first known until 2027-01-31)',
     );
     expect(text).toContain('    ✓ Given a listing, then added');
+  });
+
+  it('Given --operations, then its skips read "not in scope" in the console as in results.json, and no helper is blamed', () => {
+    const reason = 'not in scope: GET /user/balance is left out by --operations (needed to test this operation)';
+    const skipped = [
+      outcome({ name: 'balance read', state: 'skipped', reason, outOfScope: ['GET /user/balance'] }),
+      outcome({
+        name: 'ipList',
+        state: 'skipped',
+        reason: 'not implemented: GET /user/ipList answered 404 (needed to list)',
+        missing: ['GET /user/ipList'],
+      }),
+    ];
+    const scoped: RunResult = {
+      ...result,
+      failed: [],
+      skipped,
+      outcomes: skipped,
+      scope: ['GET /user/ipList'],
+      progress: progressOf([{ op: 'GET /user/ipList', status: 404 }], skipped, {
+        scope: new Set(['GET /user/ipList']),
+        missing: new Map([['GET /user/ipList', 1]]),
+      }),
+    };
+    const text = summary(scoped, []);
+    expect(text).toContain('  1 × not in scope: an operation or test helper they need is left out by --operations');
+    expect(text).toContain('  1 × not implemented: an operation or test helper they need answered 404');
+    expect(text).not.toContain('test helpers answering 404');
   });
 
   it('Given a baseline entry past its date, then its failure fails again, marked as expired', () => {
@@ -339,7 +407,7 @@ describe('what a team acts on', () => {
     );
     expect(text).toContain('  Result: FAILED: 1 test failed');
     expect(text).toContain(
-      '    - Given an own asset, then refused [R-CART-3]  (tests/cart.test.ts) (its baseline entry expired 2026-11-01)',
+      '    - Given an own asset, then refused  (tests/cart.test.ts) (its baseline entry expired 2026-11-01)',
     );
     expect(text).toContain(
       '  expired, failing again (1):\n    ✗ Given an own asset, then refused (expired 2026-11-01)',

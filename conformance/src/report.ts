@@ -43,9 +43,13 @@ export interface TestOutcome {
   rules?: string[];
   /** The sides of its rules the test checks (rule.ts `sides`). */
   sides?: string[];
+  /** The fields and events whose meaning the test pins (http.ts `pinsMeaning`). */
+  meanings?: string[];
   failure?: Failure;
   /** A skip caused by these operations or test helpers answering 404 (the skip records' `missing`). */
   missing?: string[];
+  /** A skip because --operations leaves these operations or test helpers out (nothing was sent to them). */
+  outOfScope?: string[];
   /** A failure the baseline lists, not expired: reported, not failing. */
   known?: { expires?: string };
   /** A failure whose baseline entry expired: failing again. */
@@ -196,35 +200,62 @@ export function skipsByReason(skipped: TestOutcome[]): [string, TestOutcome[]][]
 }
 
 /**
- * What a failure is about, for grouping: what came back (digits and IDs masked, so one bug
- * failing many tests with different numbers is one cause), else its first line.
+ * A number standing alone (a balance, a price, a count, a timestamp), not a digit inside a token,
+ * an identifier or a word: `1426` in `{"balance":1426}`, never the `1` of `eyJhbGciOiJIUzI1NiIs`.
+ */
+const LONE_NUMBER = /(?<![\w.$%-])-?\d+(?:\.\d+)?(?![\w.%])/g;
+
+/** A text with its lone numbers masked: two failures differing only in those are one cause. */
+const numbersAside = (s: string) => s.replace(LONE_NUMBER, '#');
+
+/**
+ * What a failure is about, in its own words: what was expected and what came back, else its first
+ * line. Shown as it is (tokens and identifiers never altered); grouping compares it numbers aside.
  */
 export function causeOf(f: Failure | undefined, reason = ''): string {
-  if (f?.received) {
-    const [, status = '', rest = ''] = f.received.match(/^(\d{3}\b)?([\s\S]*)$/) ?? [];
-    return cut(`received ${status}${rest.replace(/\d+/g, '#')}`, 200);
-  }
-  return cut(((f?.text ?? reason).split('\n')[0] ?? '').replace(/\d+/g, '#'), 200);
+  if (f?.received) return cut(`${f.expected ? `expected ${f.expected}, ` : ''}received ${f.received}`, 200);
+  return cut((f?.text ?? reason).split('\n')[0] ?? '', 200);
 }
 
 export interface FailureGroup {
   operation: string;
+  /** The seed rules the group's tests check: the same for every test of the group. */
+  rules: string[];
+  /** The first test's cause, as it is (the others differ from it in lone numbers at most). */
   cause: string;
   tests: TestOutcome[];
 }
 
-/** Failures grouped by the operation they are pinned on and their cause, largest group first. */
+/** The rule IDs of a failed test, sorted: tests breaking different rules are never one group. */
+const rulesOfFailure = (o: TestOutcome) => [...new Set(o.failure?.rules.map((r) => r.id) ?? o.rules ?? [])].sort();
+
+/**
+ * Failures grouped by the operation they are pinned on, the rules they break and what differed
+ * (expected and received, lone numbers aside), largest group first.
+ */
 export function groupFailures(failed: TestOutcome[]): FailureGroup[] {
   const groups = new Map<string, FailureGroup>();
   for (const o of failed) {
     const operation = o.failure?.operation ?? o.operation ?? '(no operation)';
+    const rules = rulesOfFailure(o);
     const cause = causeOf(o.failure, o.reason);
-    const key = `${operation}\n${cause}`;
-    if (!groups.has(key)) groups.set(key, { operation, cause, tests: [] });
+    const key = JSON.stringify([operation, rules, numbersAside(cause)]);
+    if (!groups.has(key)) groups.set(key, { operation, rules, cause, tests: [] });
     groups.get(key)!.tests.push(o);
   }
   return [...groups.values()].sort((a, b) => b.tests.length - a.tests.length || a.operation.localeCompare(b.operation));
 }
+
+/** A group as results.json lists it: the console's head line and its tests by name. */
+export const groupSummary = (g: FailureGroup) => ({
+  operation: g.operation,
+  rules: g.rules,
+  cause: g.cause,
+  tests: g.tests.map((t) => t.name),
+});
+
+/** A group's head: its operation, the rules its tests break and what differed. */
+const groupHead = (g: FailureGroup) => `${g.operation}${g.rules.length ? ` [${g.rules.join(', ')}]` : ''}: ${g.cause}`;
 
 /** `1 test`, `2 tests`. */
 const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -234,22 +265,18 @@ const LISTED = 5;
 
 /** A failure group in the console: its head, each test, the breakdown of its first test. */
 function groupLines(g: FailureGroup, shown: Set<string>, detail = true): string[] {
-  const lines = [`  ✗ ${g.operation}: ${g.cause} (${count(g.tests.length, 'test')})`];
+  const lines = [`  ✗ ${groupHead(g)} (${count(g.tests.length, 'test')})`];
   for (const t of g.tests.slice(0, LISTED)) {
-    const ids = t.failure?.rules.map((r) => r.id).filter((id) => !t.name.includes(id)) ?? [];
     const expiry = t.baseline?.expired ? ` (its baseline entry expired ${t.baseline.expires})` : '';
-    lines.push(`    - ${t.name}${ids.length ? ` [${ids.join(', ')}]` : ''}  (${t.file})${expiry}`);
+    lines.push(`    - ${t.name}  (${t.file})${expiry}`);
   }
   if (g.tests.length > LISTED) lines.push(`    - and ${g.tests.length - LISTED} more (results.json, report.html)`);
   if (!detail) return lines;
   const first = g.tests[0]!;
-  const breakdown = first.failure ? failureLines(first.failure, shown).slice(1) : (first.reason ?? '').split('\n');
-  // The first test's rules quoted; the others' IDs once.
-  const quoted = new Set(first.failure?.rules.map((r) => r.id));
-  const others = [...new Set(g.tests.flatMap((t) => t.failure?.rules.map((r) => r.id) ?? []))].filter(
-    (id) => !quoted.has(id),
-  );
-  if (others.length) breakdown.push(`other rules the group's tests name: ${others.join(', ')}`);
+  // The same parts as the failure of results.json, its one-line summary first.
+  const breakdown = first.failure
+    ? [`summary:   ${first.failure.summary}`, ...failureLines(first.failure, shown).slice(1)]
+    : (first.reason ?? '').split('\n');
   lines.push(...breakdown.filter(Boolean).map((l) => `    ${l}`));
   return lines;
 }
@@ -294,7 +321,7 @@ export function summary(result: RunResult, files: string[]): string {
     const groups = groupFailures(result.failed);
     lines.push(
       '',
-      `Failed (${count(result.failed.length, 'test')} in ${count(groups.length, 'group')} by operation and cause):`,
+      `Failed (${count(result.failed.length, 'test')} in ${count(groups.length, 'group')} by operation, rule and what differed):`,
     );
     groups.forEach((g, i) => {
       // Past the first groups, one line each: results.json and report.html have every test.
@@ -308,7 +335,7 @@ export function summary(result: RunResult, files: string[]): string {
     for (const g of groupFailures(result.known)) {
       const first = g.tests.map((t) => t.known?.expires ?? '9999').sort()[0];
       const until = first && first !== '9999' ? `, the first known until ${first}` : '';
-      lines.push(`  ~ ${g.operation}: ${g.cause} (${count(g.tests.length, 'test')}${until})`);
+      lines.push(`  ~ ${groupHead(g)} (${count(g.tests.length, 'test')}${until})`);
     }
     if (b.fixed.length) {
       lines.push(
@@ -331,7 +358,12 @@ export function summary(result: RunResult, files: string[]): string {
       lines.push(
         `  ${missing.length} × not implemented: an operation or test helper they need answered 404 (Progress above)`,
       );
-    const reasons = skipsByReason(result.skipped.filter((o) => !o.missing?.length));
+    const outOfScope = result.skipped.filter((o) => o.outOfScope?.length);
+    if (outOfScope.length)
+      lines.push(
+        `  ${outOfScope.length} × not in scope: an operation or test helper they need is left out by --operations (nothing was sent to it)`,
+      );
+    const reasons = skipsByReason(result.skipped.filter((o) => !o.missing?.length && !o.outOfScope?.length));
     for (const [reason, tests] of reasons.slice(0, REASONS)) lines.push(`  ${tests.length} × ${reason}`);
     if (reasons.length > REASONS)
       lines.push(
@@ -344,7 +376,9 @@ export function summary(result: RunResult, files: string[]): string {
 
 /** Writes results.json: every test with its level, state and failure or skip reason. */
 export function writeResults(out: string, result: RunResult): void {
-  writeFileSync(join(out, 'results.json'), `${JSON.stringify(result, null, 2)}\n`);
+  // The failures grouped as the console groups them, so both say the same.
+  const groups = groupFailures(result.failed).map(groupSummary);
+  writeFileSync(join(out, 'results.json'), `${JSON.stringify({ ...result, groups }, null, 2)}\n`);
 }
 
 /** Escapes text for HTML and XML. */

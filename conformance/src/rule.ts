@@ -28,6 +28,8 @@ declare module 'vitest' {
     subject?: ExchangeNote;
     /** The sides of its rules the test checks (`sides(...)`): shown per rule in the rule matrix. */
     sides?: Side[];
+    /** The fields and events whose documented meaning the test's data tells apart (meanings.ts). */
+    meanings?: string[];
   }
 }
 

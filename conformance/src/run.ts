@@ -7,7 +7,7 @@ import { startVitest } from 'vitest/node';
 import { writeBadge } from './badge.ts';
 import { applyBaseline, type Baseline, readBaseline } from './baseline.ts';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
-import { operations } from './document.ts';
+import { namedOperation, operations } from './document.ts';
 import { grepPattern } from './grep.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
@@ -69,11 +69,8 @@ function fullName(test: TestCase): string {
 
 /** The operation a test is about: the first one its name states, else the first it called. */
 function mainOperation(name: string, called: string[] | undefined): string | undefined {
-  const named = operations
-    .map((o) => ({ o, at: name.indexOf(o.name) }))
-    .filter((x) => x.at >= 0 && !/[\w{]/.test(name[x.at + x.o.name.length] ?? ''))
-    .sort((a, b) => a.at - b.at)[0];
-  if (named) return named.o.name;
+  const named = namedOperation(name);
+  if (named) return named.name;
   return called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
 }
 
@@ -170,6 +167,7 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
         state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
         ...(rules.length ? { rules } : {}),
         ...(meta.sides?.length ? { sides: meta.sides } : {}),
+        ...(meta.meanings?.length ? { meanings: meta.meanings } : {}),
         duration: Math.round(test.diagnostic()?.duration ?? 0),
       };
       if (result.state === 'failed') {
@@ -181,6 +179,7 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
         const record = skips.get(name);
         outcome.reason = record?.reason ?? note ?? unexplained;
         if (record?.missing?.length) outcome.missing = record.missing;
+        if (record?.outOfScope?.length) outcome.outOfScope = record.outOfScope;
       }
       outcomes.push(outcome);
     }

@@ -17,15 +17,21 @@ function fullName(ctx: TestContext): string {
 /** A recorded skip: why, and the operations or test helpers whose absence caused it. */
 export interface SkipRecord {
   reason: string;
+  /** Operations or test helpers that answered 404. */
   missing?: string[];
+  /** Operations or test helpers --operations leaves out (never sent, never missing). */
+  outOfScope?: string[];
 }
 
-/** Skips the running test, recording why (and what it missed). */
-export function skip(ctx: TestContext, reason: string, missing?: string[]): never {
+/** Skips the running test, recording why (and what it missed or what --operations left out). */
+export function skip(ctx: TestContext, reason: string, cause: Omit<SkipRecord, 'reason'> = {}): never {
   mkdirSync(settings.out, { recursive: true });
+  const record: SkipRecord = { reason };
+  if (cause.missing?.length) record.missing = cause.missing;
+  if (cause.outOfScope?.length) record.outOfScope = cause.outOfScope;
   appendFileSync(
     join(settings.out, `skips-${process.pid}.ndjson`),
-    `${JSON.stringify({ name: fullName(ctx), reason, ...(missing?.length ? { missing } : {}) })}\n`,
+    `${JSON.stringify({ name: fullName(ctx), ...record })}\n`,
   );
   ctx.skip(reason);
   throw new Error('unreachable');
@@ -38,8 +44,10 @@ export function skip(ctx: TestContext, reason: string, missing?: string[]): neve
  * Anything else is rethrown as is.
  */
 export function surface(ctx: TestContext, problem: unknown): never {
-  if (problem instanceof NotImplemented && (!settings.requireAll || problem.outOfScope))
-    skip(ctx, problem.reason, [problem.missing]);
+  if (problem instanceof NotImplemented && problem.outOfScope)
+    skip(ctx, problem.reason, { outOfScope: [problem.missing] });
+  if (problem instanceof NotImplemented && !settings.requireAll)
+    skip(ctx, problem.reason, { missing: [problem.missing] });
   if (problem instanceof NotImplemented || problem instanceof SetUpFailed) {
     if (problem.subject) ctx.task.meta.subject = problem.subject;
     throw new Error(
@@ -58,8 +66,8 @@ export function readSkips(out: string): Map<string, SkipRecord> {
   for (const file of readdirSync(out).filter((f) => f.startsWith('skips-'))) {
     for (const line of readFileSync(join(out, file), 'utf8').split('\n')) {
       if (!line) continue;
-      const { name, reason, missing } = JSON.parse(line) as { name: string } & SkipRecord;
-      skips.set(name, missing ? { reason, missing } : { reason });
+      const { name, ...record } = JSON.parse(line) as { name: string } & SkipRecord;
+      skips.set(name, record);
     }
     rmSync(join(out, file));
   }

@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
 import { variantOf } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -100,6 +100,7 @@ describe('POST /user/setAffiliates', () => {
       byCode.get('anon-promo_1') === null && byCode.get('my-promo_2') === me.platformId,
       'one click each, the second attributed to the caller',
     );
+    pinsMeaning('event affiliate: POST /user/setAffiliates');
     const bad = await post(me, '/user/setAffiliates', { code: 'no spaces' });
     assertThat(bad, refused(bad, 'Invalid code parameter'), 'a malformed code');
   });

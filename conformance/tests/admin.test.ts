@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -66,7 +66,7 @@ describe('POST /admin/ban', () => {
     assertThat(after, after.status === 200, 'accepted once the ban ended');
   });
 
-  it('Given a ban, the moderation channel receives a notice naming the user, the time and the reason [R-TRANS-BAN, R-EVENT-MODERATION]', async (ctx) => {
+  it('Given a ban and an unban, the moderation channel receives a notice of each naming the user, the time and the reason [R-TRANS-BAN, R-TRANS-UNBAN, R-EVENT-MODERATION]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -82,6 +82,18 @@ describe('POST /admin/ban', () => {
         notice.data.reason === 'Spam in trade offers',
       `the notice names the user, time and reason (got ${JSON.stringify(notice?.data)})`,
     );
+    // Every call of POST /admin/ban notifies the channel (seed "Events"), the unban (time 0) too.
+    const unban = await ban(admin, { platformId: user.platformId, time: 0, reason: 'Appeal accepted' });
+    const after = await helpers.outbox('moderation');
+    assertThat(
+      unban,
+      after.length === notices.length + 1 &&
+        after.at(-1)?.data.platformId === user.platformId &&
+        after.at(-1)?.data.time === 0 &&
+        after.at(-1)?.data.reason === 'Appeal accepted',
+      `the unban sends a notice of its own, time 0 (got ${JSON.stringify(after.slice(notices.length))})`,
+    );
+    pinsMeaning('event moderation: POST /admin/ban bans', 'event moderation: POST /admin/ban unbans (time 0)');
   });
 
   it('Given bad input or a caller who is not an admin, the seed messages and 403 answer [R-MSG-ADMIN-BAN, R-AUTH-ADMIN]', async (ctx) => {

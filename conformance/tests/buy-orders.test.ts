@@ -4,6 +4,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
 import { assertAnswer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { assertBalance } from '../src/money.ts';
 import { postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -28,8 +29,11 @@ describe('POST /item/buyorder, /update, /remove', () => {
       second.status === 300 && second.message === 'Not enough balance',
       '600 of 1000 is reserved: 500 more is refused',
     );
+    // The document settles the balance as net of reservations (GET /user/balance).
+    await assertBalance(me, 400, 'the balance is net of the 600 reserved', 1000);
     const removed = await post(me, '/item/buyorder/remove', { itemid: key.id });
     assertThat(removed, removed.status === 200, 'the first order is removed');
+    await assertBalance(me, 1000, 'the removal gives the 600 back', 400);
     const again = await post(me, '/item/buyorder', { itemid: hat.id, value: 500, amount: 1 });
     assertThat(again, again.status === 200, 'the released reservation pays for the second order');
   });
@@ -58,6 +62,7 @@ describe('POST /item/buyorder, /update, /remove', () => {
       up.status === 200 && (up.body as { content: unknown }).content === 'Buy order updated',
       'the order is updated',
     );
+    await assertBalance(me, 100, 'the balance is net of the 900 now reserved', 500);
     const left = await post(me, '/item/buyorder', { itemid: other.id, value: 101, amount: 1 });
     assertThat(left, left.message === 'Not enough balance', '900 of 1000 is now reserved: 101 more is refused');
     const fits = await post(me, '/item/buyorder', { itemid: other.id, value: 100, amount: 1 });

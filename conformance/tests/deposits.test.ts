@@ -4,7 +4,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, sentOffer, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call } from '../src/http.ts';
+import { assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
 import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
@@ -273,6 +273,8 @@ describe('Settling a deposit offer', () => {
       assertThat(made, settled.status === -1, `the offer is ${outcome}d`);
       const status = await get(me, `/deposit/tradeStatus/${content(made).id}`);
       assertThat(status, content(status).status === -1 && content(status).statusText === 'failed', 'failed');
+      // A trade the platform ended is settled: -1, never the 0 of a pending one.
+      pinsMeaning('GET /deposit/tradeStatus/{tradeid} status', 'GET /deposit/tradeStatus/{tradeid} statusText');
       const still = await get(me, '/deposit/440');
       const rows = content(still).informations as DepositRow[];
       assertThat(

@@ -6,7 +6,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call } from '../src/http.ts';
+import { type Answer, assertThat, call, pinsMeaning } from '../src/http.ts';
 import { postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -39,7 +39,9 @@ describe('POST /user/email/change/request and /validate', () => {
       created.status === 200 && content(created) === 'Email change request created successfully',
       'the request is created',
     );
+    // The code goes to the new address (read from its mails only), not the account's old one.
     const code = await codeSentTo('after@example.com');
+    pinsMeaning('event email: POST /user/email/change/request (the code to the new address)');
     const done = await validate(me, code.split(''));
     assertThat(
       done,

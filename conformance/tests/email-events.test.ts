@@ -5,7 +5,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertThat, setUpOk } from '../src/http.ts';
+import { assertThat, pinsMeaning, setUpOk } from '../src/http.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 import { needsVariant } from '../src/variants.ts';
 
@@ -89,6 +89,16 @@ describe('the e-mail kinds and notifications of trades and sales', () => {
       'buyOrderFilled to the buyer',
     );
     assertThat(order, !(await kindsSent(address)).includes('marketing'), 'no operation sends marketing');
+    // Each step's mails are read as a whole sequence: a kind sent for another step, twice, or to
+    // the other party reads differently.
+    pinsMeaning(
+      'event email: offerReceived',
+      'event email: depositCompleted',
+      'event email: tradeCompleted',
+      'event email: itemSold',
+      'event email: buyOrderFilled',
+      'event email: marketing (never sent)',
+    );
   });
 
   it('Given offerReceived switched off, a deposit sends no e-mail but still a notification [R-EVENT-MAIL-KINDS]', async (ctx) => {

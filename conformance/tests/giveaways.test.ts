@@ -9,7 +9,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
 import { sides } from '../src/rule.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
@@ -414,6 +414,47 @@ describe('The ending of a giveaway', () => {
     const late = await session();
     refused(await post(late, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'an ended giveaway');
     refused(await post(people[0]!, `/giveaways/leave/${url}`, {}), 'Not in this giveaway', 'leaving an ended giveaway');
+  });
+
+  // A draw is random: a winner index read from other digits of the HMAC (the last 8, the seed's
+  // bytes as key) still names the right participant one time in n. Three giveaways of 11 make a
+  // wrong reading agree with the document's on all three about once in 1331 runs (README: "Checks
+  // that cannot pass by chance").
+  it('Given three giveaways of 11 participants each, every winner index is the one the revealed seed draws, and the winner is the participant at that index [R-STATE-GIVEAWAY, R-GIVEAWAY-DETAILS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const PEOPLE = 11;
+    const made: { me: Me; url: string }[] = [];
+    for (let g = 0; g < 3; g++) {
+      const { me, ids } = await creator(1);
+      made.push({ me, url: (await create(me, privateOf(ids, { maxEntries: PEOPLE + 1 }))).url });
+    }
+    const people: Me[] = [];
+    for (let i = 0; i < PEOPLE; i++) people.push(await session());
+    for (const person of people) {
+      for (const { url } of made) setUpOk(await post(person, `/giveaways/join/${url}`, {}));
+      await helpers.advance(1);
+    }
+    await helpers.advance(HOUR);
+    pinsMeaning(
+      'GET /giveaways/details/{url} giveaway.fairness.winnerIndex',
+      'GET /giveaways/details/{url} giveaway.winner.platformId',
+    );
+    for (const { me, url } of made) {
+      const details = await get(me, `/giveaways/details/${url}`);
+      const giveaway = content(details).giveaway as Summary;
+      const seed = giveaway.fairness?.serverSeed ?? '';
+      const index = drawIndex(seed, url, PEOPLE);
+      assertThat(
+        details,
+        giveaway.ended && giveaway.fairness?.winnerIndex === index,
+        `giveaway ${url}: the winner index recomputes as ${index} from the revealed seed (got ${giveaway.fairness?.winnerIndex})`,
+      );
+      assertThat(
+        details,
+        giveaway.winner?.platformId === people[index]!.platformId,
+        `giveaway ${url}: the winner is participant ${index} by join time`,
+      );
+    }
   });
 
   it('Given nobody joined, past its end the items go back to the creator and there is no winner; a public one moves to the public history [R-STATE-GIVEAWAY, R-GIVEAWAY-LISTS]', async (ctx) => {

@@ -5,8 +5,11 @@
 // answer to a bad request. These are no seed rules: the tests carry the side `helper contract`.
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
+import { findOperation } from '../src/document.ts';
+import { checkHelperAnswer, HELPER_ANSWER } from '../src/helper-answers.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call } from '../src/http.ts';
+import { type Answer, assertThat, call, pinsMeaning } from '../src/http.ts';
+import { settings } from '../src/settings.ts';
 import { getAs, postAs } from '../src/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -14,7 +17,12 @@ beforeAll(resetIfPossible);
 const CONTRACT = { meta: { sides: ['helper contract' as const] } };
 const helper = (method: 'GET' | 'POST', path: string, json?: unknown): Promise<Answer> =>
   call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
-const ok = (a: Answer, what: string) => assertThat(a, a.status === 200, what);
+/** A 200 in the shape the test-helpers document gives it (what every other test leans on). */
+const ok = (a: Answer, what: string) => {
+  assertThat(a, a.status === 200, what);
+  const off = checkHelperAnswer(a, settings.target);
+  assertThat(a, off.length === 0, `${what}: ${HELPER_ANSWER} (${off.join('; ')})`);
+};
 
 describe('the test-helper contract', () => {
   it('POST /test_helpers/reset: every user is gone and the clock is back on real time', CONTRACT, async (ctx) => {
@@ -36,6 +44,135 @@ describe('the test-helper contract', () => {
       'the clock is back on real time (within two minutes of this machine)',
     );
   });
+
+  it(
+    'POST /test_helpers/reset: rate-limit counters, caches, the outbox and the catalogue are emptied too',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      // A login limit keyed on the IP (it outlives the users a reset removes): exhausted, then reset.
+      const ip = '198.51.100.201';
+      const [perIp] = [findOperation('POST', '/user/login')?.op['x-rate-limit'] ?? []]
+        .flat()
+        .filter((r: { scope: string }) => r.scope === 'ip');
+      const attempts = Number(perIp?.limit ?? 20) + 1;
+      let last: Answer | undefined;
+      for (let i = 0; i < attempts; i++)
+        last = await call('POST', '/user/login', { json: { apiKey: `not-a-key-${i}` }, ip });
+      assertThat(last!, last!.status === 429, `the IP is limited after ${attempts} refused keys`);
+      // A cache: single-item pricing of an item ID, computed then served cached.
+      const item = await helpers.item({ id: 990_001, name: 'Reset Cached Key', game: 440 });
+      const me = await session();
+      await getAs(me, `/item/pricing/${item.id}`);
+      const cached = await getAs(me, `/item/pricing/${item.id}`);
+      assertThat(cached, content(cached).cached === true, 'the second pricing is served from the cache');
+      // The outbox: an affiliate click is a message to the outside world.
+      await call('POST', '/user/setAffiliates', { json: { code: 'reset-check' } });
+      const sent = await helpers.outbox('affiliate');
+      assertThat(await helper('GET', '/outbox'), sent.length > 0, 'the click is in the outbox');
+
+      ok(await helper('POST', '/reset'), 'reset answers 200');
+      const gone = await call('GET', `/item/details/${item.id}`);
+      assertThat(gone, gone.status === 300 && gone.message === 'Item not found', 'the items are gone');
+      const outbox = await helper('GET', '/outbox');
+      assertThat(outbox, content(outbox).messages.length === 0, 'the outbox is empty');
+      const wrong = await call('POST', '/user/login', { json: { apiKey: 'not-a-key-after-reset' }, ip });
+      assertThat(
+        wrong,
+        wrong.status !== 429 && wrong.message === 'Invalid API key',
+        'a wrong key from that IP is refused as unknown, not limited',
+      );
+      const fresh = await helpers.user();
+      const login = await call('POST', '/user/login', { json: { apiKey: fresh.apiKey }, ip });
+      assertThat(login, login.status === 200, 'the IP limited before the reset logs in: its counter is gone');
+      await helpers.item({ id: 990_001, name: 'Reset Cached Key', game: 440 });
+      const again = await session();
+      const priced = await getAs(again, `/item/pricing/${item.id}`);
+      assertThat(priced, content(priced).cached === false, 'the same item ID is priced anew: the cache is gone');
+    },
+  );
+
+  it(
+    'POST /test_helpers/items and /users: the given fields are what the public routes answer',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      // Each field a value no other field and no default has: a field stored under another's name,
+      // or dropped for a default, reads differently.
+      const given = {
+        id: 990_101,
+        name: 'Given Fields Hat',
+        game: 440,
+        effect: 'Burning Flames',
+        quality: 'Unusual',
+        type: 'Cosmetic',
+        craftable: 0,
+        url: 'given-fields-custom-slug',
+        image: 'https://images.example.com/given-fields.png',
+        rarity: 'legendary',
+        color: '#8650AC',
+        deal: 7,
+      } as const;
+      await helpers.item(given);
+      const details = await call('GET', `/item/details/${given.id}`);
+      const item = content(details)?.informations ?? {};
+      const differing = Object.entries(given).filter(([k, v]) => item[k] !== v);
+      assertThat(
+        details,
+        differing.length === 0,
+        `every given field read back (differing: ${JSON.stringify(differing.map(([k]) => [k, item[k]]))})`,
+      );
+      pinsMeaning(
+        'GET /item/details/{item} informations.id',
+        'GET /item/details/{item} informations.name',
+        'GET /item/details/{item} informations.game',
+        'GET /item/details/{item} informations.effect',
+        'GET /item/details/{item} informations.quality',
+        'GET /item/details/{item} informations.type',
+        'GET /item/details/{item} informations.craftable',
+        'GET /item/details/{item} informations.url',
+        'GET /item/details/{item} informations.image',
+        'GET /item/details/{item} informations.rarity',
+        'GET /item/details/{item} informations.color',
+        'GET /item/details/{item} informations.deal',
+      );
+      const me = await session({
+        name: 'Given Name',
+        tradeUrl: 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1',
+        twoFactor: true,
+        // With an address: the reference server answers GET /cashout/methods 500 for a method
+        // linked by the helper to a user without one (a link needs a payment e-mail).
+        email: 'given-fields@example.com',
+        paymentMethods: ['provider_b'],
+      });
+      const infos = await getAs(me, '/user/infos');
+      const account = content(infos)?.informations ?? {};
+      assertThat(
+        infos,
+        account.name === 'Given Name' &&
+          account.tradeurl === 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1' &&
+          String(account['2fa']) === 'true' &&
+          account.platformId === me.platformId,
+        `the given name, trade URL and 2FA are the account's (got ${JSON.stringify(account)})`,
+      );
+      const methods = await getAs(me, '/cashout/methods');
+      assertThat(
+        methods,
+        JSON.stringify(
+          content(methods)?.methods?.map((m: { method: string; email: string }) => [m.method, m.email]),
+        ) === '[["provider_b","given-fields@example.com"]]',
+        'the given payment method is the one linked, to the given address',
+      );
+      pinsMeaning(
+        'GET /user/infos informations.name',
+        'GET /user/infos informations.tradeurl',
+        'GET /user/infos informations.2fa',
+        'GET /user/infos informations.platformId',
+        'GET /cashout/methods methods[].method',
+        'GET /cashout/methods methods[].email',
+      );
+    },
+  );
 
   it(
     'POST /test_helpers/users: defaults (balance 0, not admin), a fresh 17-digit platformId, given values kept',

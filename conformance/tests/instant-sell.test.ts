@@ -6,7 +6,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, sentOffer, session } from '../src/helpers.ts';
-import { assertAnswer, assertThat } from '../src/http.ts';
+import { assertAnswer, assertThat, pinsMeaning } from '../src/http.ts';
 import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
 import { getAs as get, postAs as post } from '../src/user-calls.ts';
 
@@ -21,7 +21,8 @@ interface Row {
 
 /**
  * A seller holding one asset of a bid item and one of an item nobody bids on, and two buyers:
- * 2 wanted at 900 (by two orders: 1 + 1) and 3 at 700. The seller's own 5000 bid does not count.
+ * 3 wanted at 900 (by two orders: 1 + 2, so a count of orders reads 2, not 3) and 3 at 700. The
+ * seller's own 5000 bid does not count.
  */
 async function market(tag: string) {
   const bid = await helpers.item({ name: `Instant Bid ${tag}`, game: 440 });
@@ -30,7 +31,7 @@ async function market(tag: string) {
   const first = await session({ balance: 10_000 });
   const second = await helpers.user({ balance: 10_000 });
   await helpers.buyOrder({ owner: first.platformId, itemId: bid.id, price: 900, amount: 1 });
-  await helpers.buyOrder({ owner: second.platformId, itemId: bid.id, price: 900, amount: 1 });
+  await helpers.buyOrder({ owner: second.platformId, itemId: bid.id, price: 900, amount: 2 });
   const third = await helpers.user({ balance: 10_000 });
   await helpers.buyOrder({ owner: third.platformId, itemId: bid.id, price: 700, amount: 3 });
   await helpers.buyOrder({ owner: me.platformId, itemId: lonely.id, price: 5000, amount: 1 });
@@ -56,6 +57,11 @@ describe('GET /instantsell/{game}', () => {
   it("Given bids of other users, lists the asset at the highest bid with the quantity wanted at it; the caller's own bid does not count [R-INSTANT-SELL]", async (ctx) => {
     await needsHelpers(ctx);
     const { me, bid, ids } = await market('1');
+    pinsMeaning(
+      'GET /instantsell/{game} informations.rows[].buyOrderCount',
+      'GET /instantsell/{game} informations.rows[].instantPrice',
+      'GET /instantsell/{game} informations.rows',
+    );
     const info = await get(me, '/instantsell/440');
     const { rows, depositkey } = content(info).informations as { rows: Row[]; depositkey: Record<string, string> };
     assertThat(
@@ -64,8 +70,8 @@ describe('GET /instantsell/{game}', () => {
         rows[0]!.assetId === ids.bid &&
         rows[0]!.item_id === bid.id &&
         rows[0]!.instantPrice === 900 &&
-        rows[0]!.buyOrderCount === 2,
-      'one row: the bid item at 900, 2 wanted (tier 0)',
+        rows[0]!.buyOrderCount === 3,
+      'one row: the bid item at 900, 3 units wanted by 2 orders (tier 0)',
     );
     assertThat(info, Object.keys(depositkey).join() === ids.bid, 'its deposit key');
   });
@@ -189,6 +195,6 @@ describe('Settling an instant-sell offer', () => {
     await assertBalance(me, before, 'a failed trade moves no money', before);
     const again = await get(me, '/instantsell/440');
     const rows = content(again).informations.rows as Row[];
-    assertThat(again, rows.length === 1 && rows[0]!.buyOrderCount === 2, 'still offered, the bids untouched');
+    assertThat(again, rows.length === 1 && rows[0]!.buyOrderCount === 3, 'still offered, the bids untouched');
   });
 });

@@ -4,7 +4,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
 import { sides } from '../src/rule.ts';
 import { compactPrices } from '../src/variants.ts';
 
@@ -113,6 +113,16 @@ describe('item details', () => {
       bySlug,
       content(bySlug).informations.id === item.id && content(byId).informations.name === 'Strange Slug Rifle',
       'the same item both ways',
+    );
+    // Identifiers in paths are numeric item IDs and details "also" accept the slug: an item whose
+    // slug is another item's ID leaves that ID naming the item that has it (slug first would not).
+    pinsMeaning('GET /item/details/{item} informations.id', 'GET /item/details/{item} informations.name');
+    const digits = await helpers.item({ name: String(item.id), game: 730 });
+    const byNumber = await get(`/item/details/${item.id}`);
+    assertThat(
+      byNumber,
+      digits.url === String(item.id) && content(byNumber).informations.id === item.id,
+      `with item ${digits.id} slugged "${digits.url}", /item/details/${item.id} is still item ${item.id}, its ID`,
     );
   });
 

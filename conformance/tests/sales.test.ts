@@ -6,7 +6,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import type { Json } from '../src/document.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { assertThat, call } from '../src/http.ts';
+import { assertThat, call, pinsMeaning } from '../src/http.ts';
 import { sides } from '../src/rule.ts';
 
 beforeAll(resetIfPossible);
@@ -36,7 +36,7 @@ const DAY = 86_400;
 const day = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 10);
 
 describe('GET /item/salesGraph/{item}', () => {
-  it('Given sales on two days of one week and one day of the next, then 1M has a row per day and 5Y a row per week [R-SALES-GRAPH-PERIODS]', async (ctx) => {
+  it('Given sales on two days of one week and one day of the next, then 1M, 3M, 6M and 1Y have a row per day and 5Y and ALL a row per week [R-SALES-GRAPH-PERIODS]', async (ctx) => {
     await needsHelpers(ctx);
     // Noon UTC on the next Wednesday: the same calendar day and week in any time zone of the server.
     const now = await helpers.now();
@@ -52,27 +52,43 @@ describe('GET /item/salesGraph/{item}', () => {
     await sell(90);
     const monday = wednesday - 2 * DAY;
 
-    const daily = await get(`/item/salesGraph/${item.id}`, { period: '1M' }, seller.token, seller.ip);
-    const days = (content(daily).values as { date: string; price: number; nb: number }[])
-      .filter((r) => r.nb > 0)
-      .sort((x, y) => x.date.localeCompare(y.date))
-      .map((r) => `${r.date.slice(0, 10)}:${r.price}:${r.nb}`);
-    const wantDays = [`${day(wednesday)}:330:2`, `${day(wednesday + DAY)}:200:1`, `${day(wednesday + 8 * DAY)}:90:1`];
-    assertThat(daily, days.join() === wantDays.join(), `daily rows ${wantDays.join(', ')}`);
-
-    const weekly = await get(`/item/salesGraph/${item.id}`, { period: '5Y' }, seller.token, seller.ip);
-    const weeks = (
-      content(weekly).values as { first_date: string; week: string; total_price: number; total_nb: number }[]
-    )
-      .filter((r) => r.total_nb > 0)
-      .sort((x, y) => x.first_date.localeCompare(y.first_date));
-    const wantWeeks = [`${day(monday)}:530:3`, `${day(monday + 7 * DAY)}:90:1`];
-    assertThat(
-      weekly,
-      weeks.map((r) => `${r.first_date.slice(0, 10)}:${r.total_price}:${r.total_nb}`).join() === wantWeeks.join(),
-      `weekly rows (first_date the Monday) ${wantWeeks.join(', ')}`,
+    // Every period's unit: the daily ones (1M to 1Y) and the weekly ones (5Y, ALL); two sales on one
+    // day, and three in one week, tell a day from a week.
+    pinsMeaning(
+      'GET /item/salesGraph/{item} values',
+      'GET /item/salesGraph/{item} values[].date',
+      'GET /item/salesGraph/{item} values[].price',
+      'GET /item/salesGraph/{item} values[].nb',
+      'GET /item/salesGraph/{item} values[].first_date',
+      'GET /item/salesGraph/{item} values[].week',
+      'GET /item/salesGraph/{item} values[].total_price',
+      'GET /item/salesGraph/{item} values[].total_nb',
     );
-    assertThat(weekly, weeks[0]?.week !== weeks[1]?.week, 'the two weeks have different week numbers');
+    const wantDays = [`${day(wednesday)}:330:2`, `${day(wednesday + DAY)}:200:1`, `${day(wednesday + 8 * DAY)}:90:1`];
+    for (const period of ['1M', '3M', '6M', '1Y']) {
+      const daily = await get(`/item/salesGraph/${item.id}`, { period }, seller.token, seller.ip);
+      const days = (content(daily).values as { date: string; price: number; nb: number }[])
+        .filter((r) => r.nb > 0)
+        .sort((x, y) => x.date.localeCompare(y.date))
+        .map((r) => `${r.date.slice(0, 10)}:${r.price}:${r.nb}`);
+      assertThat(daily, days.join() === wantDays.join(), `${period}: daily rows ${wantDays.join(', ')}`);
+    }
+
+    for (const period of ['5Y', 'ALL']) {
+      const weekly = await get(`/item/salesGraph/${item.id}`, { period }, seller.token, seller.ip);
+      const weeks = (
+        content(weekly).values as { first_date: string; week: string; total_price: number; total_nb: number }[]
+      )
+        .filter((r) => r.total_nb > 0)
+        .sort((x, y) => x.first_date.localeCompare(y.first_date));
+      const wantWeeks = [`${day(monday)}:530:3`, `${day(monday + 7 * DAY)}:90:1`];
+      assertThat(
+        weekly,
+        weeks.map((r) => `${r.first_date.slice(0, 10)}:${r.total_price}:${r.total_nb}`).join() === wantWeeks.join(),
+        `weekly rows (first_date the Monday) ${wantWeeks.join(', ')}`,
+      );
+      assertThat(weekly, weeks[0]?.week !== weeks[1]?.week, 'the two weeks have different week numbers');
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
 import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
 import { needsVariant } from '../src/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -46,7 +46,7 @@ const messagesOf = async (me: Me, ticket: number): Promise<Message[]> =>
   content(await getOk(`/support/messages/${ticket}`, {}, me.token, me.ip)).messages;
 
 describe('POST /support/create, GET /support/list, GET /support/messages/{ticket}', () => {
-  it('Given a user, tickets are numbered per user from 1, listed with status 0 (open), and the description is the first message [R-SUPPORT-TICKETS]', async (ctx) => {
+  it('Given a user, tickets are numbered per user from 1, listed with status 0 (open), the description is the first message, and a reply on the older one lists it first [R-SUPPORT-TICKETS]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const during = async <T>(act: () => Promise<T>) => {
@@ -94,6 +94,27 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
         messages[0]!.timestamp === times[1]!.created &&
         messages[0]!.attachments === '',
       'the description is the first message, written by the user, no attachment',
+    );
+    // "Most recent activity first": a message on the older ticket brings it to the top, where a
+    // list by creation (or by number) keeps it second; its last_message moves, its created does not.
+    await helpers.advance(60);
+    const replied = await during(() => post(me, '/support/post', { content: 'Any news?', ticket: 1 }));
+    setUpOk(replied.value);
+    pinsMeaning(
+      'GET /support/list list',
+      'GET /support/list list[].ticket',
+      'GET /support/list list[].created',
+      'GET /support/list list[].last_message',
+    );
+    const after = await getOk('/support/list', {}, me.token, me.ip);
+    const reordered = content(after).list as { ticket: number; created: number; last_message: number }[];
+    assertThat(
+      after,
+      reordered.map((r) => r.ticket).join() === '1,2' &&
+        reordered[0]!.created === times[1]!.created &&
+        within(reordered[0]!.last_message, replied) &&
+        reordered[1]!.last_message === times[0]!.last_message,
+      `a reply on ticket 1 lists it first, created kept, last_message the reply's time (got ${JSON.stringify(reordered)})`,
     );
   });
 
@@ -298,6 +319,7 @@ describe('Admin support: list, messages, post, status', () => {
       moderation.length === notices + 1 && notice?.data.ticket === ticket && notice?.data.user === user.platformId,
       `one moderation notice names the ticket and its owner: ${JSON.stringify(notice)}`,
     );
+    pinsMeaning('event moderation: POST /admin/support/post');
     const mine = await messagesOf(user, ticket);
     assertThat(
       posted,

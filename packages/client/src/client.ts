@@ -6,6 +6,7 @@ import type { paths } from '@marketplace/types';
 import createClient, { type Client, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { type Outcome, operationIdOf, orThrow, settle } from './envelope.ts';
 import { MarketplaceError } from './errors.ts';
+import { NoAnswer } from './no-answer.ts';
 import { type Content, indexEntry, type Method, type Operation, type PathsWith } from './operations.ts';
 import type { RetryPolicy } from './rate-limit.ts';
 import { Session } from './session.ts';
@@ -100,10 +101,12 @@ export function createMarketplaceClient(options: MarketplaceClientOptions): Mark
       return settle(method, path, await request(method, path, init));
     } catch (cause) {
       if (cause instanceof MarketplaceError) return { ok: false, error: cause, response: undefined };
-      // The target did not answer (refused connection, DNS, reset): status 0, kind `network`.
+      // No answer (refused connection, DNS, reset, a CORS refusal, an abort): status 0, and the
+      // kind the transport could tell (no-answer.ts).
       const error = new MarketplaceError<P, M>({
         message: cause instanceof Error ? cause.message : String(cause),
         status: 0,
+        kind: cause instanceof NoAnswer ? cause.kind : 'network',
         operation: operationIdOf(method, path),
         method,
         path,

@@ -1,5 +1,6 @@
 // Every failure of a call as one typed error: the documented business errors (HTTP 300, in either
-// envelope), the shared refusals (403 `forbidden`, 404, 429, 500) and a target that does not answer.
+// envelope), the shared refusals (403 `forbidden`, 404, 429, 500) and a request without an answer:
+// aborted by its caller, kept from the page by the browser's CORS check, or not answered at all.
 import type { paths } from '@marketplace/types';
 import type {
   BusinessErrorBody,
@@ -10,7 +11,15 @@ import type {
   OperationId,
 } from './operations.ts';
 
-export type ErrorKind = 'business' | 'forbidden' | 'not_found' | 'rate_limited' | 'server' | 'network';
+export type ErrorKind =
+  | 'business'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'server'
+  | 'network'
+  | 'cors'
+  | 'aborted';
 
 export function kindOf(status: number): ErrorKind {
   if (status === 0) return 'network';
@@ -26,7 +35,7 @@ export class MarketplaceError<P extends keyof paths = keyof paths, M extends Met
   override readonly name = 'MarketplaceError';
   /** The message of the answer: envelope A's `content` string, envelope B's `message`. */
   override readonly message: string;
-  /** HTTP status (300 for business errors; 0 when the target did not answer). */
+  /** HTTP status (300 for business errors; 0 without an answer: kind `network`, `cors` or `aborted`). */
   readonly status: number;
   readonly kind: ErrorKind;
   /** The document's operationId, or `METHOD /path` for a path the document lacks. */
@@ -46,11 +55,13 @@ export class MarketplaceError<P extends keyof paths = keyof paths, M extends Met
     path: P;
     body: unknown;
     retryAfter?: number;
+    /** Why a request without an answer (status 0) got none; `network` unless said. */
+    kind?: 'network' | 'cors' | 'aborted';
   }) {
     super(init.message);
     this.message = init.message;
     this.status = init.status;
-    this.kind = kindOf(init.status);
+    this.kind = init.status === 0 && init.kind ? init.kind : kindOf(init.status);
     this.operation = init.operation;
     this.method = init.method;
     this.path = init.path;

@@ -1,6 +1,7 @@
 // The fetch openapi-fetch calls: it resends a request refused for its token (after a new login) and
 // one answered 429 (after the wait the answer asks for), within the retry policy. Requests are
 // cloned before each attempt, so a body can be sent again.
+import { noAnswer, pageOrigin } from './no-answer.ts';
 import { DEFAULT_RETRY, type RetryPolicy, retryDelay, shouldRetry } from './rate-limit.ts';
 import type { Session } from './session.ts';
 
@@ -10,28 +11,17 @@ export interface TransportOptions {
   retry?: Partial<RetryPolicy>;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
+  /** The origin of the page the client runs on (a browser's `location.origin`); tests give one. */
+  page?: () => string | undefined;
 }
 
 const bearer = (jwt: string) => `Bearer ${jwt}`;
-
-/** The most specific reason of a failed fetch: Node's undici hides the code (ECONNREFUSED...) in `cause`. */
-function reason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const inner = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const code = typeof inner?.code === 'string' ? inner.code : undefined;
-  const detail = typeof inner?.message === 'string' && inner.message ? inner.message : undefined;
-  return code && detail && !detail.includes(code)
-    ? `${error.message} (${code}: ${detail})`
-    : detail
-      ? `${error.message} (${detail})`
-      : error.message;
-}
 
 export function createTransport(options: TransportOptions): (request: Request) => Promise<Response> {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   // Called unbound: a browser's fetch refuses a `this` other than the window ("Illegal invocation"),
   // which `options.fetch(...)` would pass.
-  const { fetch, session, sleep, now } = options;
+  const { fetch, session, sleep, now, page = pageOrigin } = options;
 
   /** A 403 to a request that carried this session's token: the token is refused, not the caller. */
   async function refreshed(request: Request, response: Response): Promise<Request | undefined> {
@@ -44,12 +34,16 @@ export function createTransport(options: TransportOptions): (request: Request) =
     return retry;
   }
 
-  /** One request; a target that does not answer is reported with the URL tried (fetch's own error says only "fetch failed"). */
+  /**
+   * One request; one without an answer is reported with the URL tried and why, as far as it can
+   * be told (no-answer.ts: aborted, a CORS refusal, or no answer; fetch's own error says only
+   * "fetch failed").
+   */
   async function sendOnce(request: Request): Promise<Response> {
     try {
       return await fetch(request.clone());
     } catch (cause) {
-      throw new Error(`${request.method} ${request.url} did not answer: ${reason(cause)}`, { cause });
+      throw await noAnswer(request, cause, fetch, page());
     }
   }
 

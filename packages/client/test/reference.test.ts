@@ -135,4 +135,14 @@ describe('the client against the reference server', () => {
     ]);
     expect(!outcome.ok && outcome.error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:9\/infos\/admin did not answer: /);
   });
+
+  it('reports a call its caller aborts as an aborted MarketplaceError, not a network one', async () => {
+    const market = createMarketplaceClient({ baseUrl: server.baseUrl });
+    const outcome = await market.safe.GET('/item/listing/{item}', {
+      params: { path: { item: 1 } },
+      signal: AbortSignal.abort(),
+    });
+    expect(!outcome.ok && [outcome.error.status, outcome.error.kind]).toEqual([0, 'aborted']);
+    expect(!outcome.ok && outcome.error.message).toMatch(/^GET http:\S+\/item\/listing\/1 was aborted: /);
+  });
 });

@@ -3,6 +3,14 @@
 // applies them (ADR 0026).
 export { BYTES_PER_CHARACTER, bodyLimitOf, SLACK_BYTES } from './body-limit.ts';
 export { BodyError, FORM_DEPTH, FORM_PARAMETERS, guardBody, LINGER_MS, readBody } from './body-reader.ts';
+export {
+  CORS_EXPOSED_HEADERS,
+  CORS_MAX_AGE,
+  corsLayer,
+  corsOriginAllowed,
+  LOCAL_DEV_ORIGINS,
+  parseCorsOrigins,
+} from './cors.ts';
 export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';
 export { sendError, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';

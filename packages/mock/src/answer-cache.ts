@@ -1,6 +1,6 @@
 // Prism's answers, kept for reuse (ADR 0020). Prism picks an example answer from what a request
-// asks for (the operation, `Prefer` code and example name, `Accept`) and copies three request
-// headers into its CORS headers; the path, query and body only feed its validation, which the
+// asks for (the operation, `Prefer` code and example name, `Accept`); its CORS headers are off (the
+// front writes them, issue 34); the path, query and body only feed its validation, which the
 // front has already done with the server's rules before a request gets here. So two requests that
 // agree on those inputs get the same answer, and all but the first are served from here, sparing
 // the hop to Prism and its own routing, validation and negotiation: Prism is still the engine that
@@ -26,8 +26,8 @@ export interface AnswerCacheOptions {
 }
 
 // The request headers Prism's answer depends on besides the operation: the example it picks and
-// its content type (`prefer`, `accept`) and the CORS headers it echoes (prism-http-server).
-const VARYING = ['prefer', 'accept', 'origin', 'access-control-request-headers', 'access-control-expose-headers'];
+// its content type.
+const VARYING = ['prefer', 'accept'];
 
 // Headers of one answer that are not the answer's: the date is written fresh by each response.
 const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);

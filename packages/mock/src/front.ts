@@ -6,6 +6,7 @@
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import {
+  corsLayer,
   createGate,
   INTERNAL_ERROR,
   type OnPurposeOptions,
@@ -145,8 +146,9 @@ export function createFront(options: FrontOptions): express.Express {
   });
   // A body is read only by the gate's reader, and an answer given before that cuts it, as on the server.
   app.use(gate.guard);
-  // CORS preflights go to Prism as they are: it answers them, which a browser app needs.
-  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'OPTIONS' ? forward(req, res) : next()));
+  // CORS as the reference server does it, for every origin (a mock holds nothing to protect): a
+  // preflight is answered here, and every answer, the front's own refusals too, is readable.
+  app.use(corsLayer(['*'])!);
   gate.mount(app);
   app.use(forward);
   app.use(gate.refuse);

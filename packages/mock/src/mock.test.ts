@@ -101,6 +101,50 @@ describe('refusals, as the API sends them', () => {
   });
 });
 
+describe("CORS: the reference server's header set, for every origin", () => {
+  const origin = 'http://127.0.0.1:5173';
+  const preflight = (base: string) =>
+    fetch(`${base}/item/buyorder`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,prefer',
+      },
+    });
+  /** The CORS headers of an answer, the allowed origin aside (the mock allows all: `*`). */
+  const corsOf = (res: Response) =>
+    Object.fromEntries(
+      [...res.headers].filter(([name]) => name.startsWith('access-control-') && name !== 'access-control-allow-origin'),
+    );
+
+  it('Given a preflight from a dev server, then the mock answers it as the server in test mode does', async () => {
+    const [fromMock, fromServer] = await Promise.all([preflight(mock.url), preflight(server.baseUrl)]);
+    expect([fromMock.status, fromServer.status]).toEqual([204, 204]);
+    expect(corsOf(fromMock)).toEqual(corsOf(fromServer));
+    expect(corsOf(fromMock)['access-control-allow-credentials']).toBeUndefined();
+    expect([
+      fromMock.headers.get('access-control-allow-origin'),
+      fromServer.headers.get('access-control-allow-origin'),
+    ]).toEqual(['*', origin]);
+  });
+
+  it("Given any origin, then an example and the front's own refusal are readable with the same exposed headers", async () => {
+    for (const [path, status] of [
+      ['/item/listing/1', 200],
+      ['/user/getBuyorder', 403],
+    ] as const) {
+      const [fromMock, fromServer] = await Promise.all(
+        [mock.url, server.baseUrl].map((base) => fetch(`${base}${path}`, { headers: { origin } })),
+      );
+      expect([fromMock!.status, fromMock!.headers.get('access-control-allow-origin')]).toEqual([status, '*']);
+      expect(corsOf(fromMock!)).toEqual(corsOf(fromServer!));
+    }
+    const elsewhere = await fetch(`${mock.url}/item/listing/1`, { headers: { origin: 'https://app.example.com' } });
+    expect(elsewhere.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
 describe('requests that break the document get the same answer as from the reference server', () => {
   const cases: [string, Sent][] = [
     ['a login without apiKey', { path: '/user/login', json: {} }],

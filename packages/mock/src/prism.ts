@@ -71,6 +71,9 @@ async function tryStart(options: PrismOptions, port: number, timeoutMs: number):
     '-v',
     'error',
     '--no-multiprocess',
+    // CORS is the front's (the contract's cors.ts, the server's header set): Prism's would reflect
+    // any origin with credentials and override it.
+    '--no-cors',
     ...(options.dynamic ? ['-d'] : []),
   ];
   const child = spawn(process.execPath, args, {

@@ -30,6 +30,8 @@ Prefer: code=429 answers the API's 429 with its rate-limit headers, Prefer: code
 
 Other environment variables: HOST, MARKETPLACE_PG_POOL, MARKETPLACE_JWT_SECRET,
 MARKETPLACE_DEPOSIT_SECRET, MARKETPLACE_SECRETS_KEY, MARKETPLACE_BLOCKED_COUNTRIES, MARKETPLACE_TRUST_PROXY,
+MARKETPLACE_CORS_ORIGINS (browser origins allowed: none, *, or a list; local dev servers in test mode
+or in memory),
 MARKETPLACE_SMTP_URL, MARKETPLACE_SITE_URL, MARKETPLACE_SANDBOX_MAX (20), MARKETPLACE_SANDBOX_IDLE
 (seconds, 1800), MARKETPLACE_SANDBOX_MEMORY (heap megabytes), LOG_LEVEL. Each bad one refuses the start with a line
 saying what is expected.`;

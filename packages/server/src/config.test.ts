@@ -75,6 +75,17 @@ describe('parseConfig', () => {
       trustProxy: '10.0.0.0/8',
     });
   });
+  it('reads the CORS origins; unset leaves them to the mode, a bad one refuses the start', () => {
+    expect(parseConfig({}).corsOrigins).toBeUndefined();
+    expect(parseConfig({ MARKETPLACE_CORS_ORIGINS: 'none' }).corsOrigins).toEqual([]);
+    expect(parseConfig({ MARKETPLACE_CORS_ORIGINS: 'https://a.example, http://localhost:*' }).corsOrigins).toEqual([
+      'https://a.example',
+      'http://localhost:*',
+    ]);
+    expect(() => parseConfig({ MARKETPLACE_CORS_ORIGINS: 'https://a.example/app' })).toThrow(
+      'MARKETPLACE_CORS_ORIGINS: "https://a.example/app" is not none, * or a comma-separated list of origins (https://app.example.com, http://localhost:*)',
+    );
+  });
   it.each([
     ['1', true],
     ['0', false],

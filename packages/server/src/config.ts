@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { type OnPurposeOptions, parseLatency } from '@marketplace/contract';
+import { type OnPurposeOptions, parseCorsOrigins, parseLatency } from '@marketplace/contract';
 import { type LogLevel, MIN_SECRET_BYTES, readEnvironment } from './environment.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { isPostgresUrl } from './store/postgres/connection.ts';
@@ -27,6 +27,12 @@ export interface Config {
   secretsKey: string | undefined;
   blockedCountries: string[];
   trustProxy: string;
+  /**
+   * Origins whose pages may call the API (`MARKETPLACE_CORS_ORIGINS`, @marketplace/contract's
+   * cors.ts); undefined: the default of the mode, local dev servers in test mode, in every sandbox
+   * and on a store in memory, none otherwise.
+   */
+  corsOrigins: string[] | undefined;
   testMode: boolean;
   smtpUrl: string | undefined;
   siteUrl: string | undefined;
@@ -77,6 +83,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       .map((c) => c.trim().toUpperCase())
       .filter(Boolean),
     trustProxy: e.MARKETPLACE_TRUST_PROXY ?? 'loopback',
+    corsOrigins:
+      e.MARKETPLACE_CORS_ORIGINS === undefined ? undefined : (parseCorsOrigins(e.MARKETPLACE_CORS_ORIGINS) as string[]),
     testMode: e.MARKETPLACE_TEST_MODE === '1',
     smtpUrl: e.MARKETPLACE_SMTP_URL,
     siteUrl: e.MARKETPLACE_SITE_URL,

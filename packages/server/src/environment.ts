@@ -3,7 +3,7 @@
 // its value (a secret's length only, a URL without its password) and what is expected, instead of
 // fixing them one restart at a time. An empty value counts as unset, as it always has.
 import { isIP } from 'node:net';
-import { parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
+import { parseCorsOrigins, parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
@@ -104,6 +104,10 @@ export const Environment = Type.Object(
     MARKETPLACE_TRUST_PROXY: variable(
       (v) => list(v).length > 0 && list(v).every(isTrustedProxy),
       'is not a comma-separated list of IP addresses, ranges (10.0.0.0/8) or loopback, linklocal, uniquelocal',
+    ),
+    MARKETPLACE_CORS_ORIGINS: variable(
+      (v) => typeof parseCorsOrigins(v) !== 'string',
+      (v) => String(parseCorsOrigins(v)),
     ),
     MARKETPLACE_TEST_MODE: variable(oneOf(['0', '1']), 'must be 0 or 1'),
     MARKETPLACE_DEMO: variable(oneOf(['0', '1']), 'must be 0 or 1'),

@@ -136,7 +136,7 @@ async function cartOf(url: string, apiKey: string): Promise<{ item_id: number; c
   return (await send(`${url}/cart/get`, 'GET', undefined, { authorization: `Bearer ${jwt}` })).json.content.cart;
 }
 
-describe('POST /sandboxes with the demo world', () => {
+describe('POST /sandboxes with the demo world', { timeout: 120_000 }, () => {
   let server: Started;
   afterAll(() => server?.close());
 
@@ -200,7 +200,7 @@ describe('POST /sandboxes with the demo world', () => {
   });
 });
 
-describe('sandboxes outside test mode, idle and memory bounds', () => {
+describe('sandboxes outside test mode, idle and memory bounds', { timeout: 120_000 }, () => {
   let server: Started;
   afterAll(() => server?.close());
 

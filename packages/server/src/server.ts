@@ -28,6 +28,7 @@ import { testHelpersRouter } from './routes/test-helpers.ts';
 import { Sandboxes, type SandboxServer, sandboxesRouter } from './sandboxes.ts';
 import { StartRefusal } from './start-refusal.ts';
 import { backendChoice, openBackend } from './store/backend.ts';
+import type { Connections } from './store/postgres/connection.ts';
 import { sandboxSchema } from './store/postgres/sandbox-registry.ts';
 import type { StoreOptions } from './store/store.ts';
 import { worldCache } from './world.ts';
@@ -62,6 +63,8 @@ export interface ServerOptions {
   schema?: string;
   /** Whether the world this server serves was deleted under it (a sandbox on PostgreSQL, ADR 25). */
   gone?: () => Promise<boolean>;
+  /** On PostgreSQL, the instance's connections, which a sandbox's world shares (ADR 25). */
+  connections?: Connections;
 }
 
 /** Composes the server: the deps and the Express app, not yet listening. */
@@ -72,8 +75,9 @@ export async function composeServer({
   store: storeOptions,
   schema,
   gone,
+  connections,
 }: ServerOptions) {
-  const choice = backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions, schema });
+  const choice = backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions, schema, connections });
   const backend = await openBackend(choice, {
     'jwt-secret': config.jwtSecret,
     'deposit-secret': config.depositSecret,
@@ -120,9 +124,17 @@ export async function composeServer({
   const registry = backend.sandboxes;
   const sandboxes =
     limits &&
-    new Sandboxes(limits, (id, gone) => composeSandbox(config, deps.logger, registry && sandboxSchema(id), gone), {
-      registry,
-    });
+    new Sandboxes(
+      limits,
+      (id, gone) =>
+        composeSandbox(
+          config,
+          deps.logger,
+          registry && { schema: sandboxSchema(id), connections: backend.connections },
+          gone,
+        ),
+      { registry },
+    );
   if (sandboxes && limits) before.push(sandboxesRouter(sandboxes, limits.idleSeconds, config.demo));
   const app = createApp({ deps, routes, before, gone });
   return { deps, app, demoAdmins, sandboxes, close: backend.close };
@@ -142,28 +154,25 @@ function onPurposeRouter(config: Config): express.Router | undefined {
   return router;
 }
 
-/** Connections of a sandbox's pool at most: its world serves a developer or a test run, not a service. */
-const SANDBOX_POOL = 4;
-
 /**
  * A sandbox's server (POST /sandboxes): the server composed again in test mode, with secrets of
  * its own and no mail leaving it; everything but the document is its own. Its store is in memory,
- * or on PostgreSQL in the sandbox's `schema` (its secrets too, so its tokens outlive a restart),
- * where `gone` tells a world deleted through another instance from a failing database.
+ * or on PostgreSQL in the sandbox's `schema` over the instance's `connections` (its secrets too,
+ * so its tokens outlive a restart), where `gone` tells a world deleted through another instance
+ * from a failing database.
  */
 async function composeSandbox(
   config: Config,
   logger: pino.Logger,
-  schema?: string,
+  postgres?: { schema: string; connections: Connections | undefined },
   gone?: () => Promise<boolean>,
 ): Promise<SandboxServer> {
   const { deps, app, close } = await composeServer({
-    schema,
+    ...postgres,
     gone,
     config: {
       ...config,
-      db: schema ? config.db : ':memory:',
-      pgPool: Math.min(config.pgPool, SANDBOX_POOL),
+      db: postgres ? config.db : ':memory:',
       testMode: true,
       onPurpose: { ...config.onPurpose, prefer: true },
       sandboxes: undefined,

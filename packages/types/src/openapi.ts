@@ -2159,7 +2159,7 @@ export interface paths {
          *     (1 to 200 characters), `description` (the first message, 1 to 10,000 characters, HTML tags
          *     stripped), `topic` (for example trading, payment, account) and `concern` (for example deposit,
          *     withdrawal, ban; both 1 to 50 characters) are required; `attachment` is an optional
-         *     base64-encoded file of at most 5 MB (7,000,000 characters encoded). An empty string, or one of
+         *     base64 string of at most 7,000,000 characters. An empty string, or one of
          *     whitespace only, counts as missing. The new ticket gets the caller's next ticket number and status 0 (open).
          *
          *     A user blocked from support (`POST /admin/support/block`) gets `You are blocked from support`.
@@ -2185,7 +2185,7 @@ export interface paths {
          * @description Adds a message to one of the caller's tickets (seed: "Support and messages", envelope B).
          *     `content` is required, 1 to 10,000 characters (the limit applies to the text as sent; HTML
          *     tags are stripped before it is stored); `ticket` is the ticket number; `attachment` is an
-         *     optional base64-encoded file of at most 5 MB (7,000,000 characters encoded). An empty
+         *     optional base64 string of at most 7,000,000 characters. An empty
          *     `content`, or one of whitespace only, counts as missing. A closed ticket (status 2) rejects new messages; a message sets
          *     the ticket's status to 0 (open).
          *
@@ -5455,8 +5455,8 @@ export interface components {
             /** @description Concern, for example deposit, withdrawal, ban. */
             concern: string;
             /**
-             * @description Optional attachment, standard padded base64 (at most 5 MB once decoded, 7,000,000 characters
-             *     encoded). The pattern checks the alphabet and the padding; the server also refuses a length
+             * @description Optional attachment, standard padded base64 of at most 7,000,000 characters (this document's
+             *     limit, counted on the string as sent: the seed gives none). The pattern checks the alphabet and the padding; the server also refuses a length
              *     that is not a multiple of 4 with `Invalid attachment`. (A pattern of repeated 4-character
              *     groups is exact but makes regular-expression engines recurse once per group, which fails on
              *     a file of a few megabytes.)
@@ -5477,8 +5477,8 @@ export interface components {
             /** @description Ticket number. */
             ticket: number;
             /**
-             * @description Optional attachment, standard padded base64 (at most 5 MB once decoded, 7,000,000 characters
-             *     encoded). The pattern checks the alphabet and the padding; the server also refuses a length
+             * @description Optional attachment, standard padded base64 of at most 7,000,000 characters (this document's
+             *     limit, counted on the string as sent: the seed gives none). The pattern checks the alphabet and the padding; the server also refuses a length
              *     that is not a multiple of 4 with `Invalid attachment`. (A pattern of repeated 4-character
              *     groups is exact but makes regular-expression engines recurse once per group, which fails on
              *     a file of a few megabytes.)

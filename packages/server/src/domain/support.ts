@@ -15,7 +15,7 @@ import { fail, ok, type Result, type Tx } from './tx.ts';
 /** Limits: support message max 10,000 characters (admin 200,000), counted as sent, before stripping. */
 export const USER_MESSAGE_MAX = 10_000;
 export const ADMIN_MESSAGE_MAX = 200_000;
-/** The document: an attachment is at most 5 MB, 7,000,000 characters encoded. */
+/** The document: an attachment is a base64 string of at most 7,000,000 characters. */
 export const ATTACHMENT_MAX_CHARS = 7_000_000;
 
 /** The document's status codes and their text in the admin views. */

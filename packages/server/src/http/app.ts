@@ -5,8 +5,10 @@
 // document, run the handler. Every failure leaves in the API's envelope with the documented message.
 
 import {
+  corsLayer,
   createGate,
   isAbortedRequest,
+  LOCAL_DEV_ORIGINS,
   type OperationInfo,
   requestErrorAnswer,
   sendError,
@@ -71,6 +73,13 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
   // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
   // A request HTTP parsers answer bare gets the document's answer here (the contract's protocol-errors.ts).
   app.use(gate.guard);
+  // CORS before anything of the API: a preflight is answered here, never identified, validated,
+  // counted or failed on purpose, and every later answer (a 429 too) is readable by an allowed page.
+  // Unset, local dev servers may call a server that is no production one: test mode, every
+  // sandbox, and a store in memory (`npm run sandbox`), which keeps nothing.
+  const { corsOrigins, testMode, db } = deps.config;
+  const cors = corsLayer(corsOrigins ?? (testMode || db === ':memory:' ? LOCAL_DEV_ORIGINS : []));
+  if (cors) app.use(cors);
   // The access log costs a listener per request: only when someone reads debug logs.
   if (deps.logger.isLevelEnabled('debug')) {
     app.use((req: Request, res: Response, next: NextFunction) => {

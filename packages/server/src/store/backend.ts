@@ -8,7 +8,7 @@ import type { Clock } from '../clock.ts';
 import { checkSecret, keepNewSecret } from '../config.ts';
 import { type Limiter, RateLimiter } from '../rate-limit.ts';
 import { MemoryWorld, type SharedWorld } from '../world.ts';
-import { isPostgresUrl } from './postgres/connection.ts';
+import { type Connections, isPostgresUrl } from './postgres/connection.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { PostgresRateLimiter } from './postgres/rate-windows.ts';
 import { SandboxRegistry } from './postgres/sandbox-registry.ts';
@@ -44,15 +44,20 @@ export type BackendChoice =
       poolSize?: number;
       /** The schema of a sandbox's world (ADR 25); default the database's own. */
       schema?: string;
+      /** The instance's connections, shared by a sandbox's world instead of opening its own (ADR 25). */
+      connections?: Connections;
     };
 
 /** The backend a `MARKETPLACE_DB` value names: `:memory:`, a `postgres://` URL or a file path. */
 export function backendChoice(
   db: string,
-  options: { poolSize?: number; store?: StoreOptions; schema?: string } = {},
+  options: { poolSize?: number; store?: StoreOptions; schema?: string; connections?: Connections } = {},
 ): BackendChoice {
   if (db === ':memory:') return { kind: 'memory' };
-  if (isPostgresUrl(db)) return { kind: 'postgres', url: db, poolSize: options.poolSize, schema: options.schema };
+  if (isPostgresUrl(db)) {
+    const { poolSize, schema, connections } = options;
+    return { kind: 'postgres', url: db, poolSize, schema, ...(connections && { connections }) };
+  }
   return { kind: 'file', path: db, store: options.store };
 }
 
@@ -72,6 +77,8 @@ export interface Backend {
    * one, a server's sandboxes live in its process only.
    */
   sandboxes?: SandboxRegistry;
+  /** The instance's database connections (PostgreSQL), for the sandboxes it serves to share (ADR 25). */
+  connections?: Connections;
 }
 
 /** Opens (creating or migrating) the backend; a refused start (`StartRefusal`) leaves nothing behind. */
@@ -114,7 +121,8 @@ async function openPostgresBackend(
   choice: Extract<BackendChoice, { kind: 'postgres' }>,
   given: GivenSecrets,
 ): Promise<Opened> {
-  const store = await openPostgresStore(choice.url, { poolSize: choice.poolSize, schema: choice.schema });
+  const { url, poolSize, schema, connections } = choice;
+  const store = await openPostgresStore(url, { poolSize, schema, connections });
   const { pool } = store;
   let world: SharedWorld;
   try {
@@ -130,5 +138,6 @@ async function openPostgresBackend(
     secret: (name) => sharedSecret(pool, given[name], name, variableOf(name)),
     // A sandbox's world has no sandboxes of its own: the registry is the main world's.
     sandboxes: choice.schema ? undefined : new SandboxRegistry(pool),
+    connections: store.connections,
   };
 }

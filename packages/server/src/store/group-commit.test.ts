@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { emptyState, type State } from '../domain/state.ts';
 import { type Change, Tx } from '../domain/tx.ts';
-import { GroupCommit, type Pending, StoreWriteError } from './group-commit.ts';
+import { GroupCommit, type Pending, RefusedChange, StoreConflict, StoreWriteError } from './group-commit.ts';
 
 /** A group commit on a state of its own whose writes the test controls. */
-function harness(options: { fail?: (batch: Pending<string>[]) => unknown; settle?: () => Promise<void> } = {}) {
+function harness(
+  options: {
+    fail?: (batch: Pending<string>[]) => unknown;
+    settle?: () => Promise<void>;
+    /** Writes tried, batch by batch, whether or not they failed. */
+    tried?: string[][];
+  } = {},
+) {
   let state: State = emptyState();
   const batches: string[][] = [];
   const written: number[] = [];
@@ -13,6 +20,7 @@ function harness(options: { fail?: (batch: Pending<string>[]) => unknown; settle
     durableSeq: 0,
     entry: (seq, changes: Change[]) => `${seq}:${changes.map((c) => c.id).join(',')}`,
     write: async (batch) => {
+      options.tried?.push(batch.map((p) => p.entry));
       const failure = options.fail?.(batch);
       if (failure) throw failure;
       batches.push(batch.map((p) => p.entry));
@@ -23,6 +31,7 @@ function harness(options: { fail?: (batch: Pending<string>[]) => unknown; settle
       commits.rollBack(batch, failure);
     },
     written: (batch) => written.push(batch.length),
+    refusedChange: (error) => error instanceof RefusedChange,
   });
   const put = (id: number, kind = 'test') => {
     const tx = new Tx(state);
@@ -87,6 +96,68 @@ describe('GroupCommit', () => {
     failing = false;
     await h.put(3); // writes go on after the last durable seq
     expect(h.batches.at(-1)).toEqual(['2:3']);
+  });
+
+  describe('a change the store refuses for what it holds', () => {
+    /** Refuses any write that holds record `poisoned`'s entry. */
+    const refusing = (poisoned: string, tried: string[][] = []) =>
+      harness({
+        tried,
+        fail: (batch) =>
+          batch.some((p) => p.entry.split(':')[1]!.split(',').includes(poisoned))
+            ? new RefusedChange('check constraint')
+            : undefined,
+      });
+
+    it('fails alone: the units before it are kept, the ones after it run again without it', async () => {
+      const tried: string[][] = [];
+      const h = refusing('2', tried);
+      const [first, poisoned, third] = [h.put(1), h.put(2), h.put(3)];
+      await expect(first).resolves.toBeUndefined();
+      await expect(poisoned).rejects.toBeInstanceOf(RefusedChange);
+      await expect(poisoned).rejects.toThrow(/refused this change \(check constraint\)/);
+      // Built on the refused unit: undone, and its command runs again (execute retries a conflict).
+      await expect(third).rejects.toBeInstanceOf(StoreConflict);
+      expect(tried).toEqual([['1:1', '2:2', '3:3'], ['1:1'], ['2:2']]);
+      expect(h.ids()).toEqual([1]);
+      expect(h.state.seq).toBe(1);
+      expect(h.commits.durableSeq).toBe(1);
+      await h.put(3); // its command again, on the state without the refused one
+      expect(h.ids()).toEqual([1, 3]);
+      expect(h.batches).toEqual([['1:1'], ['2:3']]);
+    });
+
+    it('undoes a refused unit alone in its batch, and the units queued while it was written run again', async () => {
+      const h = refusing('1');
+      await h.put(7);
+      const poisoned = h.put(1);
+      await new Promise((r) => setImmediate(r)); // the write of the poisoned batch has started
+      const queued = h.put(8);
+      await expect(poisoned).rejects.toBeInstanceOf(RefusedChange);
+      await expect(queued).rejects.toBeInstanceOf(StoreConflict);
+      expect(h.ids()).toEqual([7]);
+      expect(h.state.seq).toBe(1);
+    });
+
+    it('keeps every unit when each goes through alone (what was refused was the batch as a whole)', async () => {
+      const h = harness({ fail: (batch) => (batch.length > 1 ? new RefusedChange('too large together') : undefined) });
+      await Promise.all([h.put(1), h.put(2), h.put(3)]);
+      expect(h.batches).toEqual([['1:1'], ['2:2'], ['3:3']]);
+      expect(h.commits.durableSeq).toBe(3);
+    });
+
+    it("hands any other failure of a unit written alone to the store's failure handling", async () => {
+      const h = harness({
+        fail: (batch) =>
+          batch.length > 1 ? new RefusedChange('refused') : batch[0]!.seq === 2 ? new Error('EIO') : undefined,
+      });
+      const [first, second, third] = [h.put(1), h.put(2), h.put(3)];
+      await expect(first).resolves.toBeUndefined();
+      await expect(second).rejects.toThrow(/failed: Error: EIO/);
+      await expect(third).rejects.toThrow(/failed: Error: EIO/);
+      expect(h.ids()).toEqual([1]);
+      expect(h.state.seq).toBe(1);
+    });
   });
 
   it('rejects only once the store has settled, when it asks to', async () => {

@@ -5,7 +5,9 @@
 // the stores also use for their own steps (rotations, replacements, catch-ups). When a write
 // fails, it and every later unit not yet durable (they were built on it) are undone from their
 // before-images, newest first, and their promises reject. What a write is, and what its failure
-// means, is each store's own.
+// means, is each store's own. A write the store refuses for what one unit holds (a constraint, an
+// encoding) fails that unit alone: the batch is written again one unit at a time, the units before
+// the refused one are kept, and the ones after it run their commands again without it.
 import type { State } from '../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../domain/tx.ts';
 import { Chain } from './chain.ts';
@@ -21,6 +23,14 @@ export class StoreWriteError extends Error {
  */
 export class StoreConflict extends StoreWriteError {
   override name = 'StoreConflict';
+}
+
+/**
+ * The store refused what one unit of work holds (a constraint, an encoding), not the write itself:
+ * that unit alone fails with it, and the others of its batch are kept or run again.
+ */
+export class RefusedChange extends StoreWriteError {
+  override name = 'RefusedChange';
 }
 
 /** A unit of work applied to the state and waiting to be durable. */
@@ -45,6 +55,11 @@ export interface GroupCommitOptions<Entry> {
   write: (batch: Pending<Entry>[]) => Promise<void>;
   /** A write threw: the store rolls back (`rollBack`) with the error its callers get, and cleans up. */
   failed: (batch: Pending<Entry>[], error: unknown) => Promise<void> | void;
+  /**
+   * Whether a write's error is the store refusing what a unit holds (nothing was kept, and the
+   * same write would fail again): the batch is then written one unit at a time to find it.
+   */
+  refusedChange?: (error: unknown) => boolean;
   /** A batch is durable and its callers answered (housekeeping). */
   written?: (batch: Pending<Entry>[]) => void;
   /** A unit of work joined the queue; `durable` settles with its promise. */
@@ -154,11 +169,47 @@ export class GroupCommit<Entry> {
     try {
       await this.#options.write(batch);
     } catch (error) {
-      await this.#options.failed(batch, error);
+      if (this.#options.refusedChange?.(error)) await this.#isolate(batch, error);
+      else await this.#options.failed(batch, error);
       return;
     }
+    this.#durable(batch);
+  }
+
+  #durable(batch: Pending<Entry>[]): void {
     this.durableSeq = batch.at(-1)!.seq;
     for (const p of batch) p.done();
     this.#options.written?.(batch);
   }
+
+  /**
+   * A batch the store refused for what one of its units holds: written again one unit at a time,
+   * in order, each unit before the refused one is durable as it was. The refused unit fails alone;
+   * the units after it (and those queued since) were built on it, so they are undone with it and
+   * their commands run again on the state without it (`StoreConflict`, as after another
+   * instance's commit: `execute` retries).
+   */
+  async #isolate(batch: Pending<Entry>[], refusal: unknown): Promise<void> {
+    let refused = 0;
+    let error = refusal;
+    if (batch.length > 1) {
+      for (; refused < batch.length; refused++) {
+        const unit = batch[refused]!;
+        try {
+          await this.#options.write([unit]);
+        } catch (alone) {
+          if (!this.#options.refusedChange?.(alone)) return this.#options.failed(batch.slice(refused), alone);
+          error = alone;
+          break;
+        }
+        this.#durable([unit]);
+      }
+      if (refused === batch.length) return; // every unit went through alone: what failed was their sum
+    }
+    const [unit, ...undone] = this.#undo(batch.slice(refused));
+    unit!.failed(new RefusedChange(`the store refused this change (${messageOf(error)}); nothing of it was kept`));
+    for (const p of undone) p.failed(new StoreConflict('run again without a change the store refused'));
+  }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

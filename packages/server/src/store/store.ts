@@ -14,7 +14,7 @@ import { applyChanges, type Tx } from '../domain/tx.ts';
 import { StoreDamaged } from './damage.ts';
 import { codeOr } from './error-code.ts';
 import { DIRECTORY_MODE, FILE_MODE, nodeFiles, type StoreFile, type StoreFiles, syncDirectory } from './files.ts';
-import { GroupCommit, StoreWriteError } from './group-commit.ts';
+import { GroupCommit, RefusedChange, StoreWriteError } from './group-commit.ts';
 import { journalLine, type ParsedJournal, parseJournal } from './journal.ts';
 import { readSnapshot, removeTempFiles, snapshotChunks, writeSnapshotFile } from './snapshot-file.ts';
 import { merge, mergeInWorker, mergerProcess } from './snapshot-merge.ts';
@@ -180,6 +180,8 @@ export async function openStore(path: string, options: StoreOptions = {}): Promi
       await journal.sync();
       journalSize += Buffer.byteLength(text);
     },
+    // The journal refuses no content by itself; a file port may (tests poison one unit through it).
+    refusedChange: (error) => error instanceof RefusedChange,
     failed: (batch, error) =>
       commits.rollBackAfter(
         cutBack,

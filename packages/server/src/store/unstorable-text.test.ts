@@ -5,13 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Postgres, postgresMissing, startPostgres } from '../../../../scripts/postgres.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
+import { useDatabases } from './postgres/databases.fixture.ts';
 
-const missing = postgresMissing();
+const databases = useDatabases('unstorable_text');
 const scratch = mkdtempSync(join(tmpdir(), 'unstorable-text-'));
-let cluster: Postgres | undefined;
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const ticket = { subject: 'Stuck trade', description: 'My trade is stuck', topic: 'trading', concern: 'deposit' };
 /** What each backend is sent: [name, path, body, whether a JWT goes with it]. */
@@ -66,14 +66,6 @@ const invalid = (field: string) => [300, { status: 'error', message: `Invalid ${
 const helperInvalid = (content: string) => [300, { err: true, success: false, content }];
 
 describe('a string holding NUL or an unpaired surrogate', () => {
-  beforeAll(async () => {
-    if (!missing) cluster = await startPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await cluster?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-
   it('gets the same documented refusal from the memory, file and PostgreSQL stores', { timeout: 180_000 }, async () => {
     const memory = await answersOf(':memory:');
     expect(memory.answers).toEqual({
@@ -88,7 +80,7 @@ describe('a string holding NUL or an unpaired surrogate', () => {
     // Well-formed text (a pair of surrogates) is kept as sent; the refused tickets were never stored.
     expect(memory.subjects).toEqual(['Lost 😀 key \u00e9']);
     expect(await answersOf(join(scratch, 'db.json'))).toEqual(memory);
-    if (cluster) expect(await answersOf(await cluster.createDatabase('unstorable_text'))).toEqual(memory);
-    else console.warn(`PostgreSQL part skipped: ${missing}`);
+    if (!databases.missing) expect(await answersOf(await databases.database())).toEqual(memory);
+    else console.warn(`PostgreSQL part skipped: ${databases.missing}`);
   });
 });

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../../../conformance/src/cli-process.ts';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { auditMoney } from '../../domain/audit.ts';
-import { inSchema } from './connection.ts';
 import { contentOf, startInstances, startRoundRobin } from './instances.fixture.ts';
 import { loadPostgresState } from './postgres-store.ts';
 import { sandboxSchema } from './sandbox-registry.ts';
@@ -95,7 +94,7 @@ describe.skipIf(missing)(`the conformance suite on PostgreSQL${missing ? ` (skip
       await instances.stopAll();
     }
     for (const { id } of sandboxes) {
-      const world = await loadPostgresState(inSchema(db, sandboxSchema(id)));
+      const world = await loadPostgresState(db, sandboxSchema(id));
       expect(world.seq).toBeGreaterThan(0); // the sandbox's world, not the main one
       expect(auditMoney(world).problems).toEqual([]);
     }

@@ -1,8 +1,9 @@
 // The database schema, created and migrated by the server on start (ADR 0019). Migrations are
-// numbered and applied in order, each in its own transaction, under a session advisory lock: two
-// instances that start at once take turns, and the second finds nothing left to do. A migration
+// numbered and applied in order, each in its own transaction, under a session advisory lock of the
+// world's schema: two instances that start at once take turns, and the second finds nothing left
+// to do; sandboxes' worlds (ADR 25) opened at once migrate side by side. A migration
 // is never edited once released: a change is a new entry at the end.
-import type { Pool } from './connection.ts';
+import { type Pool, schemaKey } from './connection.ts';
 
 export interface Migration {
   version: number;
@@ -10,8 +11,8 @@ export interface Migration {
   sql: string;
 }
 
-/** An arbitrary fixed key of `pg_advisory_lock`: the migrations of this schema. */
-const MIGRATION_LOCK = 0x6d6b7431; // "mkt1"
+/** The first half of the `pg_advisory_lock` key of a schema's migrations ("mkt1"); the second is the schema's CRC-32. */
+const MIGRATION_LOCK = 0x6d6b7431;
 
 /**
  * Versions 1-9: the engine's store (store/postgres/postgres-store.ts). 10-19: the shared outside world
@@ -108,12 +109,16 @@ export const MIGRATIONS: Migration[] = [
 /** The migrations of one world (the engine's store and the shared world): what a sandbox's schema holds. */
 export const WORLD_MIGRATIONS = MIGRATIONS.filter((m) => m.version < 20);
 
-/** Applies every migration not applied yet; safe to run from several instances at once. */
-export async function migrate(pool: Pool, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+/**
+ * Applies every migration not applied yet to the world `pool` resolves in (`schema`: a sandbox's,
+ * default the main world); safe to run from several instances at once.
+ */
+export async function migrate(pool: Pool, migrations: Migration[] = MIGRATIONS, schema?: string): Promise<number[]> {
   const client = await pool.connect();
   const applied: number[] = [];
+  const lock = [MIGRATION_LOCK, schemaKey(schema)];
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('SELECT pg_advisory_lock($1, $2)', lock);
     await client.query(`CREATE TABLE IF NOT EXISTS marketplace_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
@@ -138,7 +143,7 @@ export async function migrate(pool: Pool, migrations: Migration[] = MIGRATIONS):
       applied.push(m.version);
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.query('SELECT pg_advisory_unlock($1, $2)', lock).catch(() => {});
     client.release();
   }
   return applied;

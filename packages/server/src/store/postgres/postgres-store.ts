@@ -10,7 +10,6 @@
 // Commits arriving together share one transaction (group-commit.ts, ADR 0027).
 // Before every request, `sync` applies what other instances committed since (one query).
 
-import { crc32 } from 'node:zlib';
 import { escapeLiteral } from 'pg';
 import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
@@ -19,7 +18,16 @@ import { codeOr } from '../error-code.ts';
 import { GroupCommit, type Pending, StoreConflict, StoreWriteError } from '../group-commit.ts';
 import { isCollection, recordProblem } from '../record-schemas.ts';
 import type { Store } from '../store.ts';
-import { createPool, isDatabaseError, type Pool, type PoolClient, redactedUrl } from './connection.ts';
+import {
+  type Connections,
+  createPool,
+  isDatabaseError,
+  type Pool,
+  type PoolClient,
+  redactedUrl,
+  schemaKey,
+  worldPool,
+} from './connection.ts';
 import { MIGRATIONS, migrate, WORLD_MIGRATIONS } from './migrations.ts';
 
 /** A record of the database that the engine cannot take: named by table, record and field. */
@@ -33,14 +41,19 @@ export class TableDamaged extends StartRefusal {
 }
 
 export interface PostgresStore extends Store {
+  /** This world's view of the instance's connections. */
   readonly pool: Pool;
+  /** The instance's connections, which the sandboxes it serves share (ADR 25). */
+  readonly connections: Connections;
   /** Called after the working copy was replaced by the database's state (a reset on another instance). */
   onReload: (() => void) | undefined;
 }
 
 export interface PostgresStoreOptions {
-  /** Connections of this instance. */
+  /** Connections of this instance, when it opens them (no `connections` given). */
   poolSize?: number;
+  /** The instance's connections to share (a sandbox's world, ADR 25); closing the store leaves them open. */
+  connections?: Connections;
   /** Change rows kept for instances that catch up; older ones are pruned (a lagging instance reloads). */
   keepChanges?: number;
   /** The schema of a sandbox's world (ADR 25): its tables only, created there; default the database's own. */
@@ -74,12 +87,10 @@ const COMMIT_LOCK = 0x6d6b7432;
 
 /**
  * The advisory lock key a world's commits and replacements take (ADR 19, 25): one commit at a time
- * per world, so sandboxes never wait for each other or for the main world. The second half is the
- * CRC-32 of the schema (the main world's is ''), as a signed int4; two schemas that happen to share
- * it only wait for each other, as every world did before.
+ * per world, so sandboxes never wait for each other or for the main world.
  */
 export function commitLock(schema: string | undefined): [number, number] {
-  return [COMMIT_LOCK, crc32(schema ?? '') | 0];
+  return [COMMIT_LOCK, schemaKey(schema)];
 }
 
 /** Records per INSERT when a whole state is written (a reset, a population). */
@@ -88,6 +99,14 @@ const RECORDS_PER_STATEMENT = 5_000;
 const CATCH_UP_PAGE = 2_000;
 
 const isConflict = (error: unknown): boolean => isDatabaseError(error) && CONFLICTS.has(error.code ?? '');
+/**
+ * Errors that mean "the database will not take what this change holds": a data exception (class
+ * 22: an encoding, a value out of range), an integrity constraint other than a seq already taken
+ * (class 23), a program limit (class 54: a value too large). The transaction was rolled back and the
+ * same write would fail again; the group commit finds the one unit at fault and fails it alone.
+ */
+const isRefusedChange = (error: unknown): boolean =>
+  isDatabaseError(error) && !isConflict(error) && /^(22|23|54)/.test(error.code ?? '');
 const reasonOf = (error: unknown): string => codeOr(error, (e) => (e instanceof Error ? e.message : String(e)));
 
 /** Checks one record of a row against its collection's schema; meta rows are integers. */
@@ -131,9 +150,9 @@ export async function readState(pool: Pool): Promise<State> {
   }
 }
 
-/** The state of the database at `url` (tests check the money invariant on it). */
-export async function loadPostgresState(url: string): Promise<State> {
-  const pool = createPool(url, { max: 1 });
+/** The state of the database at `url`, of the world in `schema` if given (tests check the money invariant on it). */
+export async function loadPostgresState(url: string, schema?: string): Promise<State> {
+  const pool = worldPool(createPool(url, { max: 1 }), schema, { owned: true });
   try {
     return await readState(pool);
   } finally {
@@ -181,12 +200,13 @@ async function upsertRecords(client: PoolClient, records: { collection: string; 
 /** Opens (creating or migrating) the store on the PostgreSQL database at `url`. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const { poolSize = 10, keepChanges = 10_000, schema } = options;
-  const pool = createPool(url, { max: poolSize, schema });
+  const connections = options.connections ?? createPool(url, { max: poolSize });
+  const pool = worldPool(connections, schema, { owned: !options.connections });
   const lock = commitLock(schema).join(', ');
   let applied: number[];
   let loaded: State;
   try {
-    applied = await migrate(pool, schema ? WORLD_MIGRATIONS : MIGRATIONS);
+    applied = await migrate(pool, schema ? WORLD_MIGRATIONS : MIGRATIONS, schema);
     loaded = await readState(pool);
   } catch (error) {
     await pool.end();
@@ -207,6 +227,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     durableSeq: loaded.seq,
     entry: (_seq, changes) => changes,
     write: (batch) => writeBatch(batch),
+    refusedChange: isRefusedChange,
     failed: async (batch, error) => {
       if (isConflict(error)) return commits.rollBack(batch, new StoreConflict('another instance committed first'));
       commits.rollBack(
@@ -319,6 +340,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const store: PostgresStore = {
     state: loaded,
     pool,
+    connections,
     created: applied.includes(1),
     onReload: undefined,
     replicated: true,

@@ -1,7 +1,7 @@
 // The sandbox registry on one database (ADR 25): the bound holds when instances create at once,
 // and deleting a sandbox (by ID or idle) takes its world's schema with its row.
 import { describe, expect, it } from 'vitest';
-import { createPool, type Pool } from './connection.ts';
+import { createPool, type Pool, worldPool } from './connection.ts';
 import { useDatabases } from './databases.fixture.ts';
 import { openPostgresStore } from './postgres-store.ts';
 import { isSandboxId, SandboxRegistry, sandboxSchema } from './sandbox-registry.ts';
@@ -61,14 +61,23 @@ describe.skipIf(missing)(`the sandbox registry${missing ? ` (skipped: ${missing}
     expect(await schemas(pools[0]!)).toEqual([sandboxSchema(id(3))]);
   }, 60_000);
 
-  it("Given a URL with options of its own, a sandbox's pool keeps them and resolves tables in its schema", async () => {
+  it("Given one connection shared by the main world and a sandbox, each world's queries resolve in its own schema and the URL's options stay", async () => {
     const { url } = await databases.instances(1);
-    const pool = databases.track(
-      createPool(`${url}?options=${encodeURIComponent('-c statement_timeout=4321')}`, { schema: sandboxSchema(id(9)) }),
+    const connections = databases.track(
+      createPool(`${url}?options=${encodeURIComponent('-c statement_timeout=4321')}`, { max: 1 }),
     );
-    const shown = async (setting: string) => (await pool.query(`SHOW ${setting}`)).rows[0][setting];
-    expect(await shown('search_path')).toBe(`"${sandboxSchema(id(9))}"`);
-    expect(await shown('statement_timeout')).toBe('4321ms');
+    const sandbox = worldPool(connections, sandboxSchema(id(9)));
+    const main = worldPool(connections, undefined);
+    const shown = async (pool: Pool, setting: string) =>
+      (await pool.query<Record<string, string>>(`SHOW ${setting}`)).rows[0]![setting];
+    for (let round = 0; round < 2; round++) {
+      expect(await shown(sandbox, 'search_path')).toBe(sandboxSchema(id(9)));
+      expect(await shown(sandbox, 'statement_timeout')).toBe('4321ms');
+      expect(await shown(main, 'search_path')).toBe('"$user", public');
+      expect(await shown(main, 'statement_timeout')).toBe('4321ms');
+    }
+    await sandbox.end(); // a view does not end the connections it shares
+    expect(await shown(main, 'search_path')).toBe('"$user", public');
   }, 60_000);
 
   it('Given anything but 16 hex digits, no schema is named after it', async () => {

@@ -1,0 +1,161 @@
+// Planted faults of issue 32: answers of the documented shape whose meaning is a near miss (a total
+// counting open requests, a count of orders for a count of units, a settled trade reported pending,
+// an event left out, a period in the wrong unit, a slug read before an ID, a list by creation for
+// one by activity), a test-helper promise broken (reset keeping rate-limit counters), a number
+// checked from one side only (a general limit of 60 in 10 minutes), and a draw read from the wrong
+// digits. Each is caught in suite.test.ts by the test its `grep` names; FAULTS (faults.ts) lists them.
+import { createHmac } from 'node:crypto';
+import { clockNow, type Fault, graphsPeriodAs, type Json, map, set } from './fault-kit.ts';
+
+/** The 429 of a limit of `limit` requests in a window of `window` seconds opened at `start`, answered at `now`. */
+function limited(limit: number, window: number, start: number, now: number) {
+  const retry = Math.max(1, start + window - now);
+  return {
+    status: 429,
+    headers: {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(start + window),
+      'retry-after': String(retry),
+    },
+    body: { err: true, success: false, content: `Rate limit exceeded. Retry after ${retry} seconds.` },
+  };
+}
+
+export const MEANING_FAULTS: Record<string, Fault> = {
+  'cashout-total-counts-open': {
+    kind: 'meaning',
+    description: 'GET /user/getCashoutHistory sums every request not failed or cancelled into totalCashedOut',
+    grep: 'an open request beside it not counted',
+    response: (x) => {
+      const page = x.path === '/user/getCashoutHistory' ? x.body?.content : undefined;
+      if (Array.isArray(page?.cashouts) && typeof page.totalCashedOut === 'number')
+        page.totalCashedOut = page.cashouts
+          .filter((c: Json) => ['pending', 'processing', 'completed'].includes(c.status))
+          .reduce((sum: number, c: Json) => sum + c.amount, 0);
+    },
+  },
+  'instant-sell-counts-orders': {
+    kind: 'meaning',
+    description: 'GET /instantsell/{game} counts the buy orders at the best bid instead of the units they want',
+    grep: 'lists the asset at the highest bid with the quantity wanted at it',
+    response: (x, memory) => {
+      // The buy orders the test helpers placed, by item and price (the proxy sees no other way).
+      const orders = map(memory, 'orders');
+      if (x.path === '/test_helpers/buyorders' && x.status === 200) {
+        const key = `${x.requestBody?.itemId} ${x.requestBody?.price}`;
+        orders.set(key, String(Number(orders.get(key) ?? 0) + 1));
+      }
+      const rows = /^\/instantsell\/\d+$/.test(x.path) ? x.body?.content?.informations?.rows : undefined;
+      if (Array.isArray(rows))
+        for (const row of rows) {
+          const count = Number(orders.get(`${row.item_id} ${row.instantPrice}`) ?? 0);
+          if (count) row.buyOrderCount = count;
+        }
+    },
+  },
+  'failed-deposit-reported-pending': {
+    kind: 'meaning',
+    description: 'GET /deposit/tradeStatus reports a deposit the platform declined or failed as pending (0)',
+    grep: 'Given a declined or failed deposit, the status is -1',
+    response: (x) => {
+      const status = x.path.startsWith('/deposit/tradeStatus/') ? x.body?.content : undefined;
+      if (status?.status === -1) Object.assign(status, { status: 0, statusText: 'pending' });
+    },
+  },
+  'unban-without-notice': {
+    kind: 'meaning',
+    description: 'POST /admin/ban with time 0 (an unban) sends no moderation-channel notice',
+    grep: 'the moderation channel receives a notice of each',
+    response: (x) => {
+      const messages = x.path === '/test_helpers/outbox' ? x.body?.content?.messages : undefined;
+      if (Array.isArray(messages))
+        x.body.content.messages = messages.filter((m: Json) => !(m.channel === 'moderation' && m.data?.time === 0));
+    },
+  },
+  'sales-graph-1y-weekly': {
+    kind: 'meaning',
+    description: 'GET /item/salesGraph/{item} answers period 1Y in weekly rows (as 5Y) instead of daily ones',
+    grep: '1Y have a row per day',
+    request: graphsPeriodAs('1Y', '5Y'),
+  },
+  'item-slug-before-id': {
+    kind: 'meaning',
+    description: 'GET /item/details/{item} tries a numeric item as a slug before trying it as an ID',
+    grep: 'answers by ID and by URL slug',
+    request: (r, memory) => {
+      const ref = r.url.pathname.match(/^\/item\/details\/([^/]+)$/)?.[1];
+      const id = ref ? map(memory, 'slugs').get(ref) : undefined;
+      if (id) r.url.pathname = `/item/details/${id}`;
+    },
+    response: (x, memory) => {
+      const item = x.path === '/test_helpers/items' && x.status === 200 ? x.body?.content : undefined;
+      if (item?.url !== undefined) map(memory, 'slugs').set(String(item.url), String(item.id));
+    },
+  },
+  'support-list-by-creation': {
+    kind: 'meaning',
+    description: 'GET /support/list lists tickets newest created first instead of most recent activity first',
+    grep: 'a reply on the older one lists it first',
+    response: (x) => {
+      if (x.path === '/support/list' && Array.isArray(x.body?.data?.list))
+        x.body.data.list.sort((a: Json, b: Json) => Number(b.created) - Number(a.created));
+    },
+  },
+  'reset-keeps-rate-limits': {
+    kind: 'helper',
+    description: 'POST /test_helpers/reset keeps the rate-limit counters (an IP limited at login stays limited)',
+    grep: 'rate-limit counters, caches, the outbox and the catalogue are emptied',
+    response: (x, memory) => {
+      // The login limit per IP, kept across resets: an IP once answered 429 is answered 429 again.
+      const limitedIps = set(memory, 'limited ips');
+      const ip = x.headers['x-forwarded-for'];
+      if (x.path !== '/user/login' || !ip) return;
+      if (x.status === 429) limitedIps.add(ip);
+      else if (limitedIps.has(ip)) {
+        const now = clockNow(x, memory) || Math.floor(Date.now() / 1000);
+        const answer = limited(20, 300, now, now);
+        x.status = answer.status;
+        x.body = answer.body;
+        Object.assign(x.responseHeaders, answer.headers);
+      }
+    },
+  },
+  'general-limit-60-per-10-minutes': {
+    kind: 'limit',
+    description: 'the general rate limit is 60 requests per 10 minutes per user, route and method (not ~600 per 60 s)',
+    grep: 'every one is served and the next one is limited',
+    response: (x, memory) => {
+      if (!x.user || x.path.startsWith('/test_helpers/') || x.status !== 200) return;
+      const now = clockNow(x, memory) || Math.floor(Date.now() / 1000);
+      const windows = map(memory, 'windows');
+      const key = `${x.user} ${x.method} ${x.path}`;
+      const [start, count] = (windows.get(key) ?? `${now} 0`).split(' ').map(Number) as [number, number];
+      const fresh = now >= start + 600;
+      const seen = fresh ? 1 : count + 1;
+      windows.set(key, `${fresh ? now : start} ${seen}`);
+      if (seen <= 60) return;
+      const answer = limited(60, 600, fresh ? now : start, now);
+      x.status = answer.status;
+      x.body = answer.body;
+      Object.assign(x.responseHeaders, answer.headers);
+    },
+  },
+  'draw-wrong-digits': {
+    kind: 'chance',
+    description:
+      'the giveaway winner index is read from the last 8 hex digits of the HMAC instead of the first 8 (winner shown accordingly)',
+    grep: 'every winner index is the one the revealed seed draws',
+    response: (x) => {
+      const data = x.path.startsWith('/giveaways/details/') ? x.body?.data : undefined;
+      const fairness = data?.giveaway?.fairness;
+      const people: Json[] | undefined = data?.participants;
+      if (typeof fairness?.serverSeed !== 'string' || !Array.isArray(people) || !people.length) return;
+      const hmac = createHmac('sha256', fairness.serverSeed).update(String(data.giveaway.url)).digest('hex');
+      const index = Number.parseInt(hmac.slice(-8), 16) % people.length;
+      const byJoin = [...people].sort((a, b) => a.joined - b.joined);
+      fairness.winnerIndex = index;
+      data.giveaway.winner = { ...data.giveaway.winner, platformId: byJoin[index].platformId };
+    },
+  },
+};
