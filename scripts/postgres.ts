@@ -35,6 +35,11 @@ export interface Postgres {
   dir: string;
   /** Creates an empty database and returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Restarts the cluster on its port as an operator does (`pg_ctl restart -m fast`: every session
+   * is ended, transactions in progress roll back); resolves once it accepts connections again.
+   */
+  restart(): Promise<void>;
   /** Stops the cluster (immediately: nothing in it is worth keeping) and removes its directory. */
   stop(): Promise<void>;
 }
@@ -222,7 +227,10 @@ export async function startPostgres({ fsync = false, maxConnections = 200 }: Pos
         })();
         return stopping;
       };
-      return { url, port, dir, createDatabase, stop };
+      const restart = async () => {
+        await owner('pg_ctl', ['restart', '-D', data, '-l', log, '-m', 'fast', '-w', '-t', '120', '-o', options], dir);
+      };
+      return { url, port, dir, createDatabase, restart, stop };
     }
   } catch (error) {
     running.delete(dir);

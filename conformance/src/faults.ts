@@ -729,7 +729,7 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'money',
     description:
       'GET /user/balance shows the balance gross of what open buy orders reserve (the document settles it as net)',
-    grep: 'an order reserves value x amount|updating it swaps the reservation',
+    grep: 'an order reserves value x amount|updating it swaps the reservation|sells into the oldest best bid',
     response: (x, memory) => {
       // What each user's open orders reserve as the proxy saw them placed, updated and removed.
       const reserved = map(memory, 'reserved');
@@ -750,6 +750,46 @@ export const FAULTS: Record<string, Fault> = {
     description: 'GET /test_helpers/outbox lists messages newest first',
     grep: 'oldest first, filtered by channel',
     response: reversed('/test_helpers/outbox', 'messages'),
+  },
+  'withdraw-others-asset': {
+    kind: 'ownership',
+    description: "POST /inventory/withdraw checks no owner: a user withdraws another user's asset",
+    grep: 'an asset that is not mine',
+    // Played by sending the withdrawal as the asset's holder (the proxy learns holders from the
+    // assets helper and the inventory reads, sessions from the log-ins) when every ID is another's.
+    request: (r, memory) => {
+      if (r.url.pathname !== '/inventory/withdraw' || typeof r.body?.ids !== 'string') return;
+      const holders = new Set(
+        String(r.body.ids)
+          .split(',')
+          .map((id) => map(memory, 'holders').get(id.trim())),
+      );
+      const [holder] = holders;
+      const session = holder && map(memory, 'sessions').get(holder);
+      if (holders.size === 1 && session && holder !== subjectOf(r.headers.authorization))
+        Object.assign(r.headers, JSON.parse(session));
+    },
+    response: (x, memory) => {
+      const [holders, sessions] = [map(memory, 'holders'), map(memory, 'sessions')];
+      if (x.path === '/test_helpers/reset') for (const m of [holders, sessions]) m.clear();
+      if (x.path === '/test_helpers/assets' && x.status === 200)
+        holders.set(String(x.body?.content?.assetId), String(x.requestBody?.owner));
+      const jwt = x.path === '/user/login' && x.status === 200 ? x.body?.content?.jwt : undefined;
+      const subject = typeof jwt === 'string' ? subjectOf(`Bearer ${jwt}`) : undefined;
+      if (subject) {
+        const ip = x.headers['x-forwarded-for'];
+        sessions.set(
+          subject,
+          JSON.stringify({ authorization: `Bearer ${jwt}`, ...(ip ? { 'x-forwarded-for': ip } : {}) }),
+        );
+      }
+      if (
+        ['/inventory/onInventory', '/inventory/onSale'].includes(x.path) &&
+        x.user &&
+        Array.isArray(x.body?.content?.items)
+      )
+        for (const row of x.body.content.items) for (const id of String(row.ids).split(',')) holders.set(id, x.user);
+    },
   },
   'helper-asset-internal-shape': {
     kind: 'helper',

@@ -156,7 +156,9 @@ describe('Settling an instant-sell offer', () => {
     const { me, first, bid, ids } = await market('4');
     const keys = await instantKeys(me);
     const before = (await readBalance(me)).cents;
-    const buyerBefore = (await readBalance(first)).cents;
+    // The document settles the balance as net of reservations: 10,000 less the 900 the bid reserves.
+    const buyerBefore = 10_000 - 900;
+    await assertBalance(first, buyerBefore, "the buyer's balance is net of the 900 its bid reserves", 10_000);
     const trade = await post(me, '/instantsell/trade', { prices: { [ids.bid]: 800 }, depositKeys: keys });
     const offer = await sentOffer(trade, me.platformId);
     const settled = await helpers.settleOffer(offer.tradeId, 'accept');

@@ -101,6 +101,9 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
     const replied = await during(() => post(me, '/support/post', { content: 'Any news?', ticket: 1 }));
     setUpOk(replied.value);
     pinsMeaning(
+      'GET /support/list list[].subject',
+      'GET /support/list list[].topic',
+      'GET /support/list list[].concern',
       'GET /support/list list',
       'GET /support/list list[].ticket',
       'GET /support/list list[].created',
@@ -344,6 +347,20 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(reply, reply.status === 200, 'the user replies');
     const after = await getOk('/support/list', {}, user.token, user.ip);
     assertThat(after, content(after).list[0].status === 0, "the user's message makes it open again (0)");
+    // Open, answered, open again; the user's message without an admin, the admin's with a name, in
+    // the order written; the admin list's row naming the owner.
+    pinsMeaning(
+      'GET /support/list list[].status',
+      'GET /support/messages/{ticket} messages[].admin',
+      'GET /support/messages/{ticket} messages[].content',
+      'GET /support/messages/{ticket} messages[].user',
+      'GET /admin/support/messages/{ticket}/{user} messages[].assigned',
+      'GET /admin/support/messages/{ticket}/{user} messages[].status',
+      'GET /admin/support/messages/{ticket}/{user} ticket',
+      'GET /admin/support/list list[].ticket',
+      'GET /admin/support/list list[].user',
+      'GET /admin/support/list list[].subject',
+    );
   });
 
   it('Given an admin, 200,000 characters are accepted and 200,001 refused; an unknown ticket or user is not found [R-LIMIT-SUPPORT-MESSAGE]', async (ctx) => {

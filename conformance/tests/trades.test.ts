@@ -77,6 +77,7 @@ describe('POST /inventory/withdraw', () => {
       [{}, 'Missing required parameter: ids'],
       [{ ids: 'abc,,x-1' }, 'No valid item IDs provided'],
       [{ ids: `${ids[0]},${theirs[0]}` }, 'Items not found'],
+      [{ ids: theirs[0] }, 'Items not found'],
       [{ ids: '99999999999999' }, 'Items not found'],
     ];
     for (const [body, message] of cases) {

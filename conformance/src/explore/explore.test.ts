@@ -1,6 +1,6 @@
 // `explore` proven against the reference server in test mode (in process, free port): a bounded
 // fixed-seed run finds nothing; behind a planted money fault, a planted ownership fault
-// (faults.ts, STATE_FAULTS) and a rounding fault (FAULTS) it fails with a shrunk sequence of at most 10 steps that replays to the
+// (faults.ts, STATE_FAULTS), a rounding fault and a withdrawal of another user's asset (FAULTS) it fails with a shrunk sequence of at most 10 steps that replays to the
 // same failure, printed as curl lines and written as a replay file and an Arazzo workflow; and
 // against a target without the test helpers (the mock) the CLI says so and exits 2. On a partial
 // implementation (partial.fixture.ts: a seeded half of the operations and helpers answer 404) it
@@ -43,14 +43,17 @@ describe('marketplace-conformance explore', () => {
     ['cashout-fee-not-debited', 'money is conserved', 3],
     ['seller-keeps-sold-asset', 'every asset is in exactly one place', 1],
     ['cashout-fee-rounded-half', 'the answer is the one the seed rules give', 1],
+    // A stranger's step: one user withdraws another user's asset.
+    ['withdraw-others-asset', 'the answer is the one the seed rules give', 1],
   ])(
     'Given the planted fault %s, then it fails on "%s" with a shrunk sequence that replays',
-    { timeout: 180_000 },
+    { timeout: 400_000 },
     async (name, kind, seed) => {
       const proxy = await startFaultyProxy(reference.baseUrl, STATE_FAULTS[name] ?? FAULTS[name]);
       const out = mkdtempSync(join(scratch, 'fault-'));
       try {
-        const result = await explore({ target: proxy.url, seed, steps: 200, time: 150, out });
+        // Bounded by steps, not time: the same sequences on a busy machine as on an idle one.
+        const result = await explore({ target: proxy.url, seed, steps: 200, time: 600, out });
         const failure = result.failure!;
         expect(failure.kind).toBe(kind);
         expect(failure.steps.length).toBeGreaterThan(0);

@@ -49,6 +49,10 @@ export interface Model {
   cashouts: CashoutModel[];
   /** Per user: the assets in the cart with the price stored when added. */
   carts: { assetId: string; price: number }[][];
+  /** Cart rows their owner removed (removing one again must be refused). */
+  removedRows: { owner: number; cartId: number }[];
+  /** Support tickets opened in the run (one per user at most). */
+  tickets: { owner: number; id: number }[];
   /** Per user: balance plus reservations (what the user owns in money on the service). */
   wealth: number[];
   /** Money put in by the set-up (opening balances). */
@@ -144,6 +148,8 @@ export async function setUp(real: Real): Promise<Model> {
     orders: [],
     cashouts: [],
     carts: OPENING_BALANCES.map(() => []),
+    removedRows: [],
+    tickets: [],
     wealth: [...OPENING_BALANCES],
     putIn: OPENING_BALANCES.reduce((a, b) => a + b, 0),
     sales: 0,

@@ -31,6 +31,7 @@ import {
   user,
 } from './step-kit.ts';
 import { PLATFORM_STEPS } from './steps-platform.ts';
+import { STRANGER_STEPS } from './steps-stranger.ts';
 
 const DAY = 86_400;
 /** Clock moves: none close to the 24-hour cooldown, which the real clock (seconds of the run) could tip. */
@@ -39,6 +40,7 @@ const MAX_ADVANCE = 20 * DAY; // JWTs live about 31 days (seed, JWT claims): a r
 
 export const STEPS: Record<string, StepKind> = {
   ...PLATFORM_STEPS,
+  ...STRANGER_STEPS,
   deposit: {
     needs: ['POST /test_helpers/assets'],
     args: fc.record({ user, item: choice }),
@@ -164,6 +166,7 @@ export const STEPS: Record<string, StepKind> = {
       const x = await r.api.send('step', 'POST', '/cart/remove', { json: { cartId: row.cartId }, ...as(r, u) });
       if (notImplemented(m, x)) return;
       expectAnswer(x, [{ status: 200 }], `user ${u + 1} removes their cart row ${row.cartId}`);
+      m.removedRows.push({ owner: u, cartId: row.cartId });
       const gone = String(row.assetId).split(',');
       m.carts[u] = m.carts[u]!.filter((c) => !gone.includes(c.assetId));
     },

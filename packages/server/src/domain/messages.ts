@@ -7,6 +7,12 @@
 
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from '@marketplace/contract';
 
+/**
+ * Document (this project's extension, Errors): HTTP 503 with Retry-After while the service's
+ * database cannot be reached (PostgreSQL restarting, its connections dropped).
+ */
+export const SERVICE_UNAVAILABLE = 'Service unavailable';
+
 export const LOGIN = {
   missingApiKey: 'Missing required parameter: apiKey',
   invalidApiKey: 'Invalid API key',

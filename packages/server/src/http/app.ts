@@ -17,8 +17,9 @@ import {
 } from '@marketplace/contract';
 import type { RawReply } from '@marketplace/types';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { NOT_FOUND } from '../domain/messages.ts';
+import { NOT_FOUND, SERVICE_UNAVAILABLE } from '../domain/messages.ts';
 import { type Result, Tx } from '../domain/tx.ts';
+import { isUnavailable, UNAVAILABLE_RETRY_SECONDS } from '../store/unavailable.ts';
 import { identify } from './authenticate.ts';
 import type { BaseCtx, Caller, Routes } from './context.ts';
 import type { ServerDeps } from './deps.ts';
@@ -123,8 +124,14 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
     await doDueWork(ctx);
     const reply = await handler(ctx);
     // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
-    // there for the next request on any instance before this one is answered.
-    if (deps.world.replicated) await deps.world.flush();
+    // there for the next request on any instance before this one is answered. With the database
+    // away, the handler's own commit is durable already: its answer stands, and the world's
+    // writes stay pending for the next flush.
+    if (deps.world.replicated)
+      await deps.world.flush().catch((error: unknown) => {
+        if (!isUnavailable(error)) throw error;
+        deps.logger.warn({ err: error }, 'shared world writes kept for later: the database is away');
+      });
     if ('raw' in reply) {
       res.status(200).type(reply.raw.contentType).send(reply.raw.body);
     } else if (reply.ok) {
@@ -143,6 +150,13 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
       if (refused || res.headersSent || !(await gone().catch(() => false))) return next(err);
       sendNotFoundUnchecked(res);
     });
+  // The database away (a restart, dropped connections): 503 with Retry-After, never a 500 or a
+  // hang; nothing of a write answered so was kept (ADR 19, "PostgreSQL going away").
+  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent || !isUnavailable(err)) return next(err);
+    res.set('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
+    sendError(res, 'A', SERVICE_UNAVAILABLE, 503);
+  });
   app.use(gate.refuse);
   return app;
 }

@@ -146,6 +146,30 @@ describe('GroupCommit', () => {
       expect(h.commits.durableSeq).toBe(3);
     });
 
+    it('fails a unit alone, undone at once, when the store cannot even make its entry', async () => {
+      const h = harness();
+      await h.put(1, 'kept');
+      const state = h.state;
+      const tx = new Tx(state);
+      tx.put('records', 1, { id: '1', kind: 'changed' });
+      tx.put('records', 2, { id: '2', kind: 'new' });
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      // A store whose entry is JSON (the file store's journal line), given a value JSON cannot hold.
+      const failing = new GroupCommit<string>({
+        state: () => state,
+        durableSeq: 1,
+        entry: () => JSON.stringify(cyclic),
+        write: async () => {},
+        failed: () => {},
+      });
+      await expect(failing.commit(tx)).rejects.toBeInstanceOf(RefusedChange);
+      expect(state.records).toEqual({ '1': { id: '1', kind: 'kept' } });
+      expect(state.seq).toBe(1);
+      await h.put(3); // the next unit takes the seq the refused one did not keep
+      expect(h.batches.at(-1)).toEqual(['2:3']);
+    });
+
     it("hands any other failure of a unit written alone to the store's failure handling", async () => {
       const h = harness({
         fail: (batch) =>

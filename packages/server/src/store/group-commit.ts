@@ -26,6 +26,14 @@ export class StoreConflict extends StoreWriteError {
 }
 
 /**
+ * The store could not be reached (PostgreSQL restarting, a connection dropped): nothing of the
+ * write was kept, and the same request can be sent again once it is back (HTTP 503, Retry-After).
+ */
+export class StoreUnavailable extends StoreWriteError {
+  override name = 'StoreUnavailable';
+}
+
+/**
  * The store refused what one unit of work holds (a constraint, an encoding), not the write itself:
  * that unit alone fails with it, and the others of its batch are kept or run again.
  */
@@ -107,7 +115,17 @@ export class GroupCommit<Entry> {
     const state = this.#options.state();
     state.seq += 1;
     const seq = state.seq;
-    const entry = this.#options.entry(seq, changes);
+    let entry: Entry;
+    try {
+      entry = this.#options.entry(seq, changes);
+    } catch (error) {
+      // What the store cannot even write down (a value its format cannot hold) fails alone, undone.
+      applyChanges(state, undo);
+      state.seq -= 1;
+      return Promise.reject(
+        new RefusedChange(`the store refused this change (${messageOf(error)}); nothing of it was kept`),
+      );
+    }
     const durable = new Promise<void>((done, failed) => this.#queue.push({ seq, entry, undo, done, failed }));
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;

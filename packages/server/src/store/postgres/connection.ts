@@ -26,9 +26,20 @@ export interface PoolOptions {
 /** The instance's connections to the database: one pool, whatever the number of worlds it serves. */
 export type Connections = pg.Pool;
 
+/**
+ * How long a request waits for a new connection: a database that does not answer is then reported
+ * (503, ADR 19 "PostgreSQL going away") well before the request's own timeout, never a hang.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** A pool on `url`; BIGINT (int8) columns are read as numbers (sequences stay far below 2^53). */
 export function createPool(url: string, { max = 10 }: PoolOptions = {}): Connections {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: 'marketplace-server' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: 'marketplace-server',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle client that loses its connection (the database restarted) must not crash the process:
   // the pool drops it and the next query opens a new one.
   pool.on('error', () => {});
@@ -53,6 +64,9 @@ export interface Pool {
  */
 export const schemaKey = (schema: string | undefined): number => crc32(schema ?? '') | 0;
 
+/** Connections with a listener of their own for 'error' (see `worldPool`). */
+const heard = new WeakSet<pg.PoolClient>();
+
 /** The schema each connection's table names resolve in now; none (absent): the session's own. */
 const schemaOf = new WeakMap<pg.PoolClient, string>();
 
@@ -68,6 +82,13 @@ const schemaOf = new WeakMap<pg.PoolClient, string>();
 export function worldPool(connections: Connections, schema: string | undefined, { owned = false } = {}): Pool {
   const connect = async (): Promise<pg.PoolClient> => {
     const client = await connections.connect();
+    // A checked-out connection that breaks between two queries (the database restarting) emits
+    // 'error', which the pool listens for only while the connection is idle: unheard, it would
+    // end the process. Its next query fails instead, and the pool drops it when released.
+    if (!heard.has(client)) {
+      heard.add(client);
+      client.on('error', () => {});
+    }
     if (schemaOf.get(client) === schema) return client;
     try {
       await client.query(schema ? `SET search_path TO ${pg.escapeIdentifier(schema)}` : 'RESET search_path');
@@ -97,5 +118,25 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 /** Whether `error` is PostgreSQL's answer to a statement (its SQLSTATE in `code`), not a lost connection. */
 export const isDatabaseError = (error: unknown): error is pg.DatabaseError => error instanceof pg.DatabaseError;
+
+/**
+ * SQLSTATEs that mean the database is not there for now, not that it refused a statement: a
+ * connection exception (class 08), a shutdown or a start in progress (57P01-57P03), no connection
+ * left (53300).
+ */
+const UNREACHABLE_CODE = /^(08|57P0[123]$|53300$)/;
+/** Socket errors of a connection that could not be opened or broke. */
+const SOCKET_CODE = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/;
+/** What node-postgres throws, without a code, for a connection that ended or never opened in time. */
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/** Whether `error` says the database cannot be reached now (a restart, a dropped connection), rather than refusing a statement. */
+export function isUnreachable(error: unknown): boolean {
+  if (isDatabaseError(error)) return UNREACHABLE_CODE.test(error.code ?? '');
+  if (!(error instanceof Error)) return false;
+  const { code } = error as NodeJS.ErrnoException;
+  return (code !== undefined && SOCKET_CODE.test(code)) || LOST_CONNECTION.test(error.message);
+}
 
 export type { PoolClient } from 'pg';

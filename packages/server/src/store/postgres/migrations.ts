@@ -48,6 +48,16 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
   {
+    version: 2,
+    name: 'a token per committed batch',
+    sql: `
+      -- The random token of the batch that wrote each change row (postgres-store.ts): an instance
+      -- whose connection broke while committing reads it back to learn whether its commit was
+      -- carried out (ADR 19, "PostgreSQL going away"). NULL on rows written before.
+      ALTER TABLE marketplace_changes ADD COLUMN token text;
+    `,
+  },
+  {
     version: 10,
     name: 'shared world: the simulators, outbox and test clock of every instance',
     sql: `

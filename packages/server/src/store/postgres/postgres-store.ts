@@ -10,18 +10,21 @@
 // Commits arriving together share one transaction (group-commit.ts, ADR 0027).
 // Before every request, `sync` applies what other instances committed since (one query).
 
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { escapeLiteral } from 'pg';
 import { COLLECTIONS, emptyState, type State, upgradeState } from '../../domain/state.ts';
 import { applyChanges, type Change, type Tx } from '../../domain/tx.ts';
 import { StartRefusal } from '../../start-refusal.ts';
 import { codeOr } from '../error-code.ts';
-import { GroupCommit, type Pending, StoreConflict, StoreWriteError } from '../group-commit.ts';
+import { GroupCommit, type Pending, StoreConflict, StoreUnavailable, StoreWriteError } from '../group-commit.ts';
 import { isCollection, recordProblem } from '../record-schemas.ts';
 import type { Store } from '../store.ts';
 import {
   type Connections,
   createPool,
   isDatabaseError,
+  isUnreachable,
   type Pool,
   type PoolClient,
   redactedUrl,
@@ -92,6 +95,12 @@ const COMMIT_LOCK = 0x6d6b7432;
 export function commitLock(schema: string | undefined): [number, number] {
   return [COMMIT_LOCK, schemaKey(schema)];
 }
+
+/**
+ * How long a commit whose connection broke asks the database whether it was carried out: under the
+ * request timeout (60 s), and long enough for a restart. Past it the outcome stays unknown.
+ */
+const IN_DOUBT_MS = 20_000;
 
 /** Records per INSERT when a whole state is written (a reset, a population). */
 const RECORDS_PER_STATEMENT = 5_000;
@@ -230,10 +239,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     refusedChange: isRefusedChange,
     failed: async (batch, error) => {
       if (isConflict(error)) return commits.rollBack(batch, new StoreConflict('another instance committed first'));
-      commits.rollBack(
-        batch,
-        new StoreWriteError(`the database write failed (${reasonOf(error)}); nothing of it was kept`),
-      );
+      const failure =
+        error instanceof StoreUnavailable
+          ? error
+          : isUnreachable(error)
+            ? new StoreUnavailable(`the database could not be reached (${reasonOf(error)}); nothing of it was kept`)
+            : new StoreWriteError(`the database write failed (${reasonOf(error)}); nothing of it was kept`);
+      commits.rollBack(batch, failure);
       // The commit may have reached the database before the connection broke: take the database's
       // word for what happened rather than this instance's.
       await reload().catch(() => {});
@@ -299,12 +311,18 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       .catch(() => {}); // pruning is housekeeping: the next one retries
   };
 
-  /** Writes a batch in one transaction; a seq another instance took fails it on the primary key. */
+  /**
+   * Writes a batch in one transaction; a seq another instance took fails it on the primary key. A
+   * connection that breaks once the transaction was sent leaves its outcome unknown: the batch's
+   * token is then read back (`committed`), and a batch that was carried out is durable as if the
+   * answer had arrived. Only a batch the database does not hold fails, so an instance never
+   * answers a write as failed that the database kept, nor undoes it here while others apply it.
+   */
   const writeBatch = async (batch: Pending<Change[]>[]): Promise<void> => {
     const { upserts, deletes } = finalRows(batch);
-    let client: PoolClient | undefined;
+    const token = randomUUID();
+    const client = await pool.connect(); // failing, nothing was sent: unreachable, nothing kept
     try {
-      client = await pool.connect();
       // One round trip: a transaction that first takes its world's commit lock, so the world's
       // commits of all instances run one after the other (without it, two statements locking
       // record rows in different orders deadlock, and PostgreSQL breaks the tie only after a
@@ -315,8 +333,8 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       await client.query(`BEGIN;
         SELECT pg_advisory_xact_lock(${lock});
         WITH changes AS (
-          INSERT INTO marketplace_changes (seq, kind, changes)
-            SELECT seq, 'changes', changes
+          INSERT INTO marketplace_changes (seq, kind, changes, token)
+            SELECT seq, 'changes', changes, ${escapeLiteral(token)}
               FROM jsonb_to_recordset(${literal(batch.map((p) => ({ seq: p.seq, changes: p.entry })))}) AS c(seq bigint, changes jsonb)
         ), upserts AS (
           INSERT INTO marketplace_records (collection, id, row)
@@ -330,10 +348,52 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
         SELECT 1;
         COMMIT;`);
     } catch (error) {
-      await client?.query('ROLLBACK').catch(() => {});
-      throw error;
+      if (!isUnreachable(error)) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+      if (await committed(token, batch[0]!.seq, error)) return;
+      throw new StoreUnavailable(`the database could not be reached (${reasonOf(error)}); nothing of it was kept`);
     } finally {
-      client?.release();
+      client.release();
+    }
+  };
+
+  /**
+   * Whether the batch of `token` (its first change `seq`) was committed: asked on a new connection
+   * until the database answers, for at most IN_DOUBT_MS. The world's commit lock is taken first,
+   * so a transaction of the broken connection still in flight has ended before the row is read.
+   */
+  const committed = async (token: string, seq: number, cause: unknown): Promise<boolean> => {
+    const until = Date.now() + IN_DOUBT_MS;
+    for (;;) {
+      try {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(`SELECT pg_advisory_xact_lock(${lock})`);
+          const { rows } = await client.query<{ token: string | null }>(
+            'SELECT token FROM marketplace_changes WHERE seq = $1',
+            [seq],
+          );
+          await client.query('COMMIT');
+          client.release();
+          return rows[0]?.token === token;
+        } catch (error) {
+          client.release(true); // never back in the pool halfway through a transaction
+          throw error;
+        }
+      } catch (error) {
+        if (!isUnreachable(error)) throw error;
+        if (Date.now() >= until) {
+          // The database stayed away: this instance cannot say. It undoes the batch here; should the
+          // database hold it after all, the next catch-up applies it like any other instance's.
+          throw new StoreUnavailable(
+            `the database could not be reached (${reasonOf(cause)}), and whether the write was kept is unknown`,
+          );
+        }
+        await sleep(250);
+      }
     }
   };
 
