@@ -21,7 +21,9 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { chromiumPath } from './ensure-chromium.ts';
-import { answering, freePort, MINUTE, packWorkspaces, repo, run, startIn, stop, userEnv } from './packed-project.ts';
+import { packWorkspaces } from './pack.ts';
+import { answering, freePort, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
+import { commandsOf, readmeBlock as shellBlockUnder } from './readme-blocks.ts';
 
 const PACKAGES = ['openapi', 'types', 'contract', 'client', 'server', 'mock', 'conformance'].map(
   (p) => `@marketplace/${p}`,
@@ -104,6 +106,23 @@ const MOCK_URL_IN_README = 'http://127.0.0.1:4010';
 const BROWSER_ENTRY = `import { createMarketplaceClient } from '@marketplace/client';
 globalThis.marketplace = createMarketplaceClient({ baseUrl: location.origin });
 `;
+
+/** The installed suite against the installed server, reports in `out`: its exit code, results and output. */
+async function suite(out: string, args: string[]) {
+  const bin = startBin(app, 'marketplace-conformance', ['--target', server.url, '--out', out, ...args]);
+  const code = await new Promise<number | null>((done) => bin.child.once('exit', (c) => done(c)));
+  const file = join(out, 'results.json');
+  const results = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+  if (!results) throw new Error(`no results.json:\n${bin.output().slice(-4000)}`);
+  return { code, results, output: bin.output() };
+}
+
+/** The tests named (as results.json names them) run again alone. */
+function suiteAgain(failed: string[]) {
+  // results.json joins a test's describe titles with spaces, vitest's --grep sees them with ' > '.
+  const exactly = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(' ', '(?: | > )');
+  return suite(join(scratch, 'reports-again'), ['--grep', failed.map(exactly).join('|')]);
+}
 
 let scratch: string;
 let app: string;
@@ -295,16 +314,18 @@ describe('the packed workspaces, installed into a project outside the repository
     'pass the installed conformance suite against the installed server',
     async () => {
       const out = join(scratch, 'reports');
-      const suite = async (args: string[]) => {
-        const bin = startBin(app, 'marketplace-conformance', ['--target', server.url, '--out', out, ...args]);
-        const code = await new Promise<number | null>((done) => bin.child.once('exit', (c) => done(c)));
-        const file = join(out, 'results.json');
-        const results = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
-        if (!results) throw new Error(`no results.json:\n${bin.output().slice(-4000)}`);
-        return { code, results, output: bin.output() };
-      };
-      const first = await suite([]);
+      // Every reporter, from the installed package: the badge read the suite's version from a path
+      // that exists only in the repository (dist/package.json) and crashed the run after its tests.
+      const first = await suite(out, ['--reporter', 'junit,json,html,badge']);
       expect(first.results.passed, first.output.slice(-4000)).toBeGreaterThan(100);
+      expect(readdirSync(out)).toEqual(
+        expect.arrayContaining(['junit.xml', 'report.html', 'badge.svg', 'summary.json']),
+      );
+      const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'));
+      expect(summary.suite).toEqual({
+        name: '@marketplace/conformance',
+        version: JSON.parse(readFileSync(join(repo, 'conformance/package.json'), 'utf8')).version,
+      });
       // Both levels ran from the compiled test files of the package.
       expect(first.results.levels.contract.passed).toBeGreaterThan(0);
       expect(first.results.levels.behavior.passed).toBeGreaterThan(0);
@@ -315,10 +336,7 @@ describe('the packed workspaces, installed into a project outside the repository
       const failed: string[] = first.results.failed.map((f: { name: string }) => f.name);
       if (failed.length === 0) return expect(first.code).toBe(0);
       expect(failed.length, first.output.slice(-4000)).toBeLessThanOrEqual(3);
-      // results.json joins a test's describe titles with spaces, vitest's --grep sees them with ' > '.
-      const exactly = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll(' ', '(?: | > )');
-      const pattern = failed.map(exactly).join('|');
-      const again = await suite(['--grep', pattern]);
+      const again = await suiteAgain(failed);
       expect({ code: again.code, failed: again.results.failed }, again.output.slice(-4000)).toEqual({
         code: 0,
         failed: [],
@@ -326,6 +344,42 @@ describe('the packed workspaces, installed into a project outside the repository
       expect(again.results.passed).toBe(failed.length);
     },
     20 * MINUTE,
+  );
+
+  it(
+    "run the README's CI commands (### Backend: the conformance suite in CI) with the installed suite: each green",
+    async () => {
+      const commands = commandsOf(shellBlockUnder(join(repo, 'README.md'), '### Backend: the conformance suite in CI'));
+      expect(commands.map((c) => c.match(/baseline write|--baseline|--reporter [^ ]+|--require-all/g) ?? [])).toEqual([
+        [],
+        ['baseline write'],
+        ['--baseline', '--reporter junit,badge'],
+        ['--require-all'],
+      ]);
+      const readmeTarget = 'http://127.0.0.1:8080';
+      for (const command of commands) {
+        expect(command.startsWith('npx marketplace-conformance ')).toBe(true);
+        // As written, but for the address: `npx` runs the installed bin of the project.
+        const script = command.replaceAll(readmeTarget, server.url);
+        const result = await run('bash', ['-c', script], { cwd: app, env: userEnv(), maxBuffer: 64 * 1024 * 1024 })
+          .then(() => ({ code: 0, output: '' }))
+          .catch((e) => ({ code: e.code as number, output: `${e.stdout}${e.stderr}` }));
+        if (result.code === 0) continue;
+        // A failure passes only when its tests pass run again alone (the clock flake above).
+        expect(result.code, `${command}\n${result.output.slice(-4000)}`).toBe(1);
+        const results = JSON.parse(readFileSync(join(app, 'conformance-reports/results.json'), 'utf8'));
+        const failed: string[] = results.failed.map((f: { name: string }) => f.name);
+        expect(failed.length, result.output.slice(-4000)).toBeLessThanOrEqual(3);
+        const again = await suiteAgain(failed);
+        expect({ command, code: again.code, failed: again.results.failed }).toEqual({ command, code: 0, failed: [] });
+      }
+      // The CI line's reporters wrote their files (the badge crashed the installed suite before).
+      expect(readdirSync(join(app, 'conformance-reports'))).toEqual(
+        expect.arrayContaining(['results.json', 'junit.xml', 'badge.svg', 'summary.json']),
+      );
+      expect(existsSync(join(app, 'conformance-baseline.json'))).toBe(true);
+    },
+    30 * MINUTE,
   );
 
   it(

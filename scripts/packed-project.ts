@@ -1,10 +1,9 @@
-// What the tests of the packed packages share (pack-install.test.ts, server-stubs.test.ts): packing
-// workspaces into tarballs, a user's shell environment, free ports, bins started in their own
+// What the tests of the packed packages share (pack-install.test.ts, server-stubs.test.ts): a
+// user's shell environment, free ports, bins started in their own
 // process group and stopped with their children.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 export const run = promisify(execFile);
@@ -31,16 +30,6 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((done) => server.close(done));
   return port;
-}
-
-/**
- * Packs workspaces (`npm pack`, which runs each one's prepack: a clean build of dist/) into `dir`;
- * every workspace when none is named. Returns the tarballs' paths.
- */
-export async function packWorkspaces(dir: string, workspaces: string[] = []): Promise<string[]> {
-  const which = workspaces.length ? workspaces.flatMap((w) => ['--workspace', w]) : ['--workspaces'];
-  await run('npm', ['pack', ...which, '--pack-destination', dir], { cwd: repo, maxBuffer: 64 * 1024 * 1024 });
-  return readdirSync(dir).map((f) => join(dir, f));
 }
 
 /** A process started by `startIn`: its output so far. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 const IMPORTS = `import { issueToken } from '../auth.ts';
 import { MESSAGES } from '../generated/messages.ts';
 import { callerOf, fail, ok } from '../handler.ts';
+import { BLOCKED_COUNTRIES } from '../settings.ts';
 `;
 
 /** The handlers, by file and operationId: the body of `(ctx) => ...` that replaces `notImplemented`. */
@@ -15,7 +16,9 @@ export const FILLED: Record<string, Record<string, string>> = {
     postUserLogin: `{
   const user = ctx.store.userByApiKey(ctx.body.apiKey);
   if (!user) return fail(MESSAGES.postUserLogin.INVALID_API_KEY, 403);
-  return ok({ jwt: issueToken(ctx.store, user, ctx.ip, ctx.now) });
+  const country = ctx.geoip.countryOf(ctx.ip);
+  if (BLOCKED_COUNTRIES.includes(country)) return fail(MESSAGES.postUserLogin.COUNTRY_BLOCKED, 403);
+  return ok({ jwt: issueToken(ctx.store, user, ctx.ip, ctx.now, country) });
 }`,
   },
   'src/handlers/account.ts': {

@@ -1,32 +1,30 @@
-// The generated server stubs as a backend team gets them (ADR 0029): the packed packages installed
-// into a tools folder, `marketplace-contract init` writing a project outside the repository, the
-// project installed from the same tarballs (the rest from the npm registry) and type-checked. With
-// three handlers filled in (server-stubs.fixture.ts; the login applies no limit, the app counts the
-// document's) and the project started in test mode, the installed suite runs green: those
-// operations pass, every other one is not implemented. Then a field of the document changes, an
-// operation goes, and `update` leaves the edited handler file alone, lists both handlers and tsc
-// points at them. The project's commands are run as its README gives them (`npm run typecheck`,
-// `conformance`, `stubs:update`, `baseline write`). One pack and one install for both; every
-// process stopped.
+// The generated server stubs as a backend team gets them (ADR 0029), with no registry holding our
+// packages: the README's `npm run pack` (into a scratch folder) and its `npx --package <tarball>
+// ... init --packages` generating a project outside the repository, which installs our packages from
+// its vendor/ folder (the rest from the npm registry) and type-checks. With three handlers filled in
+// (server-stubs.fixture.ts; the login applies no limit, the app counts the document's) and the
+// project started in test mode, the installed suite runs green: those operations pass, every other
+// one is not implemented, and `Country blocked` runs (the project's setting reaches the suite).
+// The project's README commands run as it gives them (`npm run typecheck`, `start:test-mode`,
+// `conformance`, `baseline write`, the release gate, `stubs:update`), and its CI workflow's `run:`
+// steps, read from the YAML, run in order in a clean clone of the committed project (`npm ci` from
+// vendor/, every reporter). Then a field of the document changes, an operation goes, and `update`
+// leaves the edited handler file alone, lists both handlers and tsc points at them. One pack and one
+// install for all; every process stopped.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answering, freePort, MINUTE, packWorkspaces, run, startIn, stop, userEnv } from './packed-project.ts';
+import { parse } from 'yaml';
+import { answering, freePort, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
+import { commandsOf, readmeBlock } from './readme-blocks.ts';
 import { FILLED, FILLED_OPERATIONS, fillHandlers } from './server-stubs.fixture.ts';
 
 const started: ChildProcess[] = [];
 let scratch: string;
 let app: string;
 let tools: string;
-
-/** Runs an installed bin of `dir` to its end; its output, and its exit code. */
-async function runBin(dir: string, name: string, args: string[]) {
-  return run(join(dir, 'node_modules/.bin', name), args, { cwd: dir, env: userEnv(), maxBuffer: 64 * 1024 * 1024 })
-    .then(({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }))
-    .catch((e) => ({ code: e.code as number, output: `${e.stdout}${e.stderr}` }));
-}
 
 const tsc = () => npmRun('typecheck');
 
@@ -52,10 +50,8 @@ async function npmRun(script: string, args: string[] = [], env: Record<string, s
 async function runSuite() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = startIn(started, app, join(app, 'node_modules/.bin/node'), ['src/main.ts'], {
-    PORT: String(port),
-    MARKETPLACE_TEST_MODE: '1',
-  });
+  // The README's step 3, as written: `npm run start:test-mode &`, then `npm run conformance`.
+  const server = startIn(started, app, 'npm', ['run', 'start:test-mode'], { PORT: String(port) });
   await answering(url, server);
   const suite = await npmRun('conformance', [], { MARKETPLACE_URL: url });
   await stop(server.child);
@@ -68,34 +64,41 @@ async function runSuite() {
   const states = new Map<string, string>(
     results.progress.operations.map((o: { operation: string; state: string }) => [o.operation, o.state]),
   );
-  return { states, output: suite.output, outcomes: results.outcomes as { file: string; state: string }[] };
+  return {
+    states,
+    output: suite.output,
+    outcomes: results.outcomes as { name: string; file: string; state: string }[],
+  };
+}
+
+/** Runs `script` in bash in `cwd` as a user's shell would; its output, and its exit code. */
+async function shell(cwd: string, script: string, env: Record<string, string> = {}) {
+  return run('bash', ['-e', '-c', script], { cwd, env: userEnv(env), maxBuffer: 64 * 1024 * 1024 })
+    .then(({ stdout, stderr }) => ({ code: 0, output: `${stdout}${stderr}` }))
+    .catch((e) => ({ code: e.code as number, output: `${e.stdout}${e.stderr}` }));
 }
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'marketplace-stubs-'));
-  const tarballs = join(scratch, 'tarballs');
-  tools = join(scratch, 'tools');
+  // A folder standing for the team's clone of this repository: the README's commands run there.
+  tools = join(scratch, 'toolkit');
   app = join(scratch, 'market-api');
-  mkdirSync(tarballs);
   mkdirSync(tools);
-  const files = await packWorkspaces(tarballs, ['openapi', 'packages/types', 'packages/contract', 'conformance']);
-  const install = (dir: string, specs: string[]) =>
-    run('npm', ['install', '--no-audit', '--no-fund', ...specs], {
-      cwd: dir,
-      env: userEnv(),
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  // The generator as a team runs it: `npx @marketplace/contract init` from the installed package.
-  writeFileSync(join(tools, 'package.json'), JSON.stringify({ name: 'tools', private: true }));
-  await install(
-    tools,
-    files.filter((f) => /marketplace-(openapi|types|contract)-/.test(f)),
-  );
-  // `--no`: the installed package's bin or nothing (never a download).
-  const init = await run('npx', ['--no', '@marketplace/contract', 'init', app], { cwd: tools, env: userEnv() });
-  expect(init.stdout).toContain('104 new operations stubbed');
-  // The project's own @marketplace dependencies from the tarballs, the rest from the registry.
-  await install(app, files);
+  const [pack, generate, ...rest] = commandsOf(readmeBlock(join(repo, 'README.md'), '#### Without a registry'));
+  expect(pack).toMatch(/^npm run pack\b/);
+  expect(rest).toEqual([]);
+  // `npm run pack` is the repository's: run there, writing into the clone's packed/ folder.
+  const packed = await shell(repo, `npm run -s pack -- ${join(tools, 'packed')}`);
+  expect(packed.code, packed.output).toBe(0);
+  // The generator as a team runs it: npx of the packed tarballs, which asks no registry for them.
+  const init = await shell(tools, generate!.replace(/ && cd .*$/, ''));
+  expect(init.code, init.output).toBe(0);
+  expect(init.output).toContain('104 new operations stubbed');
+  // The project's README, step 1: `npm install` (our packages from vendor/, the rest from the registry).
+  for (const command of commandsOf(readmeBlock(join(app, 'README.md'), '## 1. Generate (done) and install'))) {
+    const done = await shell(app, command);
+    expect(done.code, `${command}\n${done.output}`).toBe(0);
+  }
 }, 20 * MINUTE);
 
 afterAll(async () => {
@@ -116,9 +119,18 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
     const auth = readFileSync(join(app, 'src/handlers/authentication.ts'), 'utf8');
     expect(auth).toContain(' * POST /user/login: Log in with an API key\n * Permission (x-permission): None\n');
     expect(auth).toContain(' * - INVALID_API_KEY "Invalid API key": no account has this API key (HTTP 403)\n');
-    expect(readFileSync(join(app, '.github/workflows/conformance.yml'), 'utf8')).toMatch(
-      /marketplace-conformance .*--baseline conformance-baseline\.json/,
+    // Our packages from the project's vendor/ folder (init --packages), so no registry is asked for them.
+    const ours = { ...manifest.dependencies, ...manifest.devDependencies };
+    const vendored = Object.fromEntries(Object.entries(ours).filter(([name]) => name.startsWith('@marketplace/')));
+    expect(Object.keys(vendored).sort()).toEqual(
+      ['conformance', 'contract', 'openapi', 'types'].map((p) => `@marketplace/${p}`),
     );
+    for (const [name, spec] of Object.entries(vendored)) {
+      expect(spec, name).toMatch(/^file:vendor\/marketplace-[a-z]+-\d+\.\d+\.\d+\.tgz$/);
+      expect(existsSync(join(app, String(spec).slice('file:'.length))), name).toBe(true);
+    }
+    const lock = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8'));
+    expect(lock.packages['node_modules/@marketplace/contract'].resolved).toMatch(/^file:vendor\//);
   });
 
   it(
@@ -132,14 +144,12 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       expect(first.output).toContain(`Progress: 0 of ${first.states.size} operations implemented`);
       expect(first.states.get('POST /user/login')).toBe('not implemented');
       expect([...first.states].filter(([, state]) => !['not implemented', 'not tested'].includes(state))).toEqual([]);
-      // The README's baseline command records the run's failures (none) until a date.
-      const baseline = join(scratch, 'baseline.json');
-      const written = await runBin(app, 'marketplace-conformance', [
-        ...['baseline', 'write', '--from', 'conformance-reports/results.json'],
-        ...['--out', baseline, '--expires', '2027-03-31'],
-      ]);
-      expect(written.code, written.output).toBe(0);
-      expect(JSON.parse(readFileSync(baseline, 'utf8')).failures).toEqual([]);
+      // The README's baseline command (step 4, as written) records the run's failures (none) until a date.
+      for (const command of commandsOf(readmeBlock(join(app, 'README.md'), '## 4. Baseline'))) {
+        const written = await shell(app, command);
+        expect(written.code, `${command}\n${written.output}`).toBe(0);
+      }
+      expect(JSON.parse(readFileSync(join(app, 'conformance-baseline.json'), 'utf8')).failures).toEqual([]);
 
       fill();
       const filled = await tsc();
@@ -155,9 +165,72 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       // The login's handler applies no limit: the app counts its two documented rules (429, headers).
       const loginLimits = outcomes.filter((o) => /login-limits\.test\.[jt]s$/.test(o.file));
       expect(loginLimits.map((o) => o.state)).toEqual(['passed', 'passed']);
+      // The project's blocked countries reach the suite (`--blocked-country`): the test runs, and passes.
+      const blocked = outcomes.filter((o) => o.name.includes('Country blocked'));
+      expect(blocked.map((o) => o.state)).toEqual(['passed']);
     },
     15 * MINUTE,
   );
+
+  it('the release gate of the README (step 5) fails naming only what is not implemented yet', async () => {
+    const port = await freePort();
+    const server = startIn(started, app, 'npm', ['run', 'start:test-mode'], { PORT: String(port) });
+    await answering(`http://127.0.0.1:${port}`, server);
+    const [gate, ...none] = commandsOf(readmeBlock(join(app, 'README.md'), '## 5. Release gate'));
+    expect(none).toEqual([]);
+    expect(gate).toContain('http://127.0.0.1:3000 --require-all');
+    const result = await shell(app, gate!.replace('http://127.0.0.1:3000', `http://127.0.0.1:${port}`));
+    await stop(server.child);
+    expect(result.code, result.output.slice(-4000)).toBe(1);
+    const results = JSON.parse(readFileSync(join(app, 'conformance-reports/results.json'), 'utf8'));
+    const reasons = results.failed.map((f: { reason?: string }) => f.reason ?? '');
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.filter((r: string) => !r.includes('--require-all makes every missing operation a failure'))).toEqual(
+      [],
+    );
+  });
+
+  it("the CI workflow's run steps, read from the YAML, pass in a clean clone of the committed project", async () => {
+    const workflow = parse(readFileSync(join(app, '.github/workflows/conformance.yml'), 'utf8'));
+    const job = workflow.jobs.conformance as { env: Record<string, string | number>; steps: { run?: string }[] };
+    const steps = job.steps.filter((step) => step.run).map((step) => step.run as string);
+    expect(steps[0]).toBe('npm ci');
+    // What actions/checkout gives: the committed project (node_modules and reports ignored, vendor/ kept).
+    const git = (cwd: string, args: string[]) =>
+      run('git', ['-c', 'user.name=team', '-c', 'user.email=team@example.com', ...args], { cwd, env: userEnv() });
+    await git(app, ['init', '-q']);
+    await git(app, ['add', '-A']);
+    await git(app, ['commit', '-q', '-m', 'generated']);
+    const clone = join(scratch, 'ci-clone');
+    await git(scratch, ['clone', '-q', app, clone]);
+    expect(readdirSync(join(clone, 'vendor')).length).toBe(4);
+    // The job's environment, on a free port instead of 3000 (this machine may run other tests).
+    const port = await freePort();
+    const env = {
+      ...Object.fromEntries(Object.entries(job.env).map(([k, v]) => [k, String(v)])),
+      PORT: String(port),
+      MARKETPLACE_URL: `http://127.0.0.1:${port}`,
+    };
+    // Each step in its own shell, as Actions runs them; a process a step leaves running (the API)
+    // stays in the step's process group, stopped at the end.
+    const groups: number[] = [];
+    try {
+      for (const step of steps) {
+        const shellRun = startIn(started, clone, 'bash', ['-e', '-c', step], env);
+        if (shellRun.child.pid) groups.push(shellRun.child.pid);
+        const code = await new Promise<number | null>((done) => shellRun.child.once('exit', (c) => done(c)));
+        expect({ step, code }, shellRun.output().slice(-4000)).toEqual({ step, code: 0 });
+      }
+    } finally {
+      for (const group of groups)
+        try {
+          process.kill(-group, 'SIGTERM');
+        } catch {}
+    }
+    expect(readdirSync(join(clone, 'conformance-reports'))).toEqual(
+      expect.arrayContaining(['results.json', 'junit.xml', 'report.html', 'badge.svg', 'summary.json']),
+    );
+  });
 
   it('update after a field changed and an operation went: the edited handler file is kept, both listed, and tsc points at each', async () => {
     const document = JSON.parse(

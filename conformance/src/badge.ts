@@ -6,11 +6,14 @@
 // so only a holder of the key (the CI) can produce it. `marketplace-conformance verify` checks it.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { DOCUMENT_PATH, document } from './document.ts';
 import { esc, type RunResult } from './report.ts';
 
-const SUITE_PACKAGE = resolve(import.meta.dirname, '../package.json');
+// By the package's own name (its `exports` lists package.json), not by a path from this file: the
+// source sits at src/badge.ts and the build at dist/src/badge.js, one folder deeper.
+const SUITE_PACKAGE = createRequire(import.meta.url).resolve('@marketplace/conformance/package.json');
 
 export interface Seal {
   algorithm: 'sha256' | 'hmac-sha256';

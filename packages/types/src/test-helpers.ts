@@ -416,7 +416,7 @@ export interface components {
              */
             twoFactor: boolean;
             /**
-             * @description Payout methods already linked.
+             * @description Payout methods already linked, each paying to the account's `email`; for an account given no `email`, to `<platformId>@example.com`.
              * @default []
              */
             paymentMethods: ("provider_a" | "provider_b")[];

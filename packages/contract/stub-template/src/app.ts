@@ -16,6 +16,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { type Caller, identify } from './auth.ts';
 import type { Clock } from './clock.ts';
 import { handlerModules } from './generated/handlers.ts';
+import { GeoIp } from './geoip.ts';
 import { type Ctx, type NotImplemented, notImplemented, type Refusal } from './handler.ts';
 import { countGeneral, OperationLimits, RateLimiter } from './rate-limit.ts';
 import type { Store } from './store.ts';
@@ -24,6 +25,8 @@ import { testHelpers } from './test-helpers.ts';
 export interface AppOptions {
   store: Store;
   clock: Clock;
+  /** The country of a client IP (default: the table the test helpers fill, `US` otherwise). */
+  geoip?: GeoIp;
   /** Mounts the test helpers and validates answers against the document too. */
   testMode: boolean;
 }
@@ -40,7 +43,7 @@ function unknownRoute(_req: Request, res: Response): void {
     .send(JSON.stringify({ err: true, success: false, content: 'Not found' }));
 }
 
-export function createApp({ store, clock, testMode }: AppOptions): express.Express {
+export function createApp({ store, clock, geoip = new GeoIp(), testMode }: AppOptions): express.Express {
   const limiter = new RateLimiter();
   const limits = new OperationLimits(limiter);
   const gate = createGate<Caller>({
@@ -60,7 +63,7 @@ export function createApp({ store, clock, testMode }: AppOptions): express.Expre
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.use(gate.guard);
-  if (testMode) app.use(testHelpers(store, clock, limiter));
+  if (testMode) app.use(testHelpers(store, clock, limiter, geoip));
   // An operation still a stub answers as an unknown route before the gate checks anything (its
   // permission, its body): the conformance suite then counts it as not implemented.
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -103,6 +106,7 @@ export function createApp({ store, clock, testMode }: AppOptions): express.Expre
       op,
       store,
       clock,
+      geoip,
       limiter,
       now: clock.now(),
       ip: req.ip ?? '',

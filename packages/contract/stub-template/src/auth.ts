@@ -1,7 +1,8 @@
 // The authentication hook the gate calls before an operation's permission level is checked: who
 // sends this request? Here, a bearer token of a login session in the store, bound to the login IP
-// and valid about 31 days (seed: Authentication). `issueToken` is what a login handler calls.
-// Replace both with the API's JWTs (claims, signature, revocation) as you implement them.
+// and valid about 31 days (seed: Authentication). `issueToken` is what a login handler calls: a
+// JWT with the seed's claims (seed: JWT claims), signed with a secret drawn at start. Replace the
+// secret with one from your configuration, and add revocation, before anyone logs in for real.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import type { Session, Store, User } from './store.ts';
@@ -17,10 +18,27 @@ export const TOKEN_LIFETIME = 31 * 24 * 3600;
 const secret = randomBytes(32);
 const base64url = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-/** A signed token for `user` logged in from `ip`, kept as a session in the store. */
-export function issueToken(store: Store, user: User, ip: string, now: number): string {
+/**
+ * A signed token for `user` logged in from `ip`, which resolved to `country` (`ctx.geoip`), kept as
+ * a session in the store. The seed does not show what `roles` and `rolesHash` hold: empty here.
+ */
+export function issueToken(store: Store, user: User, ip: string, now: number, country: string): string {
   const expires = now + TOKEN_LIFETIME;
-  const unsigned = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: user.platformId, ip, iat: now, exp: expires })}`;
+  const claims = {
+    iss: 'API',
+    sub: user.platformId,
+    steamid: user.platformId,
+    API: true,
+    ip,
+    proxy: false,
+    country,
+    iat: now,
+    exp: expires,
+    jti: randomBytes(16).toString('hex'),
+    roles: [],
+    rolesHash: '',
+  };
+  const unsigned = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url(claims)}`;
   const token = `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
   store.addSession({ token, platformId: user.platformId, ip, expires });
   return token;

@@ -9,6 +9,7 @@ import type { Request, Response } from 'express';
 import type { Caller } from './auth.ts';
 import type { Clock } from './clock.ts';
 import type { Revisions } from './generated/revisions.ts';
+import type { GeoIp } from './geoip.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Store } from './store.ts';
 
@@ -22,6 +23,8 @@ export interface Ctx<Id extends OperationId> {
   op: OperationInfo;
   store: Store;
   clock: Clock;
+  /** The country of a client IP: the login refuses those of settings.ts's BLOCKED_COUNTRIES. */
+  geoip: GeoIp;
   limiter: RateLimiter;
   /** Unix seconds on the clock (the test helpers move it in test mode). */
   now: number;

@@ -1,7 +1,9 @@
 // The test helpers of the conformance suite (the test-helpers document of @marketplace/openapi),
 // mounted in test mode only: known state (reset, users, items, assets; reset also forgets the
-// rate-limit counts) and a clock the suite can move. Envelope A, HTTP 300 with a message for a bad
-// request. A helper left out (buy orders, outbox, platform, payments, geo-IP) answers 404, and the
+// rate-limit counts and the GeoIP table), a clock the suite can move and the country of an IP.
+// Envelope A, HTTP 300 with a message for a bad request; each answer is the one the helper's
+// schema documents (the suite checks it). A helper left out (buy orders, outbox, platform,
+// payments) answers 404, and the
 // suite skips the tests that need it, naming it. Add them as you implement the features they prepare.
 // The contract's helpers gate reads each body within its limit, validates it against the helper's
 // schema (answering the documented 300) and drops the fields the schema does not declare: what a
@@ -10,6 +12,7 @@ import { randomInt } from 'node:crypto';
 import { helpersGate, sendError, sendOk } from '@marketplace/contract';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from './clock.ts';
+import type { GeoIp } from './geoip.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { Item, Store, User } from './store.ts';
 
@@ -26,19 +29,26 @@ export const slugOf = (name: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter): RequestHandler {
+export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter, geoip: GeoIp): RequestHandler {
   /** `METHOD path` of the helpers written here: only they go through the helpers' gate. */
   const written = new Set<string>();
   const helpers = helpersGate(
     { unexpected: (err, req) => console.error(`${req.method} ${req.path} failed`, err), trustProxy: 'loopback' },
-    (app) => mountHelpers(app, store, clock, limiter, written),
+    (app) => mountHelpers(app, { store, clock, limiter, geoip }, written),
   );
   // Every other path is the API's: a helper not written yet answers 404 there, as an unknown route.
   return (req: Request, res: Response, next: NextFunction) =>
     written.has(`${req.method} ${req.path}`) ? helpers(req, res, next) : next();
 }
 
-function mountHelpers(router: Express, store: Store, clock: Clock, limiter: RateLimiter, written: Set<string>): void {
+interface World {
+  store: Store;
+  clock: Clock;
+  limiter: RateLimiter;
+  geoip: GeoIp;
+}
+
+function mountHelpers(router: Express, { store, clock, limiter, geoip }: World, written: Set<string>): void {
   const post = (path: string, helper: (body: Body) => Answer) => {
     written.add(`POST /test_helpers${path}`);
     router.post(`/test_helpers${path}`, (req: Request, res: Response) => {
@@ -52,6 +62,7 @@ function mountHelpers(router: Express, store: Store, clock: Clock, limiter: Rate
     store.clear();
     clock.reset();
     limiter.clear();
+    geoip.clear();
     return { ok: true, value: { ok: true } };
   });
 
@@ -93,7 +104,24 @@ function mountHelpers(router: Express, store: Store, clock: Clock, limiter: Rate
       game: game ?? item.game,
       attributes,
     });
-    return { ok: true, value: asset };
+    // The documented answer (`id, assetId, item_id, user, state`, the price and game), not the stored record.
+    return {
+      ok: true,
+      value: {
+        id: asset.id,
+        assetId: asset.assetId,
+        item_id: asset.itemId,
+        user: asset.owner,
+        state: asset.state,
+        price: asset.price,
+        game: asset.game,
+      },
+    };
+  });
+
+  post('/geoip', (b: Body) => {
+    geoip.set(b.ip, b.country);
+    return { ok: true, value: { ip: b.ip, country: geoip.countryOf(b.ip) } };
   });
 
   post('/clock', (b: Body) => {

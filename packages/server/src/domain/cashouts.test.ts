@@ -158,6 +158,25 @@ describe('linkMethod and unlinkMethod', () => {
   });
 });
 
+describe('the e-mail a method pays to', () => {
+  it("is the link's, else the account's, else <platformId>@example.com: never an empty string", () => {
+    const s = testState(NOW);
+    const linked = s.user({ balance: 100_000, email: 'account@example.com', paymentMethods: ['provider_b'] });
+    linkMethod(s.tx, linked.platformId, 'provider_a', 'pay@example.com', NOW + 1);
+    expect(linkedMethods(s.tx.get('users', linked.platformId)!)).toEqual([
+      { method: 'provider_b', email: 'account@example.com', linkedAt: String(NOW) },
+      { method: 'provider_a', email: 'pay@example.com', linkedAt: String(NOW + 1) },
+    ]);
+    const bare = s.user({ balance: 100_000, paymentMethods: ['provider_a'] });
+    const stand = `${bare.platformId}@example.com`;
+    expect(linkedMethods(s.tx.get('users', bare.platformId)!)).toEqual([
+      { method: 'provider_a', email: stand, linkedAt: String(NOW) },
+    ]);
+    requestCashout(s.tx, { user: bare.platformId, amount: 5000, method: 'provider_a', now: NOW });
+    expect(s.tx.effects.find((e) => e.kind === 'payout')).toMatchObject({ email: stand });
+  });
+});
+
 // Issue 5's money invariant under random cashout traffic: requests (valid or not), cancels by
 // anyone, provider reports in any order and clock jumps, by several users at once.
 describe('the money invariant under random cashout commands', () => {

@@ -105,8 +105,13 @@ export function requestCashout(tx: Tx, req: CashoutRequest): Result<CashoutResul
 }
 
 /** Where a method pays: its linked e-mail, else the account's. */
-const payoutEmail = (user: Pick<User, 'email' | 'paymentLinks'>, method: PayoutMethod) =>
-  user.paymentLinks?.[method]?.email ?? user.email;
+/**
+ * The e-mail a method pays to: its link's, else the account's. A method linked without either (a
+ * test helper's user given `paymentMethods` but no `email`) pays to `<platformId>@example.com`, the
+ * stand-in the test-helpers document names, so that no answer carries an e-mail that is not one.
+ */
+const payoutEmail = (user: Pick<User, 'platformId' | 'email' | 'paymentLinks'>, method: PayoutMethod) =>
+  user.paymentLinks?.[method]?.email ?? (user.email || `${user.platformId}@example.com`);
 
 /** Cancels the caller's pending cashout and refunds it (document: POST /cashout/cancel). */
 export function cancelCashout(tx: Tx, user: string, cashoutId: number, now: number): Result<Cashout> {
@@ -198,10 +203,10 @@ export function cashoutHistory(tx: Tx, user: string, page: number, perpage: numb
 }
 
 /** The document's PaymentMethod rows of a user. */
-export function linkedMethods(user: Pick<User, 'paymentMethods' | 'paymentLinks' | 'email' | 'since'>) {
+export function linkedMethods(user: Pick<User, 'platformId' | 'paymentMethods' | 'paymentLinks' | 'email' | 'since'>) {
   return user.paymentMethods.map((method) => {
     const link = user.paymentLinks?.[method];
-    return { method, email: link?.email ?? user.email, linkedAt: String(link?.linkedAt ?? user.since) };
+    return { method, email: payoutEmail(user, method), linkedAt: String(link?.linkedAt ?? user.since) };
   });
 }
 
