@@ -1,5 +1,5 @@
-// The collections as a frontend team runs them: @marketplace/openapi and @marketplace/server packed
-// and installed into a new project with newman and Bruno's CLI from the registry, then the
+// README.md, "### The API in your HTTP client and your editor's assistant", run as written.
+// The collections as a frontend team runs them: @marketplace/openapi and @marketplace/server packed and installed into a new project with newman and Bruno's CLI from the registry, then the
 // README's commands run as written (but for the port and the admin key the server prints) from
 // node_modules/@marketplace/openapi/tools/ against the installed server's demo world: newman and
 // `bru run` each send every request, every test of theirs passes (a documented status, the
@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answering, freePort, MINUTE, packWorkspaces, repo, run, startIn, stop, userEnv } from './packed-project.ts';
+import { packWorkspaces } from './pack.ts';
+import { answering, freePort, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
 import { DEMO_REFUSED } from './tools-demo.ts';
 import { type Json, toolOperations } from './tools-operations.ts';
 
