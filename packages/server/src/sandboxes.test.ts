@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from './config.ts';
 import { DEMO_KEYS } from './demo-data.ts';
-import { INVALID_DEMO, SANDBOX_MEMORY_FULL, sandboxesFull } from './sandboxes.ts';
+import { INVALID_DEMO, SANDBOX_MEMORY_FULL, Sandboxes, type SandboxServer, sandboxesFull } from './sandboxes.ts';
 import { startServer } from './server.ts';
 
 type Started = Awaited<ReturnType<typeof startServer>>;
@@ -234,6 +234,49 @@ describe('sandboxes outside test mode, idle and memory bounds', { timeout: 120_0
       expect([res.status, res.json.content]).toEqual([503, SANDBOX_MEMORY_FULL]);
     } finally {
       await tight.close();
+    }
+  });
+});
+
+describe('the idle sweep and a sandbox in use', () => {
+  it('Given a request (or the set-up) outlasting the idle time, the sandbox stays until its idle time after the answer ends', async () => {
+    let now = 0;
+    let closed = 0;
+    let finishSetUp = () => {};
+    const server: SandboxServer = {
+      handle: () => {},
+      populate: () => new Promise((done) => (finishSetUp = () => done([]))),
+      seedDemo: async () => [],
+      close: async () => void (closed += 1),
+    };
+    const sandboxes = new Sandboxes({ max: 2, idleSeconds: 1, memoryMb: undefined }, async () => server, {
+      now: () => now,
+    });
+    try {
+      // The creation's set-up (a population) takes 5 s: the sandbox is busy, not idle.
+      const creating = sandboxes.create(1, 0);
+      await new Promise((done) => setImmediate(done));
+      now = 5_000;
+      await sandboxes.removeIdle();
+      expect(closed).toBe(0);
+      finishSetUp();
+      const created = await creating;
+      expect('id' in created).toBe(true);
+      const id = 'id' in created ? created.id : '';
+      // A request that runs 3 s is not swept; its idle time starts when it ends.
+      const release = sandboxes.inUse(id);
+      now = 8_000;
+      await sandboxes.removeIdle();
+      expect(closed).toBe(0);
+      release();
+      now = 8_999;
+      await sandboxes.removeIdle();
+      expect(closed).toBe(0);
+      now = 9_000;
+      await sandboxes.removeIdle();
+      expect(closed).toBe(1);
+    } finally {
+      await sandboxes.close();
     }
   });
 });

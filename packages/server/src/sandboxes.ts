@@ -36,6 +36,12 @@ export interface SandboxServer {
 interface Held {
   server: SandboxServer;
   lastUsed: number;
+  /**
+   * Requests (and the creation's set-up) in flight. The idle sweep never closes a sandbox while one
+   * runs: on a loaded machine one request can outlast the idle time, and its sandbox must not go
+   * from under it.
+   */
+  busy: number;
   /** When this instance last wrote `last_used` to the registry. */
   touched: number;
 }
@@ -128,9 +134,14 @@ export class Sandboxes {
       this.#opening.delete(id);
     }
     this.#hold(id, server);
-    // The demo world first: its accounts keep the IDs `npm start` gives them, the population's come after.
-    const demoAccounts = demo ? await server.seedDemo() : undefined;
-    return { id, users: users > 0 ? await server.populate(users, balance) : [], demoAccounts };
+    const release = this.inUse(id);
+    try {
+      // The demo world first: its accounts keep the IDs `npm start` gives them, the population's come after.
+      const demoAccounts = demo ? await server.seedDemo() : undefined;
+      return { id, users: users > 0 ? await server.populate(users, balance) : [], demoAccounts };
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -201,12 +212,26 @@ export class Sandboxes {
   }
 
   /**
+   * Marks sandbox `id` busy until the returned release is called, which counts as its last use: a
+   * request's idle time starts when its answer ends, not when it arrived.
+   */
+  inUse(id: string): () => void {
+    const held = this.#held.get(id);
+    if (!held) return () => {};
+    held.busy += 1;
+    return () => {
+      held.busy -= 1;
+      held.lastUsed = this.#now();
+    };
+  }
+
+  /**
    * Closes every sandbox this process has not used for the idle time; with a registry, also
    * deletes every sandbox no instance has used for that long.
    */
   async removeIdle(): Promise<void> {
     const oldest = this.#now() - this.#limits.idleSeconds * 1000;
-    for (const [id, held] of this.#held) if (held.lastUsed <= oldest) await this.#forget(id);
+    for (const [id, held] of this.#held) if (held.busy === 0 && held.lastUsed <= oldest) await this.#forget(id);
     for (const id of (await this.#registry?.removeIdle(this.#limits.idleSeconds)) ?? []) await this.#forget(id);
   }
 
@@ -218,7 +243,7 @@ export class Sandboxes {
 
   #hold(id: string, server: SandboxServer): void {
     const now = this.#now();
-    this.#held.set(id, { server, lastUsed: now, touched: now });
+    this.#held.set(id, { server, lastUsed: now, touched: now, busy: 0 });
     this.#sweep();
   }
 
@@ -293,6 +318,7 @@ export function sandboxesRouter(sandboxes: Sandboxes, idleSeconds: number, demo:
     const id = req.params.id as string;
     const server = await sandboxes.use(id);
     if (!server) return sendError(res, 'A', NOT_FOUND, 404);
+    res.once('close', sandboxes.inUse(id));
     // A population grows a world by up to millions of records: refused while memory is short.
     if (req.method === 'POST' && req.path === '/test_helpers/population' && sandboxes.overMemory()) {
       res.set('Retry-After', retryAfter);
