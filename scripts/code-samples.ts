@@ -125,7 +125,7 @@ export function clientErrorSample(doc: Json, method: string, path: string, op: J
     '} catch (error) {',
     `  if (!isMarketplaceError(error, '${m}', '${path}')) throw error;`,
     // A documented message is tested by name; everything else by its kind.
-    '  // error.kind: business (HTTP 300), forbidden, not_found, rate_limited (after the retries), server, network.',
+    '  // error.kind: business (HTTP 300), forbidden, not_found, rate_limited (after the retries), server, network, cors, aborted.',
     ...(message
       ? [
           `  if (error.is(${JSON.stringify(message)})) console.log(error.message); // only documented messages compile`,

@@ -63,11 +63,14 @@ const BLOCKS: Record<string, Account> = {
     },
   "README.md › #### Without a registry › npm run pack                                  # in the clone: every package's tarball into packed/":
     { run: 'scripts/server-stubs.test.ts' },
-  "README.md › ### The API in your HTTP client and your editor's assistant › npx newman run openapi/tools/postman/item-marketplace.postman_collection.json -e openapi/tools/postman/sandbox.postman_environment.json":
+  "README.md › ### The API in your HTTP client and your editor's assistant › npm install --save-dev @marketplace/openapi @marketplace/server newman@6 @usebruno/cli@4":
     {
-      equivalent: 'scripts/tools.test.ts',
-      how: "the collection is run with newman's API in the sandbox environment, not its CLI",
+      equivalent: 'scripts/pack-collections.test.ts',
+      how: "the packed tarballs are installed in place of the registry's @marketplace packages, with the same newman and Bruno CLI; the server is started with these arguments on a free port",
     },
+  "README.md › ### The API in your HTTP client and your editor's assistant › ADMIN_KEY=the-key-it-printed": {
+    run: 'scripts/pack-collections.test.ts',
+  },
   'README.md › ### Many sandboxes on one server › npx marketplace-server --sandboxes --db :memory: --port 8080 &': {
     notRun: 'the sandboxes are tested in-process (packages/server/src/sandboxes.test.ts), not through these commands',
   },

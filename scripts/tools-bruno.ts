@@ -8,6 +8,7 @@
 import { envJsonToBruV2, jsonToBruV2, jsonToCollectionBru } from '@usebruno/lang';
 import { GENERATED_NOTE } from './generated-files.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
+import { answerShapes } from './tools-shapes.ts';
 
 /** A folder's directory: its name in kebab case (the displayed name is in its folder.bru). */
 export const folderDir = (name: string) =>
@@ -16,11 +17,22 @@ export const folderDir = (name: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-function tests(o: ToolOperation): string {
+/** A documented status, and a JSON answer of the shape the document gives for it (tools-shapes.ts). */
+function tests(doc: Json, o: ToolOperation): string {
+  const { byStatus, definitions } = answerShapes(doc, o.op);
   return [
     `test("answers a status the document gives (${o.statuses.join(', ')})", function () {`,
     `  expect(${JSON.stringify(o.statuses)}).to.include(res.getStatus());`,
     '});',
+    "// The document's JSON answer schemas of this operation by status, in draft-07 form.",
+    `const shapes = ${JSON.stringify(byStatus)};`,
+    `const definitions = ${JSON.stringify(definitions)};`,
+    'if (/json/.test(res.getHeader("content-type") || "")) {',
+    '  test("answers the shape the document gives for its status", function () {',
+    '    expect(shapes).to.have.property(String(res.getStatus()));',
+    '    expect(res.getBody()).to.have.jsonSchema({ definitions, ...shapes[res.getStatus()] }, { strict: false });',
+    '  });',
+    '}',
   ].join('\n');
 }
 
@@ -30,7 +42,29 @@ const KEEP_JWT = [
   'if (typeof jwt === "string") bru.setVar("jwt", jwt);',
 ].join('\n');
 
-function request(o: ToolOperation, seq: number): string {
+/**
+ * A pre-request script logging in with the API key in environment variable `key` and keeping the
+ * JWT in the runtime variable `jwt`: an admin operation's ({{adminApiKey}}, once), and the
+ * log-out's, which needs a session of its own (the request before it ended the collection's).
+ */
+function loginScript(key: string, jwt: string, once: boolean): string {
+  return [
+    `if (${once ? `!bru.getVar("${jwt}")` : 'true'}) {`,
+    '  const login = await bru.sendRequest({',
+    '    method: "POST",',
+    '    url: bru.getEnvVar("baseUrl") + "/user/login",',
+    '    headers: { "Content-Type": "application/json" },',
+    `    data: { apiKey: bru.getEnvVar("${key}") },`,
+    '  });',
+    '  const jwt = login?.data?.content?.jwt;',
+    `  if (typeof jwt === "string") bru.setVar("${jwt}", jwt);`,
+    '}',
+  ].join('\n');
+}
+
+const PRE_REQUEST: Record<string, string> = { getUserDisconnect: loginScript('apiKey', 'jwt', false) };
+
+function request(doc: Json, o: ToolOperation, seq: number): string {
   const [, search = ''] = o.url.split('?');
   const params = [...new URLSearchParams(search)].map(([name, value]) => ({
     name,
@@ -51,10 +85,15 @@ function request(o: ToolOperation, seq: number): string {
     },
     params,
     headers,
-    auth: o.bearer ? { bearer: { token: '{{jwt}}' } } : {},
+    auth: o.bearer ? { bearer: { token: o.admin ? '{{adminJwt}}' : '{{jwt}}' } } : {},
     body: json === undefined ? {} : { json },
-    script: o.operationId === LOGIN ? { res: KEEP_JWT } : {},
-    tests: tests(o),
+    script:
+      o.operationId === LOGIN
+        ? { res: KEEP_JWT }
+        : o.admin || PRE_REQUEST[o.operationId]
+          ? { req: PRE_REQUEST[o.operationId] ?? loginScript('adminApiKey', 'adminJwt', true) }
+          : {},
+    tests: tests(doc, o),
     docs: `\`${o.method} ${o.path}\` (\`${o.operationId}\`)\n\n${o.op.description}`,
     examples: o.example
       ? [
@@ -90,6 +129,7 @@ export function bruno(doc: Json, operations: ToolOperation[]): Record<string, st
       variables: [
         { name: 'baseUrl', value: target.baseUrl, enabled: true, secret: false },
         { name: 'apiKey', value: target.apiKey, enabled: true, secret: false },
+        { name: 'adminApiKey', value: target.adminApiKey, enabled: true, secret: false },
       ],
     })}\n`;
   const tags = [...new Set(operations.map((o) => o.folder))];
@@ -98,7 +138,7 @@ export function bruno(doc: Json, operations: ToolOperation[]): Record<string, st
     operations
       .filter((o) => o.folder === tag)
       .forEach((o, i) => {
-        files[`bruno/${folderDir(tag)}/${o.operationId}.bru`] = request(o, i + 1);
+        files[`bruno/${folderDir(tag)}/${o.operationId}.bru`] = request(doc, o, i + 1);
       });
   });
   return files;

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import { exampleBody, exampleUrl } from './code-samples.ts';
 import { decorate } from './docs.ts';
+import { DEMO_REQUESTS, RUN_BEFORE } from './tools-demo.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
 export type Json = any;
@@ -20,10 +21,26 @@ export const LOGIN = 'postUserLogin';
 export const SESSION_END = ['getUserDisconnectSessionId', 'getUserDisconnect'];
 const LAST_FOLDER = 'Log out (run last: it ends the session)';
 
-/** Where each target listens by default (`npm run mock`, `npm run sandbox`) and the key it takes. */
+/**
+ * Where each target listens by default (`npm run mock`, `npm run sandbox`), the key it takes, and an
+ * admin's key for the admin operations: the demo admins' keys are random, printed when the demo world
+ * is made (`npm start`) and answered by a demo sandbox (`demoAccounts`), so the sandbox's is set at run time.
+ */
 export const TARGETS = [
-  { id: 'mock', name: 'Item Marketplace mock', baseUrl: 'http://127.0.0.1:4010', apiKey: 'any-key' },
-  { id: 'sandbox', name: 'Item Marketplace sandbox', baseUrl: 'http://127.0.0.1:8080', apiKey: 'demo-alice-api-key' },
+  {
+    id: 'mock',
+    name: 'Item Marketplace mock',
+    baseUrl: 'http://127.0.0.1:4010',
+    apiKey: 'any-key',
+    adminApiKey: 'any-admin-key',
+  },
+  {
+    id: 'sandbox',
+    name: 'Item Marketplace sandbox',
+    baseUrl: 'http://127.0.0.1:8080',
+    apiKey: 'demo-alice-api-key',
+    adminApiKey: '',
+  },
 ] as const;
 
 export interface ToolExample {
@@ -45,12 +62,14 @@ export interface ToolOperation {
   summary: string;
   /** The operation with the docs page's additions (permission, messages, samples: scripts/docs.ts). */
   op: Json;
-  /** The path with the example values of its path and required query parameters. */
+  /** The path with the example values of its path and required query parameters (the demo world's: tools-demo.ts). */
   url: string;
-  /** The example body (the login's API key as `{{apiKey}}`), if the operation takes one. */
+  /** The example body (the login's API key as `{{apiKey}}`; the demo world's: tools-demo.ts), if the operation takes one. */
   body?: unknown;
   /** Sends `Authorization: Bearer {{jwt}}`: every operation whose permission is not None. */
   bearer: boolean;
+  /** An admin operation: its bearer is `{{adminJwt}}`, from a login with `{{adminApiKey}}`. */
+  admin: boolean;
   /** Every status the operation documents. */
   statuses: number[];
   /** The first documented success example. */
@@ -96,7 +115,8 @@ export function toolOperations(doc: Json): ToolOperation[] {
     for (const method of ['get', 'post'] as const) {
       const op = (item as Json)[method];
       if (!op?.operationId) continue;
-      const body = op.operationId === LOGIN ? { apiKey: '{{apiKey}}' } : exampleBody(op);
+      const demo = DEMO_REQUESTS[op.operationId] ?? {};
+      const body = op.operationId === LOGIN ? { apiKey: '{{apiKey}}' } : (demo.body ?? exampleBody(op));
       out.push({
         operationId: op.operationId,
         method: method.toUpperCase() as 'GET' | 'POST',
@@ -105,9 +125,10 @@ export function toolOperations(doc: Json): ToolOperation[] {
         folder: SESSION_END.includes(op.operationId) ? LAST_FOLDER : (op.tags?.[0] ?? 'Other'),
         summary: op.summary ?? op.operationId,
         op: decorated.paths[path][method],
-        url: exampleUrl(doc, path, op),
+        url: demo.url ?? exampleUrl(doc, path, op),
         body: body ?? (op.requestBody?.required ? {} : undefined),
         bearer: op['x-permission'] !== 'None',
+        admin: op['x-permission'] === 'admin',
         statuses: Object.keys(op.responses ?? {})
           .filter((s) => /^\d{3}$/.test(s))
           .map(Number),
@@ -120,8 +141,22 @@ export function toolOperations(doc: Json): ToolOperation[] {
       : o.folder === LAST_FOLDER
         ? tags.length + 2
         : tags.indexOf(o.tag) + 1 || tags.length + 1;
-  return out
+  // The session's end in SESSION_END's order: the session ID one first, the log-out last.
+  const within = (o: ToolOperation, i: number) => (o.folder === LAST_FOLDER ? SESSION_END.indexOf(o.operationId) : i);
+  const sorted = out
     .map((o, i) => ({ o, i }))
-    .sort((a, b) => rank(a.o) - rank(b.o) || a.i - b.i)
+    .sort((a, b) => rank(a.o) - rank(b.o) || within(a.o, a.i) - within(b.o, b.i))
     .map(({ o }) => o);
+  // RUN_BEFORE: an operation moves into the folder of the one it precedes, just before it.
+  for (const [first, second] of Object.entries(RUN_BEFORE)) {
+    if (!sorted.some((o) => o.operationId === first) || !sorted.some((o) => o.operationId === second))
+      throw new Error(`RUN_BEFORE names an operation the document does not have: ${first}, ${second}`);
+    const moved = sorted.splice(
+      sorted.findIndex((o) => o.operationId === first),
+      1,
+    )[0]!;
+    const at = sorted.findIndex((o) => o.operationId === second);
+    sorted.splice(at, 0, { ...moved, folder: sorted[at]!.folder });
+  }
+  return sorted;
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { GENERATED_NOTE } from './generated-files.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
+import { answerShapes } from './tools-shapes.ts';
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
 
@@ -16,12 +17,25 @@ function stableId(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The test script of an operation: a documented status; the login also keeps the JWT. */
-function testScript(o: ToolOperation): string[] {
+/**
+ * The test script of an operation: a documented status, and a JSON answer of the shape the document
+ * gives for it (Postman's `jsonSchema`, tools-shapes.ts); the login also keeps the JWT.
+ */
+function testScript(doc: Json, o: ToolOperation): string[] {
+  const { byStatus, definitions } = answerShapes(doc, o.op);
   const lines = [
     `pm.test('answers a status the document gives (${o.statuses.join(', ')})', function () {`,
     `  pm.expect(${JSON.stringify(o.statuses)}).to.include(pm.response.code);`,
     '});',
+    "// The document's JSON answer schemas of this operation by status, in draft-07 form.",
+    `var shapes = ${JSON.stringify(byStatus)};`,
+    `var definitions = ${JSON.stringify(definitions)};`,
+    "if (/json/.test(pm.response.headers.get('Content-Type') || '')) {",
+    "  pm.test('answers the shape the document gives for its status', function () {",
+    '    pm.expect(shapes).to.have.property(String(pm.response.code));',
+    '    pm.response.to.have.jsonSchema(Object.assign({ definitions: definitions }, shapes[pm.response.code]));',
+    '  });',
+    '}',
   ];
   if (o.operationId === LOGIN)
     lines.push(
@@ -34,6 +48,32 @@ function testScript(o: ToolOperation): string[] {
     );
   return lines;
 }
+
+/**
+ * A pre-request script logging in with the API key in variable `key` and keeping the JWT in the
+ * collection variable `jwt`: an admin operation's ({{adminApiKey}}, once), and the log-out's, which
+ * needs a session of its own (the request before it ended the collection's).
+ */
+function loginScript(key: string, jwt: string, once: boolean): string[] {
+  return [
+    `if (${once ? `!pm.collectionVariables.get('${jwt}')` : 'true'}) {`,
+    '  pm.sendRequest(',
+    '    {',
+    "      url: pm.variables.get('baseUrl') + '/user/login',",
+    "      method: 'POST',",
+    "      header: { 'Content-Type': 'application/json' },",
+    `      body: { mode: 'raw', raw: JSON.stringify({ apiKey: pm.variables.get('${key}') }) },`,
+    '    },',
+    '    function (error, response) {',
+    '      var jwt = !error && response.json().content.jwt;',
+    `      if (typeof jwt === 'string') pm.collectionVariables.set('${jwt}', jwt);`,
+    '    },',
+    '  );',
+    '}',
+  ];
+}
+
+const PRE_REQUEST: Record<string, string[]> = { getUserDisconnect: loginScript('apiKey', 'jwt', false) };
 
 function request(o: ToolOperation): Json {
   const [path = '', search = ''] = o.url.split('?');
@@ -50,12 +90,17 @@ function request(o: ToolOperation): Json {
       path: path.split('/').filter(Boolean),
       ...(query.length ? { query } : {}),
     },
-    // The public operations send no bearer; the others inherit the collection's ({{jwt}}).
-    ...(o.bearer ? {} : { auth: { type: 'noauth' } }),
+    // The public operations send no bearer; the admin ones the admin's ({{adminJwt}}); the others
+    // inherit the collection's ({{jwt}}).
+    ...(o.admin
+      ? { auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{adminJwt}}', type: 'string' }] } }
+      : o.bearer
+        ? {}
+        : { auth: { type: 'noauth' } }),
   };
 }
 
-function item(o: ToolOperation): Json {
+function item(doc: Json, o: ToolOperation): Json {
   const req = request(o);
   return {
     id: stableId(o.operationId),
@@ -74,7 +119,20 @@ function item(o: ToolOperation): Json {
           },
         ]
       : [],
-    event: [{ listen: 'test', script: { type: 'text/javascript', exec: testScript(o) } }],
+    event: [
+      ...(o.admin || PRE_REQUEST[o.operationId]
+        ? [
+            {
+              listen: 'prerequest',
+              script: {
+                type: 'text/javascript',
+                exec: PRE_REQUEST[o.operationId] ?? loginScript('adminApiKey', 'adminJwt', true),
+              },
+            },
+          ]
+        : []),
+      { listen: 'test', script: { type: 'text/javascript', exec: testScript(doc, o) } },
+    ],
   };
 }
 
@@ -84,7 +142,7 @@ export function postman(doc: Json, operations: ToolOperation[]): Record<string, 
     id: stableId(`tag:${tag}`),
     name: tag,
     description: (doc.tags ?? []).find((t: Json) => t.name === tag)?.description ?? '',
-    item: operations.filter((o) => o.folder === tag).map(item),
+    item: operations.filter((o) => o.folder === tag).map((o) => item(doc, o)),
   }));
   const collection = {
     info: {
@@ -98,6 +156,8 @@ export function postman(doc: Json, operations: ToolOperation[]): Record<string, 
       { key: 'baseUrl', value: TARGETS[0].baseUrl, type: 'string' },
       { key: 'jwt', value: '', type: 'string' },
       { key: 'apiKey', value: TARGETS[0].apiKey, type: 'string' },
+      { key: 'adminJwt', value: '', type: 'string' },
+      { key: 'adminApiKey', value: TARGETS[0].adminApiKey, type: 'string' },
     ],
     item: folders,
   };
@@ -112,6 +172,7 @@ export function postman(doc: Json, operations: ToolOperation[]): Record<string, 
         values: [
           { key: 'baseUrl', value: target.baseUrl, type: 'default', enabled: true },
           { key: 'apiKey', value: target.apiKey, type: 'secret', enabled: true },
+          { key: 'adminApiKey', value: target.adminApiKey, type: 'secret', enabled: true },
         ],
         _postman_variable_scope: 'environment',
       },

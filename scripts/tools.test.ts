@@ -9,15 +9,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bruToJsonV2 } from '@usebruno/lang';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/proxy.ts';
 import { startMock } from '../packages/mock/src/mock.ts';
-import { parseConfig } from '../packages/server/src/config.ts';
-import { startServer } from '../packages/server/src/server.ts';
+import { startSandbox } from '../packages/server/src/sandbox.ts';
 import { TOOLS_DIR } from './generated-files.ts';
 import { toolFiles } from './tools.ts';
 import { folderDir } from './tools-bruno.ts';
+import { DEMO_REFUSED } from './tools-demo.ts';
 import { type Json, LOGIN, toolOperations } from './tools-operations.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -27,20 +26,24 @@ const doc = JSON.parse(readFileSync(join(root, 'openapi/bundled/openapi.json'), 
 const operations = toolOperations(doc);
 const read = (rel: string) => readFileSync(join(tools, rel), 'utf8');
 
-/** The sandbox in test mode (response validation on), or the mock, behind the validating proxy. */
+/**
+ * A demo sandbox (test mode, response validation on) with an admin's key, or the mock, behind the
+ * validating proxy.
+ */
 async function behindProxy(target: 'sandbox' | 'mock' = 'sandbox') {
   const server =
     target === 'mock'
-      ? await startMock({ log: () => {} }).then((m) => ({ url: m.url, close: m.stop }))
-      : await startServer({
-          config: parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', PORT: '0' }),
-          demoData: true,
-          logger: pino({ level: 'silent' }),
-        });
+      ? await startMock({ log: () => {} }).then((m) => ({ url: m.url, close: m.stop, adminKey: 'any-admin-key' }))
+      : await startSandbox({ demo: true }).then((s) => ({
+          url: s.url,
+          close: s.close,
+          adminKey: s.demoAccounts.find((a) => a.admin)!.apiKey,
+        }));
   const out = mkdtempSync(join(tmpdir(), 'tools-proxy-'));
   const proxy = await startValidatingProxy({ target: server.url, out, log: () => {} });
   return {
     proxy,
+    adminKey: server.adminKey,
     stop: async () => {
       await proxy.close();
       await server.close();
@@ -50,15 +53,24 @@ async function behindProxy(target: 'sandbox' | 'mock' = 'sandbox') {
 }
 
 /** Runs the Postman collection with newman in one of its environments, its baseUrl set to `url`. */
-async function runNewman(collection: Json, target: 'mock' | 'sandbox', url: string): Promise<Json> {
+async function runNewman(collection: Json, target: 'mock' | 'sandbox', url: string, adminKey: string): Promise<Json> {
   const environment = JSON.parse(read(`postman/${target}.postman_environment.json`));
   environment.values.find((v: Json) => v.key === 'baseUrl').value = url;
+  environment.values.find((v: Json) => v.key === 'adminApiKey').value = adminKey;
   const newman = require('newman');
   return await new Promise((done, fail) =>
     newman.run({ collection, environment, reporters: [], timeoutRequest: 30_000 }, (error: Error, s: Json) =>
       error ? fail(error) : done(s),
     ),
   );
+}
+
+// The scripted logins (the admin operations' and the log-out's: tools-postman.ts) are executions too.
+const SCRIPTED_LOGINS = 2;
+/** Every request of the collection was sent, and the scripted logins besides. */
+function expectEverySent(summary: Json): void {
+  expect(new Set(summary.run.executions.map((e: Json) => e.item.id)).size).toBe(operations.length);
+  expect(summary.run.executions).toHaveLength(operations.length + SCRIPTED_LOGINS);
 }
 
 const failures = (summary: Json) => summary.run.failures.map((f: Json) => `${f.source?.name}: ${f.error?.message}`);
@@ -93,7 +105,7 @@ describe('the Postman collection', () => {
   it('has environments for the mock and the sandbox', () => {
     for (const target of ['mock', 'sandbox']) {
       const env = JSON.parse(read(`postman/${target}.postman_environment.json`));
-      expect(env.values.map((v: Json) => v.key)).toEqual(['baseUrl', 'apiKey']);
+      expect(env.values.map((v: Json) => v.key)).toEqual(['baseUrl', 'apiKey', 'adminApiKey']);
     }
   });
 
@@ -103,7 +115,7 @@ describe('the Postman collection', () => {
 
     beforeAll(async () => {
       sandbox = await behindProxy();
-      summary = await runNewman(collection, 'sandbox', sandbox.proxy.url);
+      summary = await runNewman(collection, 'sandbox', sandbox.proxy.url, sandbox.adminKey);
     }, 240_000);
     afterAll(async () => {
       await sandbox?.stop();
@@ -111,7 +123,7 @@ describe('the Postman collection', () => {
 
     it('sends every request and every test passes', () => {
       expect(failures(summary)).toEqual([]);
-      expect(summary.run.executions).toHaveLength(operations.length);
+      expectEverySent(summary);
       expect(summary.run.stats.assertions.failed).toBe(0);
     });
 
@@ -127,16 +139,46 @@ describe('the Postman collection', () => {
 
     it('gets answers the document allows: the proxy saw every request and no violation', () => {
       expect(violations(sandbox.proxy)).toEqual([]);
-      expect(sandbox.proxy.checked()).toBe(operations.length);
+      expect(sandbox.proxy.checked()).toBe(operations.length + SCRIPTED_LOGINS);
+    });
+
+    it("gets a success for every request of the demo world's values but the refusals of tools-demo.ts", () => {
+      const refused = summary.run.executions
+        .filter((e: Json) => e.response.code !== 200)
+        .map((e: Json) => [e.item.name, e.response.code]);
+      const expected = Object.keys(DEMO_REFUSED).map((id) => [
+        operations.find((o) => o.operationId === id)?.summary,
+        300,
+      ]);
+      expect(refused.sort()).toEqual(expected.sort());
+    });
+
+    it('fails a request whose answer lacks a field its schema requires (the shape test can fail)', async () => {
+      const balance = requests.find((r) => r.name === "The caller's balance");
+      const login = requests.find((r) => r.name === 'Log in with an API key');
+      const exec = (lines: string[]) => lines.map((l) => l.replace('"required":["balance"]', '"required":["nope"]'));
+      const broken = {
+        ...balance,
+        event: balance.event.map((e: Json) => ({ ...e, script: { ...e.script, exec: exec(e.script.exec) } })),
+      };
+      expect(JSON.stringify(broken)).not.toBe(JSON.stringify(balance));
+      const mini = await runNewman(
+        { ...collection, item: [login, broken] },
+        'sandbox',
+        sandbox.proxy.url,
+        sandbox.adminKey,
+      );
+      expect(failures(mini)).toHaveLength(1);
+      expect(mini.run.failures[0].error.test).toBe('answers the shape the document gives for its status');
     });
   });
 
   it('runs green with newman against the mock in its mock environment, through the validating proxy', async () => {
     const mock = await behindProxy('mock');
     try {
-      const summary = await runNewman(collection, 'mock', mock.proxy.url);
+      const summary = await runNewman(collection, 'mock', mock.proxy.url, mock.adminKey);
       expect(failures(summary)).toEqual([]);
-      expect(summary.run.executions).toHaveLength(operations.length);
+      expectEverySent(summary);
       // The mock answers each operation's success example: the JWT of the login's example lets
       // the others in.
       expect(summary.run.executions.filter((e: Json) => e.response.code !== 200).map((e: Json) => e.item.name)).toEqual(
@@ -155,8 +197,8 @@ describe('the Bruno collection', () => {
     expect(parsed.map((p) => p.http.url)).toEqual(operations.map((o) => `{{baseUrl}}${o.url}`));
     const login = parsed[operations.findIndex((o) => o.operationId === LOGIN)];
     expect(login.script.res).toContain('bru.setVar("jwt"');
-    expect(parsed.filter((p) => p.auth?.bearer?.token === '{{jwt}}')).toHaveLength(
-      operations.filter((o) => o.bearer).length,
+    expect(parsed.map((p) => p.auth?.bearer?.token)).toEqual(
+      operations.map((o) => (o.admin ? '{{adminJwt}}' : o.bearer ? '{{jwt}}' : undefined)),
     );
   });
 
@@ -180,6 +222,8 @@ describe('the Bruno collection', () => {
             'sandbox',
             '--env-var',
             `baseUrl=${sandbox.proxy.url}`,
+            '--env-var',
+            `adminApiKey=${sandbox.adminKey}`,
             // Bruno's default script sandbox ("safe": each script in its own QuickJS context)
             // passes the same way but takes three times as long on a busy machine.
             '--sandbox',
@@ -196,7 +240,7 @@ describe('the Bruno collection', () => {
       expect(results).toHaveLength(operations.length);
       expect(results.filter((r) => r.error || r.testResults.some((t: Json) => t.status !== 'pass'))).toEqual([]);
       expect(violations(sandbox.proxy)).toEqual([]);
-      expect(sandbox.proxy.checked()).toBe(operations.length);
+      expect(sandbox.proxy.checked()).toBe(operations.length + SCRIPTED_LOGINS);
     } finally {
       rmSync(copy, { recursive: true, force: true });
       await sandbox.stop();

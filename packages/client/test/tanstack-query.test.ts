@@ -4,7 +4,8 @@ import { CancelledError, MutationObserver, QueryClient } from '@tanstack/query-c
 import { expect, onTestFinished, test } from 'vitest';
 
 // Retry what may pass on a second try (a server error, no answer), twice; never a documented
-// refusal (business, forbidden, not_found). The client already waited out a 429's Retry-After.
+// refusal (business, forbidden, not_found), a CORS refusal or a cancel (cors, aborted). The client
+// already waited out a 429's Retry-After.
 const retry = (failures: number, error: unknown) =>
   failures < 2 && isMarketplaceError(error) && (error.kind === 'server' || error.kind === 'network');
 
