@@ -21,7 +21,7 @@ const row = (name: string) => rows.find((r) => r.operation === name)!;
 describe('coverage', () => {
   it('has a row per operation, with its documented statuses and messages', () => {
     expect(rows.map((r) => r.operation)).toEqual(operations.map((o) => o.name));
-    expect(row('POST /user/login').statuses.map((s) => s.status)).toEqual(['200', '300', '403', '429', '500']);
+    expect(row('POST /user/login').statuses.map((s) => s.status)).toEqual(['200', '300', '403', '429', '500', '503']);
   });
 
   it('marks the statuses and messages the traffic exercised', () => {
@@ -75,7 +75,7 @@ describe('coverage', () => {
     writeCoverage(dir, rows, 'http://api.test');
     const md = readFileSync(join(dir, 'coverage.md'), 'utf8');
     expect(md).toContain(`operations 2/${operations.length} (${Math.round((2 / operations.length) * 100)}%)`);
-    expect(md).toContain('| `POST /user/login` | ✔ | ✔ 200 ✔ 300 · 403 · 429 · 500 | 1/4 |');
+    expect(md).toContain('| `POST /user/login` | ✔ | ✔ 200 ✔ 300 · 403 · 429 · 500 · 503 | 1/4 |');
     expect(md).toContain('| `GET /user/balance` | · | ');
     expect(md).toContain('- ✔ `Missing required parameter: apiKey`');
     const html = readFileSync(join(dir, 'coverage.html'), 'utf8');
