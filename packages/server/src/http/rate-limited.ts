@@ -7,7 +7,7 @@ import { fail, type Result } from '../domain/tx.ts';
 import type { Verdict } from '../rate-limit.ts';
 
 /** A handler's 429: the headers on `res`, the message as the result. */
-export function rateLimitedReply(res: Response, verdict: Verdict): Result<never> {
+export function rateLimitedReply(res: Response, verdict: Verdict): Result<never, ReturnType<typeof rateLimited>> {
   setRateLimitHeaders(res, verdict);
   return fail(rateLimited(verdict.retryAfter), 429);
 }
