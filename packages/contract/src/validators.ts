@@ -4,10 +4,8 @@
 // several times shorter; every instance sees all the components, so the schemas are the same.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { Json } from './document.ts';
 import { cacheValidatorRouteRegexps } from './route-regexp-cache.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document is plain JSON
-type Json = any;
 
 const segmentOf = (path: string): string => path.split('/')[1] ?? '';
 
