@@ -2,10 +2,10 @@
 // the caller's grouped rows, and POST /inventory/price with every message of the document, each
 // refusal leaving every asset as it was.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

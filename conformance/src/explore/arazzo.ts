@@ -5,7 +5,7 @@
 // on a target that numbers things differently.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { findOperation, type Json } from '../document.ts';
+import { findOperation, type Json } from '../oracle/document.ts';
 import type { Exchange } from './client.ts';
 
 const helpersDocument: Json = JSON.parse(

@@ -1,10 +1,11 @@
 // The explorer's HTTP client: every exchange of a run is kept in order (what it did, to print the
 // shrunk sequence as curl lines and write it as a workflow), and every answer of a public route is
 // checked with the suite's own contract check (contract.ts) before anything reads it.
-import { checkResponse, errorMessage } from '../contract.ts';
-import { findOperation } from '../document.ts';
-import { curlLine } from '../http.ts';
-import { findHelper } from '../not-implemented.ts';
+
+import { curlLine } from '../kit/http.ts';
+import { findHelper } from '../kit/not-implemented.ts';
+import { checkResponse, errorMessage } from '../oracle/contract.ts';
+import { findOperation } from '../oracle/document.ts';
 
 /** Why the exchange was sent: preparing the run, a step of the sequence, or reading the state. */
 export type Phase = 'setup' | 'step' | 'observe';

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { notImplementedReason } from '../not-implemented.ts';
+import { notImplementedReason } from '../kit/not-implemented.ts';
 import { arazzoWorkflow } from './arazzo.ts';
 import { client, type Exchange, Violation } from './client.ts';
 import { leftOutInvariants, probeReads } from './invariants.ts';

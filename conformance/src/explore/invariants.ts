@@ -9,8 +9,8 @@
 // read that answered 404 when the session started is not sent, and the entries needing it are left
 // out (`leftOutInvariants`, said in the report as the suite says its skips); the others still run.
 
-import { notImplementedReason } from '../not-implemented.ts';
-import { balancePage } from '../variants.ts';
+import { notImplementedReason } from '../kit/not-implemented.ts';
+import { balancePage } from '../kit/variants.ts';
 import { type Exchange, type Phase, received, Violation } from './client.ts';
 import { type Model, type Real, reservedOf, sellerShare } from './model.ts';
 

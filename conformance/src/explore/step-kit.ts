@@ -1,6 +1,6 @@
 // What the steps share: the answer check, picking by index, the seed's matching and sale.
 import fc from 'fast-check';
-import { notImplementedReason } from '../not-implemented.ts';
+import { notImplementedReason } from '../kit/not-implemented.ts';
 import { type Exchange, received, Violation } from './client.ts';
 import { type AssetModel, type Model, type OrderModel, type Real, sellerShare, USERS } from './model.ts';
 
