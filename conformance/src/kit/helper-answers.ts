@@ -4,7 +4,7 @@
 // means to, so such an answer fails the set-up of every test using it, saying what differed.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Exchange } from '../oracle/contract.ts';
+import type { RecordedExchange } from '../oracle/contract.ts';
 import { findHelper, helperDocument } from './not-implemented.ts';
 
 export { HELPER_ANSWER } from './not-implemented.ts';
@@ -22,7 +22,7 @@ const pointerEscape = (p: string) => p.replaceAll('~', '~0').replaceAll('/', '~1
  * How a helper's answer differs from the documented answer of its status (empty when it conforms,
  * or when the request was no test helper, or the status is not one its document gives a body for).
  */
-export function checkHelperAnswer(exchange: Exchange, target?: string | URL): string[] {
+export function checkHelperAnswer(exchange: RecordedExchange, target?: string | URL): string[] {
   const helper = findHelper(exchange.method, apiPath(new URL(exchange.url), target));
   if (!helper) return [];
   const op = helperDocument.paths[helper.path][helper.method.toLowerCase()];

@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, TestRunner } from 'vitest';
-import { checkResponse, type Exchange, errorMessage } from '../oracle/contract.ts';
+import { checkResponse, errorMessage, type RecordedExchange } from '../oracle/contract.ts';
 import { findOperation, namedOperation, operations } from '../oracle/document.ts';
 import { apiPath, targetUrl } from '../oracle/target-url.ts';
 import {
@@ -47,7 +47,7 @@ export interface Call {
   on404?: 'skip' | 'answer' | 'documented';
 }
 
-export interface Answer extends Exchange {
+export interface Answer extends RecordedExchange {
   /** The operation the request addressed (`GET /item/listing/{item}`), if the document has it. */
   operation?: string;
   /** The test helper the request addressed (`POST /test_helpers/users`), if it is one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkResponse, type Exchange, templateRegex } from './contract.ts';
+import { checkResponse, type RecordedExchange, templateRegex } from './contract.ts';
 import { deref, document } from './document.ts';
 
 const BASE = 'http://api.test';
@@ -10,14 +10,16 @@ function example(path: string, method: string, status: string, name?: string): u
   return (name ? examples[name] : (Object.values(examples)[0] as { value: unknown })).value;
 }
 
-const exchange = (x: Partial<Exchange> & Pick<Exchange, 'method' | 'url' | 'status' | 'body'>): Exchange => ({
+const exchange = (
+  x: Partial<RecordedExchange> & Pick<RecordedExchange, 'method' | 'url' | 'status' | 'body'>,
+): RecordedExchange => ({
   headers: {},
   contentType: 'application/json; charset=utf-8',
   ...x,
   url: `${BASE}${x.url}`,
 });
 
-const login = (status: number, body: unknown, more: Partial<Exchange> = {}) =>
+const login = (status: number, body: unknown, more: Partial<RecordedExchange> = {}) =>
   exchange({ method: 'POST', url: '/user/login', status, body, ...more });
 const loginOk = example('/user/login', 'post', '200') as { content: { jwt: string } };
 const limited = example('/user/login', 'post', '429');

@@ -29,7 +29,8 @@ export function templateRegex(message: string): RegExp {
   return new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[a-z_]+>/gi, '.+')}$`);
 }
 
-export interface Exchange {
+/** A request and its answer as the suite recorded them (its client, the proxy): what `checkResponse` judges. */
+export interface RecordedExchange {
   method: string;
   url: string;
   status: number;
@@ -44,7 +45,7 @@ const SHARED = ['403', '404', '429', '500'];
  * Every way a recorded exchange breaks the document; empty when it conforms. `target`: the base URL
  * the exchange was sent to, when it has a path of its own (a sandbox's `/sandboxes/<id>`).
  */
-export function checkResponse(exchange: Exchange, target?: string | URL): string[] {
+export function checkResponse(exchange: RecordedExchange, target?: string | URL): string[] {
   const path = apiPath(new URL(exchange.url), target);
   const found = findOperation(exchange.method, path);
   if (!found)

@@ -13,7 +13,8 @@ export interface Outgoing {
   body?: Json;
 }
 
-export interface Exchange {
+/** A request and its answer as a fault's proxy sees them; a fault may rewrite the answer's body in place. */
+export interface ProxiedExchange {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -50,7 +51,7 @@ export interface Fault {
   /** The suite's tests that must notice it (a --grep pattern). */
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
-  response?: (x: Exchange, memory: Memory) => void;
+  response?: (x: ProxiedExchange, memory: Memory) => void;
   /** What every failure it causes must say (a set-up that failed on it, say), when it is one thing. */
   says?: string;
   /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */
@@ -69,7 +70,7 @@ export const set = (memory: Memory, name: string) => kept(memory, name, () => ne
 export const map = (memory: Memory, name: string) => kept(memory, name, () => new Map<string, string>());
 
 /** The test clock's time as the proxy last saw it set or read (`/test_helpers/clock`), in Unix seconds. */
-export function clockNow(x: Exchange, memory: Memory): number {
+export function clockNow(x: ProxiedExchange, memory: Memory): number {
   const clock = map(memory, 'clock');
   if (x.path === '/test_helpers/clock' && typeof x.body?.content?.now === 'number')
     clock.set('now', String(x.body.content.now));

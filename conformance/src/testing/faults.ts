@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { HELPER_ANSWER } from '../kit/not-implemented.ts';
 import {
   clockNow,
-  type Exchange,
   type Fault,
   graphsPeriodAs,
   type Json,
@@ -14,6 +13,7 @@ import {
   map,
   type Outgoing,
   ok,
+  type ProxiedExchange,
   refusal,
   set,
 } from './fault-kit.ts';
@@ -22,7 +22,7 @@ import { MEANING_FAULTS } from './faults-meaning.ts';
 export type { Fault } from './fault-kit.ts';
 
 /** The states of the assets the test helpers created, as far as the proxy saw them (asset ID -> state). */
-function assetStates(x: Exchange, memory: Memory): Map<string, string> {
+function assetStates(x: ProxiedExchange, memory: Memory): Map<string, string> {
   const states = map(memory, 'states');
   if (x.path === '/test_helpers/assets' && x.status === 200)
     states.set(String(x.body?.content?.assetId), String(x.body?.content?.state));
@@ -30,7 +30,7 @@ function assetStates(x: Exchange, memory: Memory): Map<string, string> {
 }
 
 /** The statuses of the trades the trade lists showed the proxy (trade ID -> status). */
-function tradeStatuses(x: Exchange, memory: Memory): Map<string, string> {
+function tradeStatuses(x: ProxiedExchange, memory: Memory): Map<string, string> {
   const statuses = map(memory, 'statuses');
   if ((x.path === '/trades/active' || x.path === '/trades/all') && Array.isArray(x.body?.content?.trades))
     for (const t of x.body.content.trades) statuses.set(String(t.id), String(t.status));
@@ -40,7 +40,7 @@ function tradeStatuses(x: Exchange, memory: Memory): Map<string, string> {
 /** The response rewrite of an implementation listing `field` of `path`'s content in reverse. */
 const reversed =
   (path: string, field: string) =>
-  (x: Exchange): void => {
+  (x: ProxiedExchange): void => {
     if (x.path === path && Array.isArray(x.body?.content?.[field])) x.body.content[field].reverse();
   };
 
@@ -56,7 +56,7 @@ const ignoresQuery =
  * implementation keying the rule on that identity (a session, a giveaway) instead of the seed's.
  */
 function keyedOn(
-  x: Exchange,
+  x: ProxiedExchange,
   memory: Memory,
   name: string,
   key: string,
@@ -89,7 +89,7 @@ function keptAtEnd(memory: Memory, key: string, now: number, ttl: number, fresh:
  * Adds `cents` to what `GET /user/balance` shows `user` from now on (money an implementation wrongly
  * gives or keeps), and shows each user's sum so far on this exchange when it reads a balance.
  */
-function shiftBalance(x: Exchange, memory: Memory, user?: string, cents = 0): void {
+function shiftBalance(x: ProxiedExchange, memory: Memory, user?: string, cents = 0): void {
   const extra = map(memory, 'balance shifts');
   if (user && cents) extra.set(user, String(Number(extra.get(user) ?? 0) + cents));
   if (x.path === '/user/balance' && x.user && extra.has(x.user) && typeof x.body?.content?.balance === 'number')
@@ -906,7 +906,7 @@ export async function startFaultyProxy(
       body: body.length ? (typeof body === 'string' ? body : new Uint8Array(body)) : undefined,
     });
     const text = await answer.text();
-    const x: Exchange = {
+    const x: ProxiedExchange = {
       method: out.method,
       path: out.url.pathname,
       query: out.url.searchParams,

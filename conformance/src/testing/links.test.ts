@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../packages/server/src/routes/test-harness.fixture.ts';
 import { settings } from '../kit/settings.ts';
 import { operations } from '../oracle/document.ts';
-import { type Exchange, evaluate, follow, linkedRequest, linksFrom, resolveValue, send } from './links.ts';
+import { evaluate, follow, type Hop, linkedRequest, linksFrom, resolveValue, send } from './links.ts';
 
 let server: TestServer;
 let target: string;
@@ -32,7 +32,7 @@ const login = operations.find((o) => o.id === 'postUserLogin')!;
 const logIn = (apiKey: string) => send({ operation: login, path: {}, query: {}, headers: {}, body: { apiKey } });
 
 /** Follows the link to `operationId` and expects a success answer. */
-async function step(from: Exchange, operationId: string): Promise<Exchange> {
+async function step(from: Hop, operationId: string): Promise<Hop> {
   const x = await follow(from, operationId);
   const body = x.answer.body as { success?: boolean; status?: string };
   expect(
@@ -42,7 +42,7 @@ async function step(from: Exchange, operationId: string): Promise<Exchange> {
   return x;
 }
 
-const exchange = (body: unknown, request: Partial<Exchange['request']> = {}): Exchange => ({
+const exchange = (body: unknown, request: Partial<Hop['request']> = {}): Hop => ({
   operation: login,
   request: { path: {}, query: {}, headers: {}, ...request },
   answer: { status: 200, headers: { 'x-ratelimit-limit': '600' }, body, url: 'http://x/user/login', method: 'POST' },
@@ -167,7 +167,7 @@ describe('the links of the document against the reference server', { timeout: 12
     await server.asset({ owner: user.platformId, itemId: hat.id, state: 0 });
     const followed = new Set<string>();
     const succeeded = new Set<string>();
-    const walk = async (x: Exchange): Promise<void> => {
+    const walk = async (x: Hop): Promise<void> => {
       for (const [name, link] of Object.entries(linksFrom(x))) {
         const key = `${x.operation.id} ${name}`;
         // Logging out would end the walk's session: a tool logs in again, this walk leaves them out.

@@ -11,8 +11,8 @@ import { type Answer, call } from '../kit/http.ts';
 import { buildRequest } from '../kit/requests.ts';
 import { deref, document, type Json, type Operation, operations } from '../oracle/document.ts';
 
-/** One request and its answer, with what a runtime expression can read of the request. */
-export interface Exchange {
+/** One hop of a links walk: a request and its answer, with what a runtime expression can read of the request. */
+export interface Hop {
   operation: Operation;
   request: {
     path: Record<string, string>;
@@ -38,7 +38,7 @@ const header = (headers: Record<string, string>, name: string) =>
   Object.entries(headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
 
 /** Evaluates one runtime expression of the OpenAPI specification against an exchange. */
-export function evaluate(expression: string, x: Exchange): unknown {
+export function evaluate(expression: string, x: Hop): unknown {
   const [source = '', pointer] = expression.split('#');
   if (source === '$url') return x.answer.url;
   if (source === '$method') return x.answer.method;
@@ -56,7 +56,7 @@ export function evaluate(expression: string, x: Exchange): unknown {
 class Unresolved extends Error {}
 
 /** A link value with its expressions resolved: a whole-string expression keeps its type, `{$...}` parts are text. */
-export function resolveValue(value: unknown, x: Exchange): unknown {
+export function resolveValue(value: unknown, x: Hop): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveValue(v, x));
   if (value && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValue(v, x)]));
@@ -74,7 +74,7 @@ export function resolveValue(value: unknown, x: Exchange): unknown {
 }
 
 /** The links of the answer's operation for the status it got (a `$ref` to `components/links` followed). */
-export function linksFrom(x: Exchange): Record<string, Json> {
+export function linksFrom(x: Hop): Record<string, Json> {
   const links = deref(x.operation.op.responses?.[String(x.answer.status)])?.links ?? {};
   return Object.fromEntries(Object.entries(links).map(([name, link]) => [name, deref(link)]));
 }
@@ -96,7 +96,7 @@ export interface LinkedRequest {
  * with the link's parameters (`path.x`, `query.x`, `header.x` or a bare parameter name) and body
  * in place. Undefined when an expression finds nothing (a list that came back empty).
  */
-export function linkedRequest(link: Json, x: Exchange): LinkedRequest | undefined {
+export function linkedRequest(link: Json, x: Hop): LinkedRequest | undefined {
   const operation = operations.find((o) => o.id === link.operationId);
   if (!operation) throw new Error(`link to unknown operation ${link.operationId}`);
   const base = buildRequest(operation);
@@ -128,7 +128,7 @@ export function linkedRequest(link: Json, x: Exchange): LinkedRequest | undefine
 }
 
 /** Sends a request the suite's way and keeps what the next link may read. */
-export async function send(r: LinkedRequest, ip?: string): Promise<Exchange> {
+export async function send(r: LinkedRequest, ip?: string): Promise<Hop> {
   const path = r.operation.path.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(r.path[n] ?? ''));
   const answer = await call(r.operation.method, path, {
     query: r.query,
@@ -141,7 +141,7 @@ export async function send(r: LinkedRequest, ip?: string): Promise<Exchange> {
 }
 
 /** Follows the link of `x` to `operationId` (the first one when several lead there). */
-export async function follow(x: Exchange, operationId: string, ip?: string): Promise<Exchange> {
+export async function follow(x: Hop, operationId: string, ip?: string): Promise<Hop> {
   const link = Object.values(linksFrom(x)).find((l: Json) => l.operationId === operationId);
   if (!link) throw new Error(`${x.operation.id} (${x.answer.status}) has no link to ${operationId}`);
   const request = linkedRequest(link, x);
