@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { RunSummary } from './badge.ts';
 import { standing } from './baseline.ts';
-import type { OperationState, Progress } from './progress.ts';
+import { countsFor, type OperationState, type Progress } from './progress.ts';
 import type { RunResult, TestOutcome } from './report.ts';
 
 /** A previous run as `--previous` reads it. */
@@ -88,15 +88,15 @@ export function readPrevious(file: string): PreviousRun {
   };
 }
 
-/** The operation a test counts for, as progress.ts credits it. */
-const operationOf = (o: TestOutcome) => o.failure?.operation ?? o.operation ?? '(no operation)';
-
 /** Tests by operation, each operation with its state now, in the document's order of the progress. */
 function byOperation(tests: TestOutcome[], progress: Progress, also: string[] = []): ChangedOperation[] {
   const state = new Map(progress.operations.map((r) => [r.operation, r.state]));
   const names = new Map<string, string[]>();
   for (const op of also) names.set(op, []);
-  for (const t of tests) names.set(operationOf(t), [...(names.get(operationOf(t)) ?? []), t.name]);
+  // Each operation the test counts for, as the progress credits it.
+  for (const t of tests)
+    for (const op of countsFor(t).length ? countsFor(t) : ['(no operation)'])
+      names.set(op, [...(names.get(op) ?? []), t.name]);
   const order = progress.operations.map((r) => r.operation);
   const at = (op: string) => (order.includes(op) ? order.indexOf(op) : order.length);
   return [...names]

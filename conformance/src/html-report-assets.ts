@@ -51,8 +51,9 @@ td.num{text-align:right}tr.failed .name{color:var(--failed)}tr.passed .name{colo
 details.more{margin:.6em 0}details.more>summary{cursor:pointer;font-weight:600}`;
 
 /**
- * Filters the test list by state, operation, rule and words of the name (data attributes of each
- * entry, read as text: nothing of the run is ever parsed as HTML here), counts what is shown, and
+ * Filters the test list by state, operation (any the test counts for), rule and words of the name
+ * (data attributes of each entry, read as text: nothing of the run is ever parsed as HTML here),
+ * counts what is shown, and
  * lets an operation named in the changes or the progress filter the list, and a curl be copied.
  */
 export const SCRIPT = `(()=>{
@@ -64,7 +65,7 @@ function apply(){
   const q=words.value.trim().toLowerCase();
   let n=0;
   for(const t of list){
-    const ok=states.has(t.dataset.state)&&(!op.value||t.dataset.op===op.value)&&(!rule.value||t.dataset.rules.split(' ').includes(rule.value))&&(!q||t.dataset.name.includes(q));
+    const ok=states.has(t.dataset.state)&&(!op.value||t.dataset.ops.split('|').includes(op.value))&&(!rule.value||t.dataset.rules.split(' ').includes(rule.value))&&(!q||t.dataset.name.includes(q));
     t.hidden=!ok;
     if(ok)n++;
   }

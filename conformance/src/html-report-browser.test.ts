@@ -34,6 +34,9 @@ const outcomes: TestOutcome[] = [
   other('Given a listing, then added', 'POST /cart/add', 'passed', { rules: ['R-ENVELOPE-A'] }),
   other('Given an API key, then a JWT', 'POST /user/login', 'passed'),
   other('Given a balance, then read', 'GET /user/balance', 'passed'),
+  other('POST /item/buyorder, /update Given an order, then updated', 'POST /item/buyorder', 'passed', {
+    operations: ['POST /item/buyorder', 'POST /item/buyorder/update'],
+  }),
   other('Given an admin, then the IP list', 'GET /user/ipList', 'skipped', {
     reason: 'the target does not implement GET /user/ipList (404)',
     missing: ['GET /user/ipList'],
@@ -53,6 +56,7 @@ const seen = [
   { op: 'POST /user/login', status: 200 },
   { op: 'POST /item/buyorder', status: 300 },
   { op: 'GET /user/balance', status: 200 },
+  { op: 'POST /item/buyorder/update', status: 200 },
   { op: 'GET /user/ipList', status: 404 },
 ];
 
@@ -71,6 +75,7 @@ const previous: Partial<RunSummary> = {
     'POST /user/login': 'passing',
     'GET /user/balance': 'failing',
     'POST /item/buyorder': 'not implemented',
+    'POST /item/buyorder/update': 'not implemented',
   },
   failures: ['Given a balance, then read'],
 };
@@ -114,6 +119,7 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
       'passed',
       'passed',
       'passed',
+      'passed',
       'not-implemented',
       'skipped',
     ]);
@@ -125,23 +131,28 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
     expect(text).toMatch(/curl -i -X POST 'http:\/\/127\.0\.0\.1:9\/cart\/add' -H "authorization: Bearer \$JWT"/);
     expect(text).toContain('JWT=eyJhbGciOiJIUzI1NiJ9.e30.sig');
     expect(text).toContain('"content": "Something"');
-    expect(await page.locator('#shown').innerText()).toBe('7 of 7 tests shown');
+    expect(await page.locator('#shown').innerText()).toBe('8 of 8 tests shown');
   });
 
   it('Given the state filter, then unticking "failed" hides the failures and ticking it shows them again', async () => {
     await page.locator('#filters input[value=failed]').uncheck();
-    expect(await visibleStates()).toEqual(['passed', 'passed', 'passed', 'not-implemented', 'skipped']);
-    expect(await page.locator('#shown').innerText()).toBe('5 of 7 tests shown');
+    expect(await visibleStates()).toEqual(['passed', 'passed', 'passed', 'passed', 'not-implemented', 'skipped']);
+    expect(await page.locator('#shown').innerText()).toBe('6 of 8 tests shown');
     await page.locator('#filters input[value=passed]').uncheck();
     expect(await visibleStates()).toEqual(['not-implemented', 'skipped']);
     await page.locator('#filters input[value=failed]').check();
     await page.locator('#filters input[value=passed]').check();
-    expect(await visibleStates()).toHaveLength(7);
+    expect(await visibleStates()).toHaveLength(8);
   });
 
   it('Given the operation and rule filters, then only the tests of that operation, or checking that rule, are shown', async () => {
     await page.locator('#f-op').selectOption('POST /user/login');
     expect(await visibleOperations()).toEqual(['POST /user/login', 'POST /user/login']);
+    // A test stating several operations is found under each.
+    await page.locator('#f-op').selectOption('POST /item/buyorder/update');
+    expect(await page.locator('#list .t:visible .tn').allInnerTexts()).toEqual([
+      'POST /item/buyorder, /update Given an order, then updated',
+    ]);
     await page.locator('#f-op').selectOption('');
     await page.locator('#f-rule').selectOption('R-BUYORDER-RESERVE');
     expect(await visibleOperations()).toEqual(['POST /item/buyorder']);
@@ -149,7 +160,7 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
     await page.locator('#f-text').fill('own asset');
     expect(await visibleOperations()).toEqual(['POST /cart/add']);
     await page.locator('#f-text').fill('');
-    expect(await visibleStates()).toHaveLength(7);
+    expect(await visibleStates()).toHaveLength(8);
   });
 
   it('Given a previous summary, then "since the previous run" lists the newly failing, fixed and newly implemented operations', async () => {
@@ -157,9 +168,9 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
       page.$$eval(`#${id} > ul > li`, (items) => items.map((li) => (li as HTMLElement).dataset.op));
     expect(await listed('newly-failing')).toEqual(['POST /item/buyorder', 'POST /cart/add']);
     expect(await listed('fixed')).toEqual(['GET /user/balance']);
-    expect(await listed('newly-implemented')).toEqual(['POST /item/buyorder']);
+    expect(await listed('newly-implemented')).toEqual(['POST /item/buyorder', 'POST /item/buyorder/update']);
     expect(await page.locator('#changes').innerText()).toContain(
-      'passed 3 (+1), failed 2 (+1), skipped 2 (-1), operations implemented 4 (+1)',
+      'passed 4 (+2), failed 2 (+1), skipped 2 (-1), operations implemented 5 (+2)',
     );
     // An operation named there filters the list by it.
     await page.locator('#fixed a[data-filter-op]').click();
@@ -180,7 +191,7 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.evaluate(() => document.scripts.length)).toBe(1);
     expect(await page.locator('img, #list b, [onerror], [onmouseover]').count()).toBe(0);
-    const entry = page.locator('#list .t[data-op="POST /item/buyorder"]');
+    const entry = page.locator('#list .t.s-failed[data-op="POST /item/buyorder"]');
     expect(await entry.locator('.tn').innerText()).toBe(
       `Given a <b>bold</b> x" onmouseover="window.__pwned=3 order, then reserved`,
     );

@@ -10,7 +10,7 @@
 import { type ChangedOperation, type Changes, delta } from './changes.ts';
 import { operations } from './document.ts';
 import { CSP, SCRIPT, STYLE } from './html-report-assets.ts';
-import { type OperationProgress, type OperationState, progressHeadline } from './progress.ts';
+import { countsFor, type OperationProgress, type OperationState, progressHeadline } from './progress.ts';
 import { esc, groupFailures, type RunResult, skipsByReason, type TestOutcome } from './report.ts';
 import { RULE_SENTENCES } from './rule.ts';
 import { ruleMatrix } from './rules.ts';
@@ -39,7 +39,7 @@ const shownState = (o: TestOutcome): Shown =>
         ? 'not-implemented'
         : 'skipped';
 
-/** The operation a test counts for, as the progress credits it. */
+/** The operation a test is shown under: where its failure is pinned, else the one it is about. */
 const operationOf = (o: TestOutcome) => o.failure?.operation ?? o.operation ?? '';
 
 const rulesOfTest = (o: TestOutcome) => [
@@ -106,7 +106,7 @@ function testEntry(o: TestOutcome): string {
   const state = shownState(o);
   const op = operationOf(o);
   const failing = state === 'failed' || state === 'known';
-  return `<details class="t s-${state}" data-state="${state}" data-op="${esc(op)}" data-rules="${esc(rulesOfTest(o).join(' '))}" data-name="${esc(o.name.toLowerCase())}"${state === 'failed' ? ' open' : ''}><summary><span class="mark" title="${LABEL[state]}">${MARK[state]}</span><span class="tn">${esc(o.name)}</span>${op ? `<code class="op">${esc(op)}</code>` : ''}<span class="file">${esc(o.file)}</span></summary><div class="body">${failing ? failureBody(o) : otherBody(o)}</div></details>`;
+  return `<details class="t s-${state}" data-state="${state}" data-op="${esc(op)}" data-ops="${esc(countsFor(o).join('|'))}" data-rules="${esc(rulesOfTest(o).join(' '))}" data-name="${esc(o.name.toLowerCase())}"${state === 'failed' ? ' open' : ''}><summary><span class="mark" title="${LABEL[state]}">${MARK[state]}</span><span class="tn">${esc(o.name)}</span>${op ? `<code class="op">${esc(op)}</code>` : ''}<span class="file">${esc(o.file)}</span></summary><div class="body">${failing ? failureBody(o) : otherBody(o)}</div></details>`;
 }
 
 /** Every test, failures first in the console's groups (largest first), then the others by state. */
@@ -139,7 +139,7 @@ function testsSection(result: RunResult): string {
         `<label><input type="checkbox" name="state" value="${s}" checked> <span class="c-${s}">${LABEL[s]}</span> (${count(s)})</label>`,
     )
     .join('');
-  const ops = options(tests.map(operationOf).filter(Boolean));
+  const ops = options(tests.flatMap(countsFor));
   const rules = options(tests.flatMap(rulesOfTest));
   return `<section id="tests"><h2>Tests, failures first</h2>
 <div id="filters">${boxes}

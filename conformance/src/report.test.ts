@@ -176,7 +176,7 @@ describe('report.html', () => {
     const states = [...html.matchAll(/<details class="t s-[\w-]+" data-state="([\w-]+)"/g)].map((m) => m[1]);
     expect(states).toEqual(['failed', 'passed', 'passed', 'skipped', 'skipped']);
     expect(html).toContain(
-      '<details class="t s-failed" data-state="failed" data-op="POST /cart/add" data-rules="R-CART-3" data-name="given an own asset, then refused" open>',
+      '<details class="t s-failed" data-state="failed" data-op="POST /cart/add" data-ops="POST /cart/add" data-rules="R-CART-3" data-name="given an own asset, then refused" open>',
     );
     const failed = html.slice(html.indexOf('data-state="failed"'), html.indexOf('data-state="passed"'));
     expect(failed).toContain('<blockquote><code>R-CART-3</code> (not in the seed’s rule list)</blockquote>');
