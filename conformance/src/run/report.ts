@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TaskMeta } from 'vitest';
 import { RULE_SENTENCES } from '../kit/rule.ts';
 import type { BaselineUse } from './baseline.ts';
+import { type Changes, changesLines } from './changes.ts';
 import type { totals } from './coverage.ts';
 import { type Progress, progressLines } from './progress.ts';
 
@@ -35,6 +36,8 @@ export interface TestOutcome {
   area: string;
   /** The operation the test is about (the first its name states, else the first it called). */
   operation?: string;
+  /** Every operation its name states, when it states more than one: the progress credits each. */
+  operations?: string[];
   level: 'contract' | 'behavior';
   state: 'passed' | 'failed' | 'skipped';
   /** The failure message or the reason of the skip. */
@@ -87,6 +90,8 @@ export interface RunResult {
   /** Each operation: implemented, passing, failing, not implemented, not in scope. */
   progress: Progress;
   baseline?: BaselineUse;
+  /** --previous: what changed since that run. */
+  changes?: Changes;
   out: string;
 }
 
@@ -307,6 +312,7 @@ export function summary(result: RunResult, files: string[]): string {
       ? `  Result: FAILED: ${count(result.failed.length, 'test')} failed`
       : `  Result: passed: nothing the run could test failed${result.known.length ? ' (besides the known failures of the baseline)' : ''}`,
   );
+  if (result.changes) lines.push('', ...changesLines(result.changes));
   lines.push('', ...progressLines(result.progress));
   lines.push('', 'Tested (operations × levels):');
   for (const [level, t] of Object.entries(result.levels))

@@ -7,9 +7,10 @@ import { startVitest } from 'vitest/node';
 import { rulesOf } from '../kit/rules.ts';
 import { type Level, levelOf, type ReporterName } from '../kit/settings.ts';
 import { readSkips, type SkipRecord } from '../kit/skip.ts';
-import { namedOperation, operations } from '../oracle/document.ts';
+import { namedOperations, operations } from '../oracle/document.ts';
 import { writeBadge } from './badge.ts';
 import { applyBaseline, type Baseline, readBaseline } from './baseline.ts';
+import { changesSince, readPrevious } from './changes.ts';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
 import { grepPattern } from './grep.ts';
 import { htmlReport } from './html-report.ts';
@@ -40,6 +41,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** --baseline: a file of known failures (`baseline write`), reported but not failing until they expire. */
   baseline?: string;
+  /** --previous: a previous run's summary.json (or results.json), to report what changed since. */
+  previous?: string;
 }
 
 // The suite's root: conformance/ in the repository, dist/ of the installed package (compiled tests
@@ -67,10 +70,8 @@ function fullName(test: TestCase): string {
 }
 
 /** The operation a test is about: the first one its name states, else the first it called. */
-function mainOperation(name: string, called: string[] | undefined): string | undefined {
-  const named = namedOperation(name);
-  if (named) return named.name;
-  return called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
+function mainOperation(named: string[], called: string[] | undefined): string | undefined {
+  return named[0] ?? called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
 }
 
 /** Failing tests a file lists as they happen before "and N more" (the summary groups them all). */
@@ -154,7 +155,8 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
       const name = fullName(test);
       const meta = test.meta();
       const result = test.result();
-      const operation = mainOperation(name, meta.operations);
+      const named = namedOperations(name).map((o) => o.name);
+      const operation = mainOperation(named, meta.operations);
       // Rules named in the test's options (`rule(...)`) or in its title (`[R-…]`).
       const rules = [...new Set([...(meta.rules ?? []), ...rulesOf(name)])];
       const outcome: TestOutcome = {
@@ -162,6 +164,7 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
         file,
         area,
         ...(operation ? { operation } : {}),
+        ...(named.length > 1 ? { operations: named } : {}),
         level,
         state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
         ...(rules.length ? { rules } : {}),
@@ -197,6 +200,7 @@ function missingCounts(outcomes: TestOutcome[]): Map<string, number> {
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const out = resolve(options.out ?? 'conformance/reports');
   const baseline: Baseline | undefined = options.baseline ? readBaseline(options.baseline) : undefined;
+  const previous = options.previous ? readPrevious(options.previous) : undefined;
   mkdirSync(out, { recursive: true });
   readTraffic(out); // a previous run's leftovers
   readSkips(out);
@@ -260,6 +264,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     ...(used ? { baseline: used } : {}),
     out,
   };
+  if (previous) result.changes = changesSince(previous, result);
   writeResults(out, result);
   if (options.reporters?.includes('junit')) writeFileSync(join(out, 'junit.xml'), junitReport(result));
   if (options.reporters?.includes('html')) writeFileSync(join(out, 'report.html'), htmlReport(result));
