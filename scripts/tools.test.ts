@@ -200,7 +200,7 @@ describe('the Bruno collection', () => {
     expect(parsed.map((p) => p.auth?.bearer?.token)).toEqual(
       operations.map((o) => (o.admin ? '{{adminJwt}}' : o.bearer ? '{{jwt}}' : undefined)),
     );
-  });
+  }, 120_000); // Bruno's parser takes about 0.2 s a file, several times that on a busy machine
 
   it('is run by bru run against the sandbox, through the validating proxy, all green', async () => {
     const sandbox = await behindProxy();
