@@ -1,6 +1,6 @@
 // The HTTP adapter: Express 5 behind the document's gate (@marketplace/contract, the one the mock
 // mounts too). Order of a request: match the document operation, check its permission level,
-// count its rate limits, read the body (never past the operation's limit, and only now: a caller
+// count its rate limits (the contract's OperationLimits, on this server's windows), read the body (never past the operation's limit, and only now: a caller
 // refused so far costs no body), convert a form body to the schema's types, validate against the
 // document, run the handler. Every failure leaves in the API's envelope with the documented message.
 
@@ -10,6 +10,7 @@ import {
   isAbortedRequest,
   LOCAL_DEV_ORIGINS,
   type OperationInfo,
+  OperationLimits,
   requestErrorAnswer,
   sendError,
   sendOk,
@@ -26,8 +27,6 @@ import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { execute } from './execute.ts';
 
-/** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
-export const GENERAL_LIMIT = { limit: 600, window: 60 };
 export { FORM_DEPTH, FORM_PARAMETERS, INVALID_BODY } from '@marketplace/contract';
 /** Bytes of body a caller without a valid JWT may send, whatever the route admits (login needs bytes). */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
@@ -56,13 +55,17 @@ export interface AppParts {
 /** Builds the Express application (no `listen`: tests start it on port 0). */
 export function createApp({ deps, routes, before = [], gone }: AppParts): express.Express {
   const uploads = new Map<string, number>();
+  // A caller counts by its user; the general limit applies to API tokens (every token of the server's is one).
+  const limits = new OperationLimits<Caller>({
+    limiter: deps.limiter,
+    counted: (caller) => ({ user: caller.user.platformId, general: caller.claims.API === true }),
+  });
   const gate = createGate<Caller>({
     document: deps.document,
     identify: (req) => identify(deps, req.get('authorization'), req.ip ?? '', deps.clock.now()),
-    async count(req, res, op, caller) {
-      if (!(await countRequest(deps, op, caller, res))) return false;
-      return caller !== undefined || !hasBody(req) || holdUpload(uploads, req, res, deps.clock.now());
-    },
+    limits,
+    count: (req, res, _op, caller) =>
+      caller !== undefined || !hasBody(req) || holdUpload(uploads, req, res, deps.clock.now()),
     // A caller without a JWT: at most ANONYMOUS_BODY_LIMIT, whatever the route admits.
     bodyLimit: (op, caller) => (caller ? op.bodyLimit! : Math.min(op.bodyLimit!, ANONYMOUS_BODY_LIMIT)),
     validateResponses: deps.config.testMode,
@@ -120,9 +123,13 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
     const op = gate.operationOf(res);
     const handler = op && handlers.get(op);
     if (!op || !handler) return next();
-    const ctx = context(deps, req, op, gate.matcher.typedParams(op, req.path), gate.callerOf(res));
+    const caller = gate.callerOf(res);
+    const servesCached = await limits.servesCached(req, op, caller);
+    const ctx = context(deps, req, op, gate.matcher.typedParams(op, req.path), caller, servesCached);
     await doDueWork(ctx);
     const reply = await handler(ctx);
+    // A refusal a rule counts (the login's `Invalid API key` per IP), counted before it is answered.
+    if ('ok' in reply && !reply.ok) await limits.answered(req, op, caller, reply.error);
     // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
     // there for the next request on any instance before this one is answered. With the database
     // away, the handler's own commit is durable already: its answer stands, and the world's
@@ -218,6 +225,7 @@ function context(
   op: OperationInfo,
   params: Record<string, string | number>,
   caller: Caller | undefined,
+  servesCached: boolean,
 ): EdgeCtx {
   return {
     req,
@@ -226,42 +234,11 @@ function context(
     now: deps.clock.now(),
     ip: req.ip ?? '',
     caller,
+    servesCached,
     body: req.body ?? {},
     query: req.query ?? {},
     params,
     run: (command) => execute(deps, command),
     read: (query) => query(new Tx(deps.store.state)),
   };
-}
-
-/**
- * Counts the request against the general and the route's own limits; answers 429 when over. Rules
- * that count only some requests (`counts`) are counted by their route, which knows the outcome.
- */
-async function countRequest(
-  deps: ServerDeps,
-  op: OperationInfo,
-  caller: Caller | undefined,
-  res: Response,
-): Promise<boolean> {
-  const checks: [string, number, number][] = [];
-  for (const own of op.rateLimits) {
-    if (own.exceeded !== 'reject' || own.counts) continue;
-    const who = caller?.user.platformId ?? res.req.ip ?? '';
-    checks.push([`${op.operationId}:${who}`, own.limit, own.window]);
-  }
-  if (caller?.claims.API)
-    checks.push([
-      `general:${caller.user.platformId}:${op.method}:${op.path}`,
-      GENERAL_LIMIT.limit,
-      GENERAL_LIMIT.window,
-    ]);
-  for (const [key, limit, window] of checks) {
-    const verdict = await deps.limiter.hit(key, limit, window);
-    if (!verdict.allowed) {
-      sendRateLimited(res, verdict);
-      return false;
-    }
-  }
-  return true;
 }
