@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesState, findOperation, namedOperation, operations } from './document.ts';
+import { changesState, findOperation, namedOperation, namedOperations, operations } from './document.ts';
 
 describe('findOperation', () => {
   it.each([
@@ -48,6 +48,45 @@ describe('namedOperation: the operation a test name states, by exact template', 
     ['no operation named here', undefined],
   ])('%s', (name, want) => {
     expect(namedOperation(name)?.name).toBe(want);
+  });
+});
+
+describe('namedOperations: every operation a test name states, shorthands of a list resolved', () => {
+  it.each([
+    [
+      'POST /item/buyorder, /update, /remove Given a balance',
+      ['POST /item/buyorder', 'POST /item/buyorder/update', 'POST /item/buyorder/remove'],
+    ],
+    [
+      'POST /item/buyorder and /update: a value above the maximum',
+      ['POST /item/buyorder', 'POST /item/buyorder/update'],
+    ],
+    ['POST /user/reset2FA/ask and /validate Given', ['POST /user/reset2FA/ask', 'POST /user/reset2FA/validate']],
+    ['GET /inventory/onInventory and /inventory/onSale count', ['GET /inventory/onInventory', 'GET /inventory/onSale']],
+    [
+      'POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /joinedList Given',
+      [
+        'POST /giveaways/join/{url}',
+        'POST /giveaways/leave/{url}',
+        'GET /giveaways/isIn/{url}',
+        'GET /giveaways/joinedList',
+      ],
+    ],
+    [
+      'GET /giveaways, /giveaways/history, /giveaways/my lists',
+      ['GET /giveaways', 'GET /giveaways/history', 'GET /giveaways/my'],
+    ],
+    ['the balance: GET /user/balance after POST /cart/checkout.', ['GET /user/balance', 'POST /cart/checkout']],
+    [
+      'GET /item/listing/{item}/{userid} and GET /item/listing/{item}',
+      ['GET /item/listing/{item}/{userid}', 'GET /item/listing/{item}'],
+    ],
+    // A path after a word other than a list's is no shorthand; a name extended by a letter is none.
+    ['POST /cart/add Given an asset, then /cart/get lists it', ['POST /cart/add']],
+    ['POST /cart/addition, /get', []],
+    ['nothing named here', []],
+  ])('%s', (name, want) => {
+    expect(namedOperations(name).map((o) => o.name)).toEqual(want);
   });
 });
 

@@ -55,23 +55,47 @@ export function pathMatcher<T extends { method: string; path: string }>(ops: T[]
 /** The operation a request addresses, if the document has it. */
 export const findOperation = pathMatcher(operations);
 
-/** A character that continues a path template: a name followed by one names a longer path. */
-const PATH_GOES_ON = /[\w{/]/;
+/** `METHOD /path` as a text writes it, or a shorthand `/path` continuing a list (`, /update`, ` and /validate`). */
+const NAME = /(?<![\w/])(GET|POST) (\/[^\s,;:()?'"`]*)|(,|;| and) (\/[^\s,;:()?'"`]*)/g;
 
 /**
- * The first operation a text (a test's name) states, by exact template: `POST /item/buyorder/update`
- * names that operation, never `POST /item/buyorder`, whose template it extends.
+ * Every operation a text (a test's name) states, in order, by exact template: `POST
+ * /item/buyorder/update` names that operation, never `POST /item/buyorder`, whose template it
+ * extends. A list goes on with shorthands that keep the method and resolve against the path before
+ * them, its end first (`POST /item/buyorder, /update, /remove`; `POST /user/reset2FA/ask and
+ * /validate`; `GET /giveaways, /giveaways/history`).
  */
-export function namedOperation(text: string): Operation | undefined {
-  let first: { o: Operation; at: number } | undefined;
-  for (const o of operations)
-    for (let at = text.indexOf(o.name); at >= 0; at = text.indexOf(o.name, at + 1)) {
-      if (PATH_GOES_ON.test(text[at + o.name.length] ?? '') || /\w/.test(text[at - 1] ?? '')) continue;
-      if (!first || at < first.at) first = { o, at };
-      break;
-    }
-  return first?.o;
+export function namedOperations(text: string): Operation[] {
+  const found: Operation[] = [];
+  // The operation (or the method and path) the next shorthand continues, and where its name ended.
+  let last: { method: string; path: string; end: number } | undefined;
+  for (const m of text.matchAll(NAME)) {
+    const [, method, full, , short] = m;
+    let o: Operation | undefined;
+    if (method && full) {
+      const path = full.replace(/\.+$/, '');
+      o = operations.find((x) => x.method === method && x.path === path);
+      last = { method, path, end: m.index + method.length + 1 + path.length };
+    } else if (short && last && m.index === last.end) {
+      const path = short.replace(/\.+$/, '');
+      const before = last.path.split('/').filter(Boolean);
+      for (let keep = before.length; keep >= 0 && !o; keep -= 1) {
+        const candidate = `/${[...before.slice(0, keep), ...path.split('/').filter(Boolean)].join('/')}`;
+        o = operations.find((x) => x.method === last?.method && x.path === candidate);
+      }
+      last = {
+        method: last.method,
+        path: o?.path ?? last.path,
+        end: m.index + m[0].length - (short.length - path.length),
+      };
+    } else last = undefined;
+    if (o && !found.includes(o)) found.push(o);
+  }
+  return found;
 }
+
+/** The first operation a text (a test's name) states, by exact template (`namedOperations`). */
+export const namedOperation = (text: string): Operation | undefined => namedOperations(text)[0];
 
 /** Follows local `$ref`s. */
 export function deref(node: Json): Json {

@@ -89,6 +89,40 @@ describe('progress', () => {
     expect(progressLines(scoped)).toContain(`  - not in scope (--operations): ${operations.length - 4}`);
   });
 
+  it('credits a test naming several operations to each it names, and a failure only where it is pinned', () => {
+    const two = ['POST /item/buyorder', 'POST /item/buyorder/update'];
+    const listed = progressOf(
+      [
+        { op: 'POST /item/buyorder', status: 200 },
+        { op: 'POST /item/buyorder/update', status: 200 },
+      ],
+      [
+        test({ name: 'POST /item/buyorder and /update: both', state: 'passed', operation: two[0], operations: two }),
+        test({
+          name: 'POST /item/buyorder and /update: skipped',
+          state: 'skipped',
+          operation: two[0],
+          operations: two,
+        }),
+        test({ name: 'POST /item/buyorder: alone', state: 'passed', operation: two[0] }),
+        test({
+          name: 'POST /item/buyorder and /update: broken',
+          state: 'failed',
+          operation: two[0],
+          operations: two,
+          failure: failure('POST /item/buyorder/update'),
+        }),
+      ],
+    );
+    expect(row(listed, 'POST /item/buyorder')).toMatchObject({ state: 'passing', passed: 2, failed: 0, skipped: 1 });
+    expect(row(listed, 'POST /item/buyorder/update')).toMatchObject({
+      state: 'failing',
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+    });
+  });
+
   it('lists the missing test helpers with the tests waiting on them', () => {
     expect(p.missing).toEqual([
       { name: 'GET /user/ipList', tests: 1 },

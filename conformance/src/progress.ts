@@ -53,8 +53,17 @@ export const implementedOperations = (seen: Seen[]): Set<string> => new Set(seen
 export const operationNames = (given: Iterable<string>): Set<string> =>
   new Set([...given].map((g) => operations.find((o) => o.id === g || o.name === g)?.name ?? g));
 
-/** The operation a test counts for: where its failure is pinned, else the one it is about. */
-const countsFor = (o: TestOutcome) => o.failure?.operation ?? o.operation;
+/**
+ * The operations a test counts for: a failure where it is pinned; otherwise each operation its name
+ * states (`POST /item/buyorder, /update, /remove` counts for all three), else the one it is about.
+ */
+const countsFor = (o: TestOutcome): string[] => {
+  if (o.state === 'failed') {
+    const pinned = o.failure?.operation ?? o.operation;
+    return pinned ? [pinned] : [];
+  }
+  return o.operations ?? (o.operation ? [o.operation] : []);
+};
 
 /** Each operation of the document with its state and the tally of its tests. */
 export function progressOf(
@@ -66,7 +75,7 @@ export function progressOf(
   const called = new Set(seen.map((s) => s.op));
   const missing = options.missing ?? new Map<string, number>();
   const rows = operations.map(({ name }): OperationProgress => {
-    const mine = outcomes.filter((o) => countsFor(o) === name);
+    const mine = outcomes.filter((o) => countsFor(o).includes(name));
     const tally = {
       passed: mine.filter((o) => o.state === 'passed').length,
       failed: mine.filter((o) => o.state === 'failed' && !o.known).length,

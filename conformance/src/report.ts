@@ -35,6 +35,8 @@ export interface TestOutcome {
   area: string;
   /** The operation the test is about (the first its name states, else the first it called). */
   operation?: string;
+  /** Every operation its name states, when it states more than one: the progress credits each. */
+  operations?: string[];
   level: 'contract' | 'behavior';
   state: 'passed' | 'failed' | 'skipped';
   /** The failure message or the reason of the skip. */

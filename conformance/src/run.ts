@@ -7,7 +7,7 @@ import { startVitest } from 'vitest/node';
 import { writeBadge } from './badge.ts';
 import { applyBaseline, type Baseline, readBaseline } from './baseline.ts';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
-import { namedOperation, operations } from './document.ts';
+import { namedOperations, operations } from './document.ts';
 import { grepPattern } from './grep.ts';
 import { htmlReport } from './html-report.ts';
 import { junitReport } from './junit.ts';
@@ -68,10 +68,8 @@ function fullName(test: TestCase): string {
 }
 
 /** The operation a test is about: the first one its name states, else the first it called. */
-function mainOperation(name: string, called: string[] | undefined): string | undefined {
-  const named = namedOperation(name);
-  if (named) return named.name;
-  return called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
+function mainOperation(named: string[], called: string[] | undefined): string | undefined {
+  return named[0] ?? called?.find((op) => op !== 'POST /user/login') ?? called?.[0];
 }
 
 /** Failing tests a file lists as they happen before "and N more" (the summary groups them all). */
@@ -155,7 +153,8 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
       const name = fullName(test);
       const meta = test.meta();
       const result = test.result();
-      const operation = mainOperation(name, meta.operations);
+      const named = namedOperations(name).map((o) => o.name);
+      const operation = mainOperation(named, meta.operations);
       // Rules named in the test's options (`rule(...)`) or in its title (`[R-…]`).
       const rules = [...new Set([...(meta.rules ?? []), ...rulesOf(name)])];
       const outcome: TestOutcome = {
@@ -163,6 +162,7 @@ function outcomesOf(collector: Collector, skips: Map<string, SkipRecord>, grep: 
         file,
         area,
         ...(operation ? { operation } : {}),
+        ...(named.length > 1 ? { operations: named } : {}),
         level,
         state: result.state === 'passed' ? 'passed' : result.state === 'failed' ? 'failed' : 'skipped',
         ...(rules.length ? { rules } : {}),

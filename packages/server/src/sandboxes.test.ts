@@ -1,7 +1,7 @@
 // Many sandboxes on one server (issue 25): each world sees only itself (state, clock, rate limits,
 // outbox), the number and memory are bounded with a documented refusal, and idle ones go.
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from './config.ts';
 import { DEMO_KEYS } from './demo-data.ts';
 import { INVALID_DEMO, SANDBOX_MEMORY_FULL, Sandboxes, type SandboxServer, sandboxesFull } from './sandboxes.ts';
@@ -205,16 +205,19 @@ describe('sandboxes outside test mode, idle and memory bounds', { timeout: 120_0
   afterAll(() => server?.close());
 
   it('Given --sandboxes without test mode, a sandbox has the test helpers and the server has none; an idle one goes', async () => {
-    server = await start({ MARKETPLACE_SANDBOXES: '1', MARKETPLACE_SANDBOX_IDLE: '1' });
+    // An idle time of 3 s: on a busy machine a first request on a cold path took over half a second,
+    // and with 1 s the sandbox went between two requests meant to keep it.
+    server = await start({ MARKETPLACE_SANDBOXES: '1', MARKETPLACE_SANDBOX_IDLE: '3' });
     const a = await create(server.url);
-    expect((await send(`${server.url}/test_helpers/clock`)).status).toBe(404);
-    // Requests keep it: six of them over 1.5 s, each within the idle time of the one before.
+    // Requests keep it: six of them over 4.5 s, each within the idle time of the one before.
     for (let i = 0; i < 6; i += 1) {
       expect((await send(`${a.url}/test_helpers/clock`)).status).toBe(200);
-      await new Promise((done) => setTimeout(done, 250));
+      await new Promise((done) => setTimeout(done, 750));
     }
+    expect((await send(`${server.url}/test_helpers/clock`)).status).toBe(404);
     await expect
-      .poll(async () => (await send(`${a.url}/test_helpers/clock`)).status, { timeout: 10_000, interval: 2_000 })
+      // Each poll is a use: polled less often than the idle time, the sandbox goes between two polls.
+      .poll(async () => (await send(`${a.url}/test_helpers/clock`)).status, { timeout: 30_000, interval: 4_500 })
       .toBe(404);
   });
 
@@ -282,6 +285,43 @@ describe('the idle sweep and a sandbox in use', () => {
       expect(closed).toBe(1);
     } finally {
       await sandboxes.close();
+    }
+  });
+
+  it('Given the process stalled past two sweep periods, the first tick after it judges nothing: the requests queued meanwhile are read first', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let perf = 0;
+    const ticking = vi.spyOn(performance, 'now').mockImplementation(() => perf);
+    let now = 0;
+    let closed = 0;
+    const server: SandboxServer = {
+      handle: () => {},
+      populate: async () => [],
+      seedDemo: async () => [],
+      close: async () => {
+        closed += 1;
+      },
+    };
+    // idleSeconds 1: the sweep ticks every 250 ms.
+    const sandboxes = new Sandboxes({ max: 2, idleSeconds: 1, memoryMb: undefined }, async () => server, {
+      now: () => now,
+    });
+    try {
+      await sandboxes.create(0, 0);
+      // An 8 s stall: the tick comes 8 s after the last one, with the sandbox idle by the clock.
+      now = 8_000;
+      perf = 8_000;
+      await vi.advanceTimersByTimeAsync(250);
+      expect(closed).toBe(0);
+      // The next tick on time judges it idle (no request came in).
+      now = 8_250;
+      perf = 8_250;
+      await vi.advanceTimersByTimeAsync(250);
+      expect(closed).toBe(1);
+    } finally {
+      await sandboxes.close();
+      ticking.mockRestore();
+      vi.useRealTimers();
     }
   });
 });

@@ -260,7 +260,16 @@ export class Sandboxes {
   #sweep(): void {
     if (this.#sweeper) return;
     const every = Math.min(60_000, Math.max(250, (this.#limits.idleSeconds * 1000) / 4));
-    this.#sweeper = setInterval(() => void this.removeIdle().catch(() => {}), every);
+    let last = performance.now();
+    this.#sweeper = setInterval(() => {
+      // A tick later than two periods means the process stalled (a busy machine, a long GC): the
+      // requests that arrived meanwhile are still unread (timers run before I/O), and judging
+      // idleness now would close a sandbox they are about to use. The next tick judges it.
+      const now = performance.now();
+      const stalled = now - last > 2 * every;
+      last = now;
+      if (!stalled) void this.removeIdle().catch(() => {});
+    }, every);
     this.#sweeper.unref(); // an idle sandbox never keeps the process alive
   }
 
