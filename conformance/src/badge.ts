@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DOCUMENT_PATH, document } from './document.ts';
+import type { OperationState } from './progress.ts';
 import { esc, type RunResult } from './report.ts';
 
 // By the package's own name (its `exports` lists package.json), not by a path from this file: the
@@ -41,6 +42,10 @@ export interface RunSummary {
   };
   requireAll?: boolean;
   coverage: RunResult['coverage'];
+  /** Each operation's state: what `--previous` compares a later run with (newly implemented, fixed). */
+  states?: Record<string, OperationState>;
+  /** The names of the tests that failed, known ones included: what `--previous` compares with. */
+  failures?: string[];
   seal?: Seal;
 }
 
@@ -109,6 +114,8 @@ export function runSummary(
     },
     ...(result.requireAll ? { requireAll: true } : {}),
     coverage: result.coverage,
+    states: Object.fromEntries(result.progress.operations.map((r) => [r.operation, r.state])),
+    failures: result.outcomes.filter((o) => o.state === 'failed').map((o) => o.name),
   };
   return { ...summary, seal: digest(summary, key || undefined) };
 }

@@ -175,7 +175,7 @@ describe('the baseline through the CLI', () => {
       expect(junit).toContain('failures="0"');
       expect(junit).toContain('<skipped message="known failure (baseline until 2099-12-31)');
       expect(readFileSync(join(green.out, 'report.html'), 'utf8')).toContain(
-        `<span class="n-known">${failed.length} known failures</span>`,
+        `<span class="c-known">${failed.length} known failures</span>`,
       );
       const summary = JSON.parse(readFileSync(join(green.out, 'summary.json'), 'utf8'));
       expect(summary).toMatchObject({ result: 'passed', counts: { failed: 0, known: failed.length } });

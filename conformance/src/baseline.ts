@@ -64,18 +64,38 @@ export const today = (now = new Date()): string => now.toISOString().slice(0, 10
 
 const expiredOn = (entry: BaselineEntry, day: string) => entry.expires !== undefined && entry.expires < day;
 
+/** Where the tests an earlier run named stand in this one: failing still, passing now, or not run. */
+export interface Standing<T> {
+  failing: [T, TestOutcome][];
+  passed: [T, TestOutcome][];
+  notRun: T[];
+}
+
+/**
+ * Sorts tests named by an earlier run (a baseline's entries, the failures of a previous run's
+ * summary) by how each fared in this run, matched by the name the reports print.
+ */
+export function standing<T extends { test: string }>(entries: T[], outcomes: TestOutcome[]): Standing<T> {
+  const byName = new Map(outcomes.map((o) => [o.name, o]));
+  const sorted: Standing<T> = { failing: [], passed: [], notRun: [] };
+  for (const entry of entries) {
+    const o = byName.get(entry.test);
+    if (!o || o.state === 'skipped') sorted.notRun.push(entry);
+    else if (o.state === 'passed') sorted.passed.push([entry, o]);
+    else sorted.failing.push([entry, o]);
+  }
+  return sorted;
+}
+
 /**
  * Marks the run's failures the baseline lists as known (until their date) and says which entries
  * now pass, expired or did not run. Changes the outcomes in place.
  */
 export function applyBaseline(outcomes: TestOutcome[], baseline: Baseline, file: string, day = today()): BaselineUse {
-  const byName = new Map(outcomes.map((o) => [o.name, o]));
-  const use: BaselineUse = { file, known: 0, fixed: [], expired: [], notRun: [] };
-  for (const entry of baseline.failures) {
-    const o = byName.get(entry.test);
-    if (!o || o.state === 'skipped') use.notRun.push(entry);
-    else if (o.state === 'passed') use.fixed.push(entry);
-    else if (expiredOn(entry, day)) {
+  const { failing, passed, notRun } = standing(baseline.failures, outcomes);
+  const use: BaselineUse = { file, known: 0, fixed: passed.map(([entry]) => entry), expired: [], notRun };
+  for (const [entry, o] of failing) {
+    if (expiredOn(entry, day)) {
       use.expired.push(entry);
       o.baseline = { ...(entry.expires ? { expires: entry.expires } : {}), expired: true };
     } else {

@@ -156,6 +156,53 @@ describe('output a team can keep', () => {
     }
   });
 
+  it('Given --previous, the summary.json of an earlier run, then the console, results.json and report.html say what changed', {
+    timeout: 240_000,
+  }, async () => {
+    const server = await startTestServer();
+    try {
+      const login = 'Given no apiKey, then 300';
+      const account = 'Given an account with a balance and an e-mail, the three routes show them';
+      const first = await cli([
+        '--target',
+        server.baseUrl,
+        '--grep',
+        login,
+        '--operations',
+        'POST /user/login',
+        '--reporter',
+        'badge',
+      ]);
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      const previous = join(first.out, 'summary.json');
+      const second = await cli([
+        '--target',
+        server.baseUrl,
+        '--grep',
+        `${login}|${account}`,
+        '--previous',
+        previous,
+        '--reporter',
+        'html',
+      ]);
+      expect(second.code, second.stdout + second.stderr).toBe(0);
+      expect(second.stdout).toMatch(
+        new RegExp(
+          `Since the previous run \\(${previous.replaceAll('.', '\\.')} of \\d{4}-[^)]+\\): passed 2 \\(\\+1\\)`,
+        ),
+      );
+      expect(second.result?.changes?.newlyImplemented.map((o) => o.operation)).toContain('GET /user/balance');
+      expect(second.result?.changes?.newlyFailing).toEqual([]);
+      const html = readFileSync(join(second.out, 'report.html'), 'utf8');
+      expect(html).toContain('<li data-op="GET /user/balance">');
+      const bad = await cli(['--target', server.baseUrl, '--previous', join(first.out, 'coverage.md')]);
+      expect([bad.code, bad.stdout]).toEqual([2, '']);
+      expect(bad.stderr).toMatch(/^marketplace-conformance: cannot read the previous run .*coverage\.md: .*\n$/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('Given --grep matching no test, then it says so and exits 2', { timeout: 120_000 }, async () => {
     const server = await startTestServer();
     try {

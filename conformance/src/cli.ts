@@ -36,6 +36,8 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
                           the tests needing others skip, and nothing is sent to them
   --require-all           an operation or test helper a test needs that answers 404 fails (a release gate)
   --baseline <file>       known failures (baseline write): reported, not failing, until they expire
+  --previous <file>       a previous run's summary.json (or results.json): the reports say what
+                          changed since (newly failing, fixed, newly implemented)
   --out <dir>             where reports go (default conformance/reports)
   --port <port>           proxy: the port to listen on (default: a free port, printed)
   --from <results.json>   baseline write: the run to record (default conformance/reports/results.json)
@@ -60,6 +62,7 @@ const OPTIONS = {
   'blocked-country': { type: 'string' },
   out: { type: 'string' },
   baseline: { type: 'string' },
+  previous: { type: 'string' },
   from: { type: 'string' },
   expires: { type: 'string' },
   port: { type: 'string' },
@@ -218,6 +221,7 @@ const RUN_ONLY = [
   'operations',
   'require-all',
   'baseline',
+  'previous',
 ] as const;
 
 if (command === 'explore') {
@@ -258,14 +262,18 @@ if (command === 'proxy') {
   const level = values.level ?? 'all';
   if (!['contract', 'behavior', 'all'].includes(level))
     usageError(`--level must be contract, behavior or all, got ${level}`);
-  if (values.baseline !== undefined) {
-    const { readBaseline } = await import('./baseline.ts');
+  // The files a run reads, read now: one that is not what it should be stops it before it starts.
+  const { readBaseline } = await import('./baseline.ts');
+  const { readPrevious } = await import('./changes.ts');
+  for (const [file, read] of [
+    [values.baseline, readBaseline],
+    [values.previous, readPrevious],
+  ] as const)
     try {
-      readBaseline(values.baseline);
+      if (file !== undefined) read(file);
     } catch (e) {
       stop((e as Error).message);
     }
-  }
   const operations = values.operations === undefined ? undefined : await operationList(values.operations);
   const { probeTarget } = await import('./probe.ts');
   const problem = await probeTarget(target, undefined, operations);
@@ -286,6 +294,7 @@ if (command === 'proxy') {
     requireAll: values['require-all'] ?? false,
     out,
     baseline: values.baseline,
+    previous: values.previous,
   };
   const result = await runConformance(options);
   if (!result.outcomes.length) stop('the suite collected no test: see the messages above');

@@ -97,6 +97,15 @@ export async function sentOffer(trade: Answer, platformId: string): Promise<Sche
   return offer as Schemas['PlatformOffer'];
 }
 
+/**
+ * An item with an image of its own (from its name unless given), returned with it: an image field
+ * that an answer reads from another record (the seller's, a default, another item) differs.
+ */
+export async function imagedItem(body: Schemas['ItemRequest']) {
+  const image = body.image ?? `https://images.example.com/${body.name.replace(/[^A-Za-z0-9]+/g, '-')}.png`;
+  return { ...(await helpers.item({ ...body, image })), image };
+}
+
 /** A fresh user logged in from `ip`: its platform ID, API key and JWT. */
 export async function session(opts: Partial<Schemas['UserRequest']> = {}, ip = '198.51.100.10') {
   const user = await helpers.user(opts);

@@ -75,9 +75,31 @@ export const EVENTS: readonly string[] = [
  * Meanings the document leaves open, and why: the suite accepts each reading there, so no test
  * can tell the readings apart (and none must).
  */
+const WORDING_OPEN =
+  'a confirmation whose wording neither the seed nor the document fixes (the description says only that it confirms; examples are not normative): any text is accepted';
+
 export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    [
+      'POST /admin/support/post message',
+      'POST /admin/support/status message',
+      'POST /admin/support/block message',
+      'POST /admin/ban message',
+      'POST /inventory/withdraw message',
+      'POST /cashout/process message',
+      'POST /cashout/link message',
+      'POST /cashout/unlink message',
+      'POST /cashout/cancel message',
+      'POST /support/create message',
+      'POST /support/post message',
+    ].map((key) => [key, WORDING_OPEN]),
+  ),
   'GET /user/infos informations.message':
     'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed',
+  'GET /user/getSalesHistory sales[].status':
+    'the seed names a sale record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
+  'GET /user/getPurchaseHistory purchases[].status':
+    'the seed names a purchase record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
 };
 
 /**

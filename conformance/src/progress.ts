@@ -57,7 +57,7 @@ export const operationNames = (given: Iterable<string>): Set<string> =>
  * The operations a test counts for: a failure where it is pinned; otherwise each operation its name
  * states (`POST /item/buyorder, /update, /remove` counts for all three), else the one it is about.
  */
-const countsFor = (o: TestOutcome): string[] => {
+export const countsFor = (o: TestOutcome): string[] => {
   if (o.state === 'failed') {
     const pinned = o.failure?.operation ?? o.operation;
     return pinned ? [pinned] : [];

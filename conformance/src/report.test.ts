@@ -9,6 +9,7 @@ import { junitReport } from './junit.ts';
 import { progressOf } from './progress.ts';
 import {
   causeOf,
+  esc,
   failureLines,
   failureOf,
   groupFailures,
@@ -18,6 +19,7 @@ import {
   withJwt,
 } from './report.ts';
 import { rule } from './rule.ts';
+import { madeUpRun } from './run-result.fixture.ts';
 
 const curl = `curl -i -X POST 'http://127.0.0.1:9/cart/add' -H 'content-type: application/json' --data '{"assetIds":[1]}'`;
 const message = [
@@ -56,29 +58,20 @@ const outcomes: TestOutcome[] = [
   outcome({ name: 'another route', state: 'skipped', reason: 'the target does not implement POST /cart/add (404)' }),
   outcome({ name: 'login', state: 'passed', file: 'tests/auth.test.ts', area: 'auth', operation: 'POST /user/login' }),
 ];
-const result: RunResult = {
-  target: 'http://127.0.0.1:9',
-  level: 'all',
-  readOnly: false,
-  passed: 2,
-  failed: outcomes.filter((o) => o.state === 'failed'),
-  known: [],
-  skipped: outcomes.filter((o) => o.state === 'skipped'),
+const result: RunResult = madeUpRun(
   outcomes,
-  levels: {
-    contract: { operations: 1, of: 104, passed: 0, failed: 0, skipped: 0 },
-    behavior: { operations: 2, of: 104, passed: 2, failed: 1, skipped: 2 },
+  [
+    { op: 'POST /cart/add', status: 300 },
+    { op: 'POST /user/login', status: 200 },
+  ],
+  {
+    levels: {
+      contract: { operations: 1, of: 104, passed: 0, failed: 0, skipped: 0 },
+      behavior: { operations: 2, of: 104, passed: 2, failed: 1, skipped: 2 },
+    },
+    coverage: { operations: { hit: 2, all: 104 }, statuses: { hit: 3, all: 531 }, messages: { hit: 1, all: 317 } },
   },
-  coverage: { operations: { hit: 2, all: 104 }, statuses: { hit: 3, all: 531 }, messages: { hit: 1, all: 317 } },
-  progress: progressOf(
-    [
-      { op: 'POST /cart/add', status: 300 },
-      { op: 'POST /user/login', status: 200 },
-    ],
-    outcomes,
-  ),
-  out: '/tmp/out',
-};
+);
 
 describe('a failure', () => {
   it('names the operation, the rule, what was expected and received, and the curl line, without stack frames', () => {
@@ -163,35 +156,46 @@ describe('junit.xml', () => {
 
 describe('report.html', () => {
   const html = htmlReport(result);
-  it('opens on the summary: totals, coverage, skips by reason, the rule matrix', () => {
+  it('opens on the verdict and the totals, then the tests; skips by reason and the rule matrix below', () => {
     const summaryAt = html.indexOf('id="summary"');
     expect(summaryAt).toBeGreaterThan(0);
-    expect(summaryAt).toBeLessThan(html.indexOf('id="results"'));
-    expect(html).toMatch(
-      /<span class="n-passed">2 passed<\/span><span class="n-failed">1 failed<\/span><span class="n-skipped">2 skipped<\/span>/,
+    expect(summaryAt).toBeLessThan(html.indexOf('id="tests"'));
+    expect(html).toContain('<div class="verdict failed">FAILED: 1 test failed</div>');
+    expect(html).toContain(
+      '<span class="c-failed"><b>1</b>failed</span><span class="c-passed"><b>2</b>passed</span><span class="c-not-implemented"><b>0</b>not implemented</span><span class="c-skipped"><b>2</b>skipped</span>',
     );
     expect(html).toContain('operations 2/104, documented statuses 3/531, documented messages 1/317');
     expect(html).toContain('<li>2 × the target does not implement POST /cart/add (404)</li>');
+    expect(html.indexOf('id="skips"')).toBeGreaterThan(html.indexOf('id="tests"'));
     expect(html).toMatch(
       /<tr class="failed"><td><code>R-CART-3<\/code><\/td>.*Given an own asset, then refused<\/td><\/tr>/,
     );
     expect(html).toMatch(/<tr class="passed"><td><code>R-CART-1<\/code>/);
   });
-  it('groups by area then operation, failures open, skips collapsed by reason, filterable, wrapping', () => {
-    const auth = html.indexOf('<details class="area"><summary>auth');
-    const cart = html.indexOf('<details class="area" open><summary>cart');
-    expect(auth).toBeGreaterThan(html.indexOf('id="results"'));
-    expect(cart).toBeGreaterThan(auth);
-    expect(html.slice(cart)).toMatch(
-      /^<details class="area" open><summary>cart[\s\S]*?<details class="op" open><summary><code>POST \/cart\/add<\/code>/,
-    );
+  it('lists every test, failures first and open with their rule quote and exchange, filterable, wrapping', () => {
+    const states = [...html.matchAll(/<details class="t s-[\w-]+" data-state="([\w-]+)"/g)].map((m) => m[1]);
+    expect(states).toEqual(['failed', 'passed', 'passed', 'skipped', 'skipped']);
     expect(html).toContain(
-      '<details class="test skipped"><summary>2 skipped: the target does not implement POST /cart/add (404)</summary><ul><li>a &lt;b&gt; route</li><li>another route</li></ul></details>',
+      '<details class="t s-failed" data-state="failed" data-op="POST /cart/add" data-ops="POST /cart/add" data-rules="R-CART-3" data-name="given an own asset, then refused" open>',
     );
-    for (const state of ['failed', 'passed', 'skipped'])
-      expect(html).toContain(`<input type="checkbox" value="${state}" checked>`);
-    expect(html).toContain('.hide-passed .passed');
+    const failed = html.slice(html.indexOf('data-state="failed"'), html.indexOf('data-state="passed"'));
+    expect(failed).toContain('<blockquote><code>R-CART-3</code> (not in the seed’s rule list)</blockquote>');
+    expect(failed).toContain(`<pre class="curl">${esc(curl)}</pre>`);
+    expect(failed).toContain('<pre class="response">300\n{\n  &quot;err&quot;: true,');
+    expect(html).toContain('<span class="tn">a &lt;b&gt; route</span>');
+    expect(html).toContain('<p class="why">the target does not implement POST /cart/add (404)</p>');
+    for (const state of ['failed', 'passed', 'not-implemented', 'skipped'])
+      expect(html).toContain(`<input type="checkbox" name="state" value="${state}" checked>`);
+    expect(html).toContain('<option value="POST /cart/add">POST /cart/add (4)</option>');
+    expect(html).toContain('<option value="R-CART-3">R-CART-3 (1)</option>');
     expect(html).toContain('white-space:pre-wrap;overflow-wrap:anywhere');
+  });
+  it('loads nothing and runs no script but its own (Content-Security-Policy with its hash)', () => {
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-[\w+/=]+'; img-src data:/,
+    );
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
   });
 });
 
@@ -426,14 +430,13 @@ describe('what a team acts on', () => {
     expect(xml).toMatch(/<testsuites name="[^"]*" tests="5" failures="0" errors="0" skipped="3"/);
     const html = htmlReport(partial);
     expect(html).toContain(
-      '<tr class="skipped"><td><code>GET /user/ipList</code></td><td class="name">not implemented</td>',
+      '<tr class="skipped"><td><a href="#tests" data-filter-op="GET /user/ipList"><code>GET /user/ipList</code></a></td><td class="name">not implemented</td>',
     );
     expect(html).toContain(
       '<h4>Fixed: remove from the baseline (baseline write does) (1)</h4><ul><li>Given a listing, then added</li></ul>',
     );
-    expect(html).toContain(
-      '<div class="test known"><span class="name">~ known failure (baseline until 2027-01-31): Given an own asset',
-    );
+    expect(html).toContain('<details class="t s-known" data-state="known" data-op="POST /cart/add"');
+    expect(html).toContain('<p class="note">A known failure: the baseline lists it until 2027-01-31.</p>');
     const s = runSummary(partial, undefined, new Date('2026-11-25T06:00:00Z'));
     expect(s).toMatchObject({
       result: 'passed',

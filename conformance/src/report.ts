@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskMeta } from 'vitest';
 import type { BaselineUse } from './baseline.ts';
+import { type Changes, changesLines } from './changes.ts';
 import type { totals } from './coverage.ts';
 import { type Progress, progressLines } from './progress.ts';
 import { RULE_SENTENCES } from './rule.ts';
@@ -89,6 +90,8 @@ export interface RunResult {
   /** Each operation: implemented, passing, failing, not implemented, not in scope. */
   progress: Progress;
   baseline?: BaselineUse;
+  /** --previous: what changed since that run. */
+  changes?: Changes;
   out: string;
 }
 
@@ -309,6 +312,7 @@ export function summary(result: RunResult, files: string[]): string {
       ? `  Result: FAILED: ${count(result.failed.length, 'test')} failed`
       : `  Result: passed: nothing the run could test failed${result.known.length ? ' (besides the known failures of the baseline)' : ''}`,
   );
+  if (result.changes) lines.push('', ...changesLines(result.changes));
   lines.push('', ...progressLines(result.progress));
   lines.push('', 'Tested (operations × levels):');
   for (const [level, t] of Object.entries(result.levels))

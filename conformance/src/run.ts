@@ -6,6 +6,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { startVitest } from 'vitest/node';
 import { writeBadge } from './badge.ts';
 import { applyBaseline, type Baseline, readBaseline } from './baseline.ts';
+import { changesSince, readPrevious } from './changes.ts';
 import { coverage, readTraffic, totals, writeCoverage } from './coverage.ts';
 import { namedOperations, operations } from './document.ts';
 import { grepPattern } from './grep.ts';
@@ -41,6 +42,8 @@ export interface RunOptions {
   quiet?: boolean;
   /** --baseline: a file of known failures (`baseline write`), reported but not failing until they expire. */
   baseline?: string;
+  /** --previous: a previous run's summary.json (or results.json), to report what changed since. */
+  previous?: string;
 }
 
 // The suite's root: conformance/ in the repository, dist/ of the installed package (compiled tests
@@ -198,6 +201,7 @@ function missingCounts(outcomes: TestOutcome[]): Map<string, number> {
 export async function runConformance(options: RunOptions): Promise<RunResult> {
   const out = resolve(options.out ?? 'conformance/reports');
   const baseline: Baseline | undefined = options.baseline ? readBaseline(options.baseline) : undefined;
+  const previous = options.previous ? readPrevious(options.previous) : undefined;
   mkdirSync(out, { recursive: true });
   readTraffic(out); // a previous run's leftovers
   readSkips(out);
@@ -261,6 +265,7 @@ export async function runConformance(options: RunOptions): Promise<RunResult> {
     ...(used ? { baseline: used } : {}),
     out,
   };
+  if (previous) result.changes = changesSince(previous, result);
   writeResults(out, result);
   if (options.reporters?.includes('junit')) writeFileSync(join(out, 'junit.xml'), junitReport(result));
   if (options.reporters?.includes('html')) writeFileSync(join(out, 'report.html'), htmlReport(result));
