@@ -51,6 +51,8 @@ describe('POST /inventory/withdraw', () => {
     const answer = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
     const c = content(answer);
     assertThat(answer, answer.status === 200 && c.updated === 2 && c.locked === 1, 'updated 2, locked 1');
+    // Three assets named: the two moved and the one in a trade are counted apart.
+    pinsMeaning('POST /inventory/withdraw updated', 'POST /inventory/withdraw locked');
     await expectStates(
       { [ids[0]!]: 2, [ids[1]!]: 2, [ids[2]!]: 3 },
       'states 0 and 1 became 2; the traded asset stays 3',
