@@ -21,6 +21,21 @@ import { sendRateLimited } from './rate-limited.ts';
 /** Seed, Limits: "about 600 requests per 60-second window, for GET and POST, per user, route and method". */
 export const GENERAL_LIMIT: Pick<RateLimitRule, 'limit' | 'window'> = { limit: 600, window: 60 };
 
+/**
+ * The rate limits at the four points of a request: the seam the gate and `createApi` count through
+ * (`OperationLimits` fills it; a host may give its own).
+ */
+export interface ApiLimits<Caller> {
+  /** Before the body is read: over a limit it answers (the 429) and says false. */
+  admit?(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean>;
+  /** Once the body is read, before it is validated (a rule keyed by a body field): the same. */
+  admitBody?(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean>;
+  /** Before the handler: whether it answers from its cache (beyond a `serve-cached` rule). */
+  servesCached?(req: Request, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean>;
+  /** Once the handler refused with `message`. */
+  answered?(req: Request, op: OperationInfo, caller: Caller | undefined, message: unknown): void | Promise<void>;
+}
+
 /** Whom a known caller's requests count for. */
 export interface Counted {
   /** The caller's user (its platform id). */
@@ -89,7 +104,7 @@ function counts(counting: Counting['counting'], req: Request): boolean {
 }
 
 /** The document's rate limits of every operation, counted on one limiter. */
-export class OperationLimits<Caller> {
+export class OperationLimits<Caller> implements ApiLimits<Caller> {
   /** The windows' limiter: for the rules a handler counts itself (`ruleCounting` says `handler`). */
   readonly limiter: FixedWindowLimiter;
   readonly #counted: (caller: Caller) => Counted;
