@@ -2,7 +2,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isOnPurpose, onPurpose, type ProtocolTimeouts, protocolServer, readDocument } from '@marketplace/contract';
+import {
+  FixedWindowLimiter,
+  isOnPurpose,
+  onPurpose,
+  type ProtocolTimeouts,
+  protocolServer,
+  readDocument,
+} from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
@@ -98,7 +105,7 @@ export async function composeServer({
     mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
     moderation: outboxModeration(outbox),
     affiliates: outboxAffiliates(outbox),
-    limiter: backend.limiter(clock),
+    limiter: new FixedWindowLimiter(backend.rateWindows, () => clock.now()),
     random: cryptoRandom,
     logger: logger ?? pino({ level: config.logLevel }),
     jwtSecret: new TextEncoder().encode(await secret('jwt-secret')),
