@@ -3,10 +3,10 @@
 // ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
 // month of the short URL limit is 30 days; left-out switches keep their stored values.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, login, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -26,7 +26,17 @@ const accountId = (platformId: string) => String(BigInt(platformId) & 0xffffffff
 describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
   it('Given an account with a balance and an e-mail, the three routes show them, and 2fa is a string [R-USER-2FA-STRING, R-MONEY-CENTS]', async (ctx) => {
     await needsHelpers(ctx);
-    const me = await session({ balance: 4321, email: 'infos@example.com', name: 'Infos Owner', twoFactor: true });
+    // Created at a known second, logged in later: `since` is the creation, not the login or now.
+    const since = await helpers.pinClock();
+    const user = await helpers.user({
+      balance: 4321,
+      email: 'infos@example.com',
+      name: 'Infos Owner',
+      twoFactor: true,
+    });
+    await helpers.advance(100);
+    const me = { ...user, ip: '198.51.100.10', token: await login(user.apiKey, '198.51.100.10') };
+    await helpers.advance(100);
     const infos = content(await get(me, '/user/infos')).informations;
     const probe = { platformId: me.platformId, balance: 4321, name: 'Infos Owner', '2fa': 'true', notification: 1 };
     assertThat(
@@ -34,13 +44,36 @@ describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
       Object.entries(probe).every(([k, v]) => infos[k] === v),
       `the account as set up: ${JSON.stringify(probe)}`,
     );
+    assertThat(
+      await get(me, '/user/infos'),
+      Number(infos.since) === since,
+      `since is the account's creation (${since}), not the login nor now (got ${infos.since})`,
+    );
     const balance = await get(me, '/user/balance');
     assertThat(balance, content(balance).balance === 4321, 'the balance in cents');
+    // A buy order of 3 x 107 reserves 321: the balance is net of it (the document's reading).
+    await helpers.buyOrder({
+      owner: me.platformId,
+      itemId: (await helpers.item({ name: 'Infos Reserve Hat', game: 440 })).id,
+      price: 107,
+      amount: 3,
+    });
+    const reserved = await get(me, '/user/balance');
+    assertThat(reserved, content(reserved).balance === 4000, 'net of the 321 a buy order reserves: 4000');
     const mail = await get(me, '/user/getContactMail');
     assertThat(mail, content(mail).address === 'infos@example.com', 'the contact address');
     const other = await session({ twoFactor: false });
     const second = await get(other, '/user/infos');
     assertThat(second, content(second).informations['2fa'] === 'false', "another user's 2fa is 'false'");
+    const otherMail = await get(other, '/user/getContactMail');
+    assertThat(otherMail, content(otherMail).address !== 'infos@example.com', "the address is the caller's own");
+    pinsMeaning(
+      'GET /user/infos informations',
+      'GET /user/infos informations.balance',
+      'GET /user/infos informations.since',
+      'GET /user/balance balance',
+      'GET /user/getContactMail address',
+    );
   });
 });
 
@@ -88,6 +121,7 @@ describe('POST /user/setAffiliates', () => {
     assertThat(anonymous, anonymous.status === 200, 'no login needed');
     const mine = await post(me, '/user/setAffiliates', { code: 'my-promo_2' });
     assertThat(mine, content(mine).message === 'Affiliate click registered', 'the documented confirmation');
+    pinsMeaning('POST /user/setAffiliates message');
     const clicks = await helpers.outbox('affiliate');
     const byCode = new Map(
       clicks.map((c) => {
@@ -124,6 +158,41 @@ describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user
       now.tradeCompleted === false && now.itemSold === false && now.marketing === true,
       'earlier changes kept',
     );
+    // All six stored values after each change: the keys left out kept, each key its own switch.
+    const KINDS = ['tradeCompleted', 'offerReceived', 'buyOrderFilled', 'itemSold', 'depositCompleted', 'marketing'];
+    const steps: [Record<string, boolean>, Record<string, boolean>][] = [
+      [{}, { ...echoed, tradeCompleted: false }],
+      [
+        { offerReceived: false, buyOrderFilled: false, depositCompleted: false, marketing: false },
+        Object.fromEntries(KINDS.map((k) => [k, false])),
+      ],
+      [
+        { buyOrderFilled: true, itemSold: true },
+        { ...Object.fromEntries(KINDS.map((k) => [k, false])), buyOrderFilled: true, itemSold: true },
+      ],
+    ];
+    for (const [change, want] of steps) {
+      const answer =
+        Object.keys(change).length === 0
+          ? second
+          : await post(me, '/user/setMailNotification', { notifications: change });
+      const got = content(answer).notifications;
+      assertThat(
+        answer,
+        KINDS.every((k) => got[k] === want[k]) && content(answer).message === 'Notification settings updated',
+        `every switch as stored: ${JSON.stringify(want)} (got ${JSON.stringify(got)})`,
+      );
+    }
+    pinsMeaning(
+      'POST /user/setMailNotification message',
+      'POST /user/setMailNotification notifications',
+      'POST /user/setMailNotification notifications.tradeCompleted',
+      'POST /user/setMailNotification notifications.offerReceived',
+      'POST /user/setMailNotification notifications.buyOrderFilled',
+      'POST /user/setMailNotification notifications.itemSold',
+      'POST /user/setMailNotification notifications.depositCompleted',
+      'POST /user/setMailNotification notifications.marketing',
+    );
     const unknown = await post(me, '/user/setMailNotification', { notifications: { sms: true } });
     assertThat(unknown, refused(unknown, 'Invalid notifications parameter'), 'an unknown kind is refused');
 
@@ -136,7 +205,18 @@ describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user
     const infos = await get(me, '/user/infos');
     assertThat(infos, content(infos).informations.notification === 0, 'GET /user/infos shows notification 0');
     const on = await post(me, '/user/setMailNotificationStatus', { enabled: true });
-    assertThat(on, content(on).message === 'Email notifications enabled', 'all e-mail on again');
+    assertThat(
+      on,
+      content(on).message === 'Email notifications enabled' && content(on).emailNotifications === true,
+      'all e-mail on again',
+    );
+    const back = await get(me, '/user/infos');
+    assertThat(back, content(back).informations.notification === 1, 'GET /user/infos shows notification 1 again');
+    pinsMeaning(
+      'POST /user/setMailNotificationStatus emailNotifications',
+      'POST /user/setMailNotificationStatus message',
+      'GET /user/infos informations.notification',
+    );
 
     const privacy = await post(me, '/user/setPrivacySetting', { settings: { inventoryPublic: false } });
     const settings = content(privacy).settings;
@@ -146,6 +226,33 @@ describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user
         Object.keys(settings).length === 4 &&
         content(privacy).message === 'Privacy settings updated',
       'one setting changed, four echoed',
+    );
+    // Each key its own switch, the keys left out kept: all four set, then one, then two others.
+    const privacySteps: [Record<string, boolean>, string][] = [
+      [
+        { profilePublic: true, inventoryPublic: false, tradeHistoryPublic: false, showOnLeaderboard: true },
+        'true,false,false,true',
+      ],
+      [{ showOnLeaderboard: false }, 'true,false,false,false'],
+      [{ profilePublic: false, tradeHistoryPublic: true }, 'false,false,true,false'],
+    ];
+    for (const [change, want] of privacySteps) {
+      const answer = await post(me, '/user/setPrivacySetting', { settings: change });
+      const got = content(answer).settings;
+      const seen = [got.profilePublic, got.inventoryPublic, got.tradeHistoryPublic, got.showOnLeaderboard].join();
+      assertThat(
+        answer,
+        seen === want,
+        `after ${JSON.stringify(change)}: profile, inventory, trade history, leaderboard ${want} (got ${seen})`,
+      );
+    }
+    pinsMeaning(
+      'POST /user/setPrivacySetting message',
+      'POST /user/setPrivacySetting settings',
+      'POST /user/setPrivacySetting settings.profilePublic',
+      'POST /user/setPrivacySetting settings.inventoryPublic',
+      'POST /user/setPrivacySetting settings.tradeHistoryPublic',
+      'POST /user/setPrivacySetting settings.showOnLeaderboard',
     );
   });
 });
@@ -194,6 +301,8 @@ describe('POST /user/setTradeUrl', () => {
     );
     const infos = await get(me, '/user/infos');
     assertThat(infos, content(infos).informations.tradeurl === mine, 'GET /user/infos shows it');
+    assertThat(set, content(set).message === 'Trade URL updated', 'the documented confirmation');
+    pinsMeaning('POST /user/setTradeUrl tradeUrl', 'POST /user/setTradeUrl message');
     const theirs = `${PREFIX}${(BigInt(accountId(me.platformId)) + 1n).toString()}&token=AbC123xY`;
     const other = await post(me, '/user/setTradeUrl', { tradeUrl: theirs });
     assertThat(other, refused(other, 'Trade URL belongs to different account'), 'partner of another account');
@@ -220,6 +329,20 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
       store,
       content(store).platformId === me.platformId && content(store).name === 'Short Owner',
       'the store by its short URL',
+    );
+    const infos = await get(me, '/user/infos');
+    assertThat(
+      infos,
+      content(infos).informations.shorturl === name && content(set).message === 'Short URL updated',
+      "GET /user/infos shows the caller's short URL; the documented confirmation",
+    );
+    pinsMeaning(
+      'POST /user/updateShortUrl shortUrl',
+      'POST /user/updateShortUrl fullUrl',
+      'POST /user/updateShortUrl message',
+      'GET /user/infos informations.shorturl',
+      'GET /user/store/{identifier} platformId',
+      'GET /user/store/{identifier} name',
     );
     const cases: [string, string][] = [
       ['ab', 'Short URL too short/long'],

@@ -3,10 +3,10 @@
 // log in nor use a token issued before the ban; GET /admin/banList is the user's ban history and
 // GET /admin/getSteamInventory reads the external platform. Envelope B throughout.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -42,12 +42,18 @@ describe('POST /admin/ban', () => {
     assertThat(banned, banned.status === 200, 'the ban is recorded');
     const until = content(banned).bannedUntil;
     assertThat(banned, until >= before + 3600 && until <= after + 3600, 'it ends time seconds from now');
+    assertThat(
+      banned,
+      content(banned).platformId === user.platformId,
+      'the answer names the banned user, not the admin',
+    );
     const token = await acts(user);
     assertThat(token, token.status === 403, 'a token issued before the ban is refused');
     const again = await login(user);
     assertThat(again, again.status === 403 && again.message === 'forbidden', 'a banned user cannot log in');
     const unban = await ban(admin, { platformId: user.platformId, time: 0, reason: 'Appeal accepted' });
     assertThat(unban, unban.status === 200 && content(unban).bannedUntil === null, 'time 0 unbans');
+    pinsMeaning('POST /admin/ban bannedUntil', 'POST /admin/ban platformId');
     const back = await login(user);
     assertThat(back, back.status === 200, 'the unbanned user logs in again');
     const other = await acts(user);
@@ -125,8 +131,10 @@ describe('GET /admin/banList', () => {
     const admin = await session({ admin: true });
     const user = await session();
     const untouched = await session();
+    const first = await helpers.pinClock();
     setUpOk(await ban(admin, { platformId: user.platformId, time: 100, reason: 'First' }));
     await helpers.advance(200);
+    const second = await helpers.pinClock();
     setUpOk(await ban(admin, { platformId: user.platformId, time: 3600, reason: 'Second' }));
     let bans = await banList(admin, user.platformId);
     const list = await getAs(admin, '/admin/banList', { platformId: user.platformId });
@@ -136,6 +144,33 @@ describe('GET /admin/banList', () => {
       list,
       bans.every((b) => b.admin === admin.platformId),
       'the issuing admin is recorded',
+    );
+    // Each entry: issued when it was, ending time seconds later, on the user asked for.
+    const data = content(list);
+    assertThat(
+      list,
+      data.platformId === user.platformId &&
+        data.bans
+          .map((b: { platformId: string; time: number; created: number; until: number }) =>
+            [b.platformId, b.time, b.created, b.until].join(':'),
+          )
+          .join() ===
+          [
+            [user.platformId, 3600, second, second + 3600].join(':'),
+            [user.platformId, 100, first, first + 100].join(':'),
+          ].join(),
+      `the bans of 3600 s at ${second} and 100 s at ${first}, each with its end (got ${JSON.stringify(data.bans)})`,
+    );
+    pinsMeaning(
+      'GET /admin/banList platformId',
+      'GET /admin/banList bans',
+      'GET /admin/banList bans[].active',
+      'GET /admin/banList bans[].admin',
+      'GET /admin/banList bans[].created',
+      'GET /admin/banList bans[].platformId',
+      'GET /admin/banList bans[].reason',
+      'GET /admin/banList bans[].time',
+      'GET /admin/banList bans[].until',
     );
     setUpOk(await ban(admin, { platformId: user.platformId, time: 0, reason: 'Lifted' }));
     bans = await banList(admin, user.platformId);
@@ -154,12 +189,20 @@ describe('GET /admin/getSteamInventory', () => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
-    const item = await helpers.item({ name: 'Admin Inventory Hat', game: 440 });
+    const item = await imagedItem({ name: 'Admin Inventory Hat', game: 440 });
+    // The attributes of one asset only: each is that asset's own, null on the other.
+    const attributes = {
+      sheen: 'Team Shine',
+      killstreaker: 'Fire Horns',
+      spell: 'Exorcism',
+      parts: 'Kills',
+      paint: 'Pink as Hell',
+    };
     await helpers.platformInventory({
       platformId: user.platformId,
       game: 440,
       assets: [
-        { assetId: '900001', itemId: item.id },
+        { assetId: '900001', itemId: item.id, ...attributes },
         { assetId: '900002', itemId: item.id },
       ],
     });
@@ -186,13 +229,37 @@ describe('GET /admin/getSteamInventory', () => {
       data.assets.every((a: { name: string }) => a.name === item.name),
       'with their item names',
     );
+    const keys = ['sheen', 'killstreaker', 'spell', 'parts', 'paint'] as const;
+    const [dressed, plain] = data.assets as Record<string, unknown>[];
+    assertThat(
+      answer,
+      data.platformId === user.platformId &&
+        data.game === 440 &&
+        data.assets.every((a: { itemId: number; image: string }) => a.itemId === item.id && a.image === item.image) &&
+        keys.every((k) => dressed?.[k] === attributes[k] && (plain?.[k] ?? null) === null),
+      `the user and game asked for; each asset its catalogue item and image, the first its own attributes (got ${JSON.stringify(data)})`,
+    );
     const other = await getOk(
       '/admin/getSteamInventory',
       { game: 730, platformId: user.platformId },
       admin.token,
       admin.ip,
     );
-    assertThat(other, content(other).assets.length === 0, 'nothing held for game 730');
+    assertThat(other, content(other).assets.length === 0 && content(other).game === 730, 'nothing held for game 730');
+    pinsMeaning(
+      'GET /admin/getSteamInventory platformId',
+      'GET /admin/getSteamInventory game',
+      'GET /admin/getSteamInventory assets',
+      'GET /admin/getSteamInventory assets[].assetId',
+      'GET /admin/getSteamInventory assets[].itemId',
+      'GET /admin/getSteamInventory assets[].name',
+      'GET /admin/getSteamInventory assets[].image',
+      'GET /admin/getSteamInventory assets[].sheen',
+      'GET /admin/getSteamInventory assets[].killstreaker',
+      'GET /admin/getSteamInventory assets[].spell',
+      'GET /admin/getSteamInventory assets[].parts',
+      'GET /admin/getSteamInventory assets[].paint',
+    );
     const forbidden = await getAs(user, '/admin/getSteamInventory', { game: 440, platformId: user.platformId });
     assertThat(forbidden, forbidden.status === 403, 'admins only');
   });

@@ -1,10 +1,10 @@
 // Authentication and sessions (seed: "Authentication", "Authentication and session").
 import { beforeAll, describe, it } from 'vitest';
-import { jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call } from '../src/http.ts';
-import { settings } from '../src/settings.ts';
-import { skip } from '../src/skip.ts';
+import { jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertAnswer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { settings } from '../src/kit/settings.ts';
+import { skip } from '../src/kit/skip.ts';
 
 beforeAll(resetIfPossible);
 
@@ -36,6 +36,7 @@ describe('POST /user/login', () => {
       ];
       for (const [what, ok] of checks) assertThat(answer, ok, `claim: ${what}`);
     }
+    pinsMeaning('POST /user/login jwt');
   });
 
   it('Given no apiKey, then 300 Missing required parameter: apiKey [R-MSG-LOGIN-MISSING, R-AUTH-LOGIN-ERRORS, R-ERR-300]', async (ctx) => {
@@ -66,15 +67,57 @@ describe('sessions', () => {
     await needsHelpers(ctx);
     const user = await helpers.user();
     const tokens: string[] = [];
-    for (const ip of ['192.0.2.21', '192.0.2.22', '192.0.2.23']) {
-      const login = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip });
+    // Three logins a minute apart, each from its own IP and client: each row its own login's values.
+    const logins = new Map<string, { at: number; agent: string }>();
+    for (const [i, ip] of ['192.0.2.21', '192.0.2.22', '192.0.2.23'].entries()) {
+      const at = await helpers.pinClock();
+      const agent = `conformance-client/${i + 1}.0`;
+      const login = await call('POST', '/user/login', {
+        json: { apiKey: user.apiKey },
+        ip,
+        headers: { 'user-agent': agent },
+      });
       tokens.push((login.body as { content: { jwt: string } }).content.jwt);
+      logins.set(ip, { at, agent });
+      await helpers.advance(60);
     }
-    type Page = { content: { values: { id: number; ip: string; current: boolean }[]; count: number } };
+    type Row = {
+      id: number;
+      ip: string;
+      current: boolean;
+      user: string;
+      userAgent: string;
+      timestamp: string;
+      expire: string;
+    };
+    type Page = { content: { values: Row[]; count: number } };
     const all = await call('GET', '/user/ipList', { token: tokens[2], ip: '192.0.2.23' });
     assertConforms(all);
     const page = (all.body as Page).content;
     assertThat(all, page.count === 3 && page.values.length === 3, 'three live sessions');
+    const month = (r: Row) => (Number(r.expire) - Number(r.timestamp)) / 86_400;
+    assertThat(
+      all,
+      page.values.every(
+        (r) =>
+          r.user === user.platformId &&
+          r.timestamp === String(logins.get(r.ip)?.at) &&
+          r.userAgent === logins.get(r.ip)?.agent &&
+          month(r) >= 30 &&
+          month(r) <= 32,
+      ),
+      `each row: the user, its own login's time and client, expiring about 31 days after that login (got ${JSON.stringify(page.values)})`,
+    );
+    pinsMeaning(
+      'GET /user/ipList values',
+      'GET /user/ipList values[].ip',
+      'GET /user/ipList values[].user',
+      'GET /user/ipList values[].current',
+      'GET /user/ipList values[].userAgent',
+      'GET /user/ipList values[].timestamp',
+      'GET /user/ipList values[].expire',
+      'GET /user/ipList count',
+    );
     assertThat(
       all,
       page.values
@@ -93,7 +136,13 @@ describe('sessions', () => {
       assertThat(small, p.values.length === 1 && p.count === 3, `${name}=2 page=1 holds the third session`);
     }
     const others = await call('GET', '/user/disconnectSession/all', { token: tokens[2], ip: '192.0.2.23' });
-    assertThat(others, others.status === 200, 'disconnecting the others succeeds');
+    assertThat(
+      others,
+      others.status === 200 &&
+        (others.body as { content: { message: string } }).content.message === 'All sessions disconnected',
+      'disconnecting the others succeeds, with the documented confirmation',
+    );
+    pinsMeaning('GET /user/disconnectSession/all message');
     const live = await call('GET', '/user/ipList', { token: tokens[2], ip: '192.0.2.23' });
     assertThat(live, (live.body as Page).content.count === 1, 'only the current session is left');
     const withEnded = await call('GET', '/user/ipList', {
@@ -117,8 +166,25 @@ describe('sessions', () => {
     )!;
     const end = await call('GET', `/user/disconnectSession/${other.id}`, { token: a.token, ip: a.ip });
     assertConforms(end);
-    assertThat(end, end.status === 200, 'my other session is ended');
+    assertThat(
+      end,
+      end.status === 200 && (end.body as { content: { message: string } }).content.message === 'Session disconnected',
+      'my other session is ended, with the documented confirmation',
+    );
     const refused = await call('GET', '/user/ipList', { token: tokenB, ip: '192.0.2.32' });
     assertThat(refused, refused.status === 403, 'its token is refused');
+    // The row's id named that session: the calling one still works, until it disconnects itself.
+    const still = await call('GET', '/user/ipList', { token: a.token, ip: a.ip });
+    assertThat(still, still.status === 200, 'the session that ended the other is still live');
+    const bye = await call('GET', '/user/disconnect', { token: a.token, ip: a.ip });
+    assertConforms(bye);
+    assertThat(bye, (bye.body as { content: { disconnect: boolean } }).content.disconnect === true, 'disconnect: true');
+    const after = await call('GET', '/user/ipList', { token: a.token, ip: a.ip });
+    assertThat(after, after.status === 403, 'and its own token is refused after /user/disconnect');
+    pinsMeaning(
+      'GET /user/ipList values[].id',
+      'GET /user/disconnectSession/{id} message',
+      'GET /user/disconnect disconnect',
+    );
   });
 });

@@ -1,11 +1,11 @@
 // Buy orders (seed: "Endpoints > Buy orders", "States and transitions"): one per user and item,
 // value x amount reserved from the balance while the order stands, released on update and removal.
 import { beforeAll, describe, it } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
-import { assertBalance } from '../src/money.ts';
-import { postAs } from '../src/user-calls.ts';
+import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertAnswer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { assertBalance } from '../src/kit/money.ts';
+import { postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -122,6 +122,107 @@ describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
       one,
       (one.body as { content: { informations: { price: number } } }).content.informations.price === 10,
       'my order, not theirs',
+    );
+  });
+});
+
+describe('GET /user/getBuyorder and /user/buyorder/{item}: what each field means', () => {
+  it('Given an order of 3 at 250 filled once at 200 and another filled completely, both routes show the remaining 2 at 250, created when placed, with every item field as set up [R-BUYORDER-LIST-FILTERS]', async (ctx) => {
+    await needsHelpers(ctx);
+    // Every item field the helper takes a value of its own, so that a field read from another
+    // one differs; its SKU (which the helper does not take) as the item's details show it.
+    const given = {
+      name: 'Meaning Unusual',
+      game: 570,
+      effect: 'Burning Flames',
+      quality: 'Unusual',
+      type: 'Cosmetic',
+      image: 'https://images.example.com/meaning-unusual.png',
+      craftable: 0,
+      rarity: 'immortal',
+      deal: 4321,
+      color: '#8650AC',
+      url: 'meaning-unusual-given',
+    } as const;
+    const item = await helpers.item(given);
+    const gone = await helpers.item({ name: 'Meaning Filled Key', game: 440 });
+    const me = await session({ balance: 10_000 });
+    const them = await helpers.user({ balance: 10_000 });
+    const seller = await session();
+    const placed = await helpers.pinClock();
+    const order = await helpers.buyOrder({ owner: me.platformId, itemId: item.id, price: 250, amount: 3 });
+    await helpers.buyOrder({ owner: me.platformId, itemId: gone.id, price: 90, amount: 1 });
+    await helpers.buyOrder({ owner: them.platformId, itemId: item.id, price: 240, amount: 5 });
+    await helpers.advance(100);
+    // One sale into each of my orders (the listing at or under the price sells at once, at its price).
+    for (const [itemId, price] of [
+      [item.id, 200],
+      [gone.id, 80],
+    ] as const) {
+      const asset = await helpers.asset({ owner: seller.platformId, itemId, state: 0 });
+      setUpOk(await post(seller, '/inventory/price', { ids: asset.assetId, price }));
+    }
+    const details = await call('GET', `/item/details/${item.id}`);
+    setUpOk(details);
+    const stored = (details.body as { content: { informations: Record<string, unknown> } }).content.informations;
+    const list = await call('GET', '/user/getBuyorder', { token: me.token, ip: me.ip });
+    assertConforms(list);
+    const page = (list.body as { content: { values: Record<string, unknown>[]; count: { nb: number } } }).content;
+    const row = page.values[0] ?? {};
+    const orderFields = {
+      id: order.id,
+      platformid: me.platformId,
+      itemid: item.id,
+      price: 250,
+      amount: 2,
+      timestamp: String(placed),
+    };
+    const differing = Object.entries({ SKU: stored.SKU, ...given, ...orderFields }).filter(
+      ([k, v]) => JSON.stringify(row[k]) !== JSON.stringify(v),
+    );
+    assertThat(
+      list,
+      page.count.nb === 1 && page.values.length === 1 && differing.length === 0,
+      `one order left (the filled one is gone), 2 of 3 remaining at 250, placed at ${placed}, every item field as set up or stored (differing: ${JSON.stringify(differing.map(([k]) => [k, row[k]]))})`,
+    );
+    const one = await call('GET', `/user/buyorder/${item.id}`, { token: me.token, ip: me.ip });
+    assertConforms(one);
+    const informations = (one.body as { content: { informations: Record<string, unknown> } }).content.informations;
+    const off = Object.entries(orderFields).filter(([k, v]) => informations[k] !== v);
+    assertThat(
+      one,
+      off.length === 0,
+      `my order on the item, not theirs: 2 remaining at 250, placed at ${placed} (differing: ${JSON.stringify(off.map(([k]) => [k, informations[k]]))})`,
+    );
+    pinsMeaning(
+      'GET /user/getBuyorder count',
+      'GET /user/getBuyorder count.nb',
+      'GET /user/getBuyorder values',
+      'GET /user/getBuyorder values[].id',
+      'GET /user/getBuyorder values[].platformid',
+      'GET /user/getBuyorder values[].itemid',
+      'GET /user/getBuyorder values[].price',
+      'GET /user/getBuyorder values[].amount',
+      'GET /user/getBuyorder values[].timestamp',
+      'GET /user/getBuyorder values[].name',
+      'GET /user/getBuyorder values[].effect',
+      'GET /user/getBuyorder values[].SKU',
+      'GET /user/getBuyorder values[].quality',
+      'GET /user/getBuyorder values[].type',
+      'GET /user/getBuyorder values[].image',
+      'GET /user/getBuyorder values[].craftable',
+      'GET /user/getBuyorder values[].rarity',
+      'GET /user/getBuyorder values[].deal',
+      'GET /user/getBuyorder values[].color',
+      'GET /user/getBuyorder values[].game',
+      'GET /user/getBuyorder values[].url',
+      'GET /user/buyorder/{item} informations',
+      'GET /user/buyorder/{item} informations.id',
+      'GET /user/buyorder/{item} informations.platformid',
+      'GET /user/buyorder/{item} informations.itemid',
+      'GET /user/buyorder/{item} informations.price',
+      'GET /user/buyorder/{item} informations.amount',
+      'GET /user/buyorder/{item} informations.timestamp',
     );
   });
 });

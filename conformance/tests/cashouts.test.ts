@@ -4,11 +4,11 @@
 // the lifecycle pending -> processing -> completed / failed (refunded), or cancelled while pending,
 // with an e-mail at each stage. Link, unlink, methods and cancel are the document's extensions.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { amountWhereCeilMatters, assertBalance } from '../src/money.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { amountWhereCeilMatters, assertBalance } from '../src/kit/money.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -72,6 +72,13 @@ describe('POST /cashout/process', () => {
     const result = content(answer);
     assertThat(answer, answer.status === 200 && result.fee === fee, `fee ceil(${amount} x 1.5%) = ${fee}`);
     assertThat(answer, result.estimatedCompletion === '3-5 business days', 'provider_b takes 3 to 5 business days');
+    // The other provider than the first test's, with its own wait: neither is a constant.
+    assertThat(answer, result.method === 'provider_b' && result.status === 'pending', 'pending, provider_b');
+    pinsMeaning(
+      'POST /cashout/process method',
+      'POST /cashout/process status',
+      'POST /cashout/process estimatedCompletion',
+    );
     await assertBalance(me, 10_000 - amount - fee, 'amount + fee left the balance', 10_000);
   });
 
@@ -132,7 +139,20 @@ describe('POST /cashout/process', () => {
       assertThat(answer, rows.length === size, `${name}=${size} gives ${size} row(s)`);
     }
     const second = await getAs(me, '/user/getCashoutHistory', { limit: 1, page: 1 });
-    assertThat(second, (content(second).cashouts as unknown[]).length === 1, 'page 1 of size 1 holds one row');
+    const page = content(second);
+    assertThat(
+      second,
+      page.cashouts.map((r: { amount: number }) => r.amount).join() === '5001' &&
+        page.page === 1 &&
+        page.perpage === 1 &&
+        page.total === 3,
+      'page 1 of size 1 holds the middle request (5001); page 1, perpage 1, total 3',
+    );
+    pinsMeaning(
+      'GET /user/getCashoutHistory cashouts',
+      'GET /user/getCashoutHistory page',
+      'GET /user/getCashoutHistory perpage',
+    );
   });
 });
 
@@ -142,14 +162,20 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     const amount = 7000;
     const fee = feeOf(amount, 'provider_a');
     const me = await cashier(20_000);
+    const requestedAt = await helpers.pinClock();
     const id = cashoutId(await cashout(me, amount, 'provider_a'));
     const mails = [await mailsTo(me.email)];
     const pending = (await history(me)).cashouts[0];
     assertThat(
       await getAs(me, '/user/getCashoutHistory'),
-      pending.id === id && pending.status === 'pending' && pending.estimatedCompletionAt !== undefined,
-      'a pending request shows its estimated completion',
+      pending.id === id &&
+        pending.status === 'pending' &&
+        pending.estimatedCompletionAt !== undefined &&
+        pending.method === 'provider_a' &&
+        pending.requestedAt === String(requestedAt),
+      'a pending request: the cashoutId of its request, its method, requested at the clock, with its estimated completion',
     );
+    await helpers.advance(3600);
     const processing = await helpers.payment(id, 'processing');
     mails.push(await mailsTo(me.email));
     assertThat(
@@ -158,6 +184,8 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
       'the provider is sending the payment',
     );
     refused(await postAs(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'processing');
+    await helpers.advance(3600);
+    const completedAt = await helpers.pinClock();
     const completed = await helpers.payment(id, 'completed');
     mails.push(await mailsTo(me.email));
     const page = await history(me);
@@ -165,8 +193,16 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     assertThat(answer, completed.status === 'completed', 'the payment completed');
     assertThat(
       answer,
-      page.cashouts[0].status === 'completed' && page.cashouts[0].completedAt !== undefined,
-      'completed, with completedAt',
+      page.cashouts[0].status === 'completed' &&
+        page.cashouts[0].completedAt === String(completedAt) &&
+        page.cashouts[0].requestedAt === String(requestedAt),
+      `completed two hours after the request: completedAt ${completedAt}, requestedAt kept ${requestedAt}`,
+    );
+    pinsMeaning(
+      'POST /cashout/process cashoutId',
+      'GET /user/getCashoutHistory cashouts[].id',
+      'GET /user/getCashoutHistory cashouts[].method',
+      'GET /user/getCashoutHistory cashouts[].requestedAt',
     );
     assertThat(answer, page.totalCashedOut === amount && page.total === 1, 'totalCashedOut sums completed amounts');
     await assertBalance(me, 20_000 - amount - fee, 'the money stays paid out', 20_000);
@@ -239,13 +275,35 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
     const amount = 5500;
     const me = await cashier(50_000, ['provider_b']);
     const stranger = await cashier(50_000);
+    const requestedAt = await helpers.pinClock();
     const id = cashoutId(await cashout(me, amount, 'provider_b'));
+    await helpers.advance(30);
     const requested = await mailsTo(me.email);
     refused(await postAs(stranger, '/cashout/cancel', { cashoutId: id }), 'Cashout not found', 'not the caller’s');
     const cancel = await postAs(me, '/cashout/cancel', { cashoutId: id });
     const cancelled = await mailsTo(me.email);
     const record = content(cancel).cashout;
     assertThat(cancel, cancel.status === 200 && record.status === 'cancelled', 'cancelled');
+    assertThat(
+      cancel,
+      record.id === id &&
+        record.amount === amount &&
+        record.method === 'provider_b' &&
+        record.requestedAt === String(requestedAt) &&
+        record.completedAt === undefined &&
+        record.estimatedCompletionAt === undefined,
+      `the request cancelled: its ID, amount (not amount + fee), provider_b, requested 30 s before the cancellation, neither completed nor pending (got ${JSON.stringify(record)})`,
+    );
+    pinsMeaning(
+      'POST /cashout/cancel cashout',
+      'POST /cashout/cancel cashout.id',
+      'POST /cashout/cancel cashout.amount',
+      'POST /cashout/cancel cashout.method',
+      'POST /cashout/cancel cashout.status',
+      'POST /cashout/cancel cashout.requestedAt',
+      'POST /cashout/cancel cashout.completedAt',
+      'POST /cashout/cancel cashout.estimatedCompletionAt',
+    );
     await assertBalance(me, 50_000, 'amount + fee refunded', 50_000 - amount - feeOf(amount, 'provider_b'));
     refused(await postAs(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'already cancelled');
     const late = await call('POST', `/test_helpers/payments/${id}`, { json: { outcome: 'completed' } });
@@ -266,8 +324,17 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
     const none = await getOk('/cashout/methods', {}, me.token, me.ip);
     assertThat(none, content(none).methods.length === 0, 'nothing linked yet');
     refused(await cashout(me, 5000, 'provider_b'), 'Payment method not linked', 'before linking');
+    const linkedAt = await helpers.pinClock();
     const link = await postAs(me, '/cashout/link', { method: 'provider_b', email: 'payouts@example.com' });
-    assertThat(link, link.status === 200 && content(link).method.email === 'payouts@example.com', 'linked');
+    assertThat(
+      link,
+      link.status === 200 &&
+        content(link).method.email === 'payouts@example.com' &&
+        content(link).method.method === 'provider_b' &&
+        content(link).method.linkedAt === String(linkedAt),
+      'linked: provider_b, its payment address, at the clock',
+    );
+    await helpers.advance(60);
     refused(
       await postAs(me, '/cashout/link', { method: 'provider_b', email: 'other@example.com' }),
       'Payment method already linked',
@@ -278,8 +345,16 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
       list,
       content(list)
         .methods.map((m: { method: string }) => m.method)
-        .join() === 'provider_b',
-      'listed',
+        .join() === 'provider_b' && content(list).methods[0].linkedAt === String(linkedAt),
+      'listed, linked a minute ago (not now)',
+    );
+    pinsMeaning(
+      'POST /cashout/link method',
+      'POST /cashout/link method.method',
+      'POST /cashout/link method.email',
+      'POST /cashout/link method.linkedAt',
+      'GET /cashout/methods methods',
+      'GET /cashout/methods methods[].linkedAt',
     );
     const id = cashoutId(await cashout(me, 5000, 'provider_b'));
     refused(await postAs(me, '/cashout/unlink', { method: 'provider_b' }), 'Pending cashout exists', 'open request');

@@ -2,11 +2,11 @@
 // helpers' "The outside world"): the platform inventory offered with deposit keys, the deposit
 // trade and every seed message, its status, and what the platform's answer does to the assets.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, sentOffer, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -15,6 +15,9 @@ type Me = Awaited<ReturnType<typeof session>>;
 interface DepositRow {
   assetId: string;
   item_id: number;
+  name: string;
+  image: string;
+  game: number;
   suggested_price: number | null;
   lowest_sale_price: number | null;
   lowest_buy_order: number | null;
@@ -23,7 +26,7 @@ interface DepositRow {
 
 /** A user holding `assetIds` of a fresh item on the platform, with the deposit keys the service gave. */
 async function holder(assetIds: string[], name: string) {
-  const item = await helpers.item({ name, game: 440 });
+  const item = await imagedItem({ name, game: 440 });
   const me = await session();
   await helpers.platformInventory({
     platformId: me.platformId,
@@ -41,11 +44,14 @@ const tampered = (key: string) => `${key.slice(0, -1)}${key.endsWith('0') ? '1' 
 describe('GET /deposit/{game}', () => {
   it('Given assets on the platform, lists them with a deposit key each and pricing hints from the market [R-DEPOSIT-GAME, R-DEPOSIT-KEY]', async (ctx) => {
     await needsHelpers(ctx);
-    const item = await helpers.item({ name: 'Deposit Hint Hat', game: 440 });
+    const item = await imagedItem({ name: 'Deposit Hint Hat', game: 440 });
     const seller = await helpers.user();
     const bidder = await helpers.user({ balance: 10_000 });
+    const lowBidder = await helpers.user({ balance: 10_000 });
     await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 900 });
     await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+    // Two orders: the hint is the highest (400), not the lowest (300) nor the first.
+    await helpers.buyOrder({ owner: lowBidder.platformId, itemId: item.id, price: 300, amount: 1 });
     await helpers.buyOrder({ owner: bidder.platformId, itemId: item.id, price: 400, amount: 2 });
     const me = await session();
     await helpers.platformInventory({
@@ -67,6 +73,22 @@ describe('GET /deposit/{game}', () => {
       list,
       rows.every((r) => r.item_id === item.id && r.lowest_sale_price === 700 && r.lowest_buy_order === 400),
       'the lowest listing (700) and the highest buy order (400) as hints',
+    );
+    assertThat(
+      list,
+      rows.every((r) => r.name === item.name && r.image === item.image && r.game === 440),
+      "each row carries its item's name and image and the game asked for",
+    );
+    pinsMeaning(
+      'GET /deposit/{game} informations',
+      'GET /deposit/{game} informations[].assetId',
+      'GET /deposit/{game} informations[].item_id',
+      'GET /deposit/{game} informations[].name',
+      'GET /deposit/{game} informations[].image',
+      'GET /deposit/{game} informations[].game',
+      'GET /deposit/{game} informations[].lowest_sale_price',
+      'GET /deposit/{game} informations[].lowest_buy_order',
+      'GET /deposit/{game} depositkey',
     );
     const other = await get(me, '/deposit/730');
     assertThat(other, (content(other).informations as unknown[]).length === 0, 'nothing of game 730 on the platform');
@@ -95,7 +117,7 @@ describe('GET /deposit/{game}', () => {
 describe('POST /deposit/trade', () => {
   it('Given the deposit keys of the list, creates a pending deposit trade and sends its offer; a tampered key is refused [R-DEPOSIT-KEY, R-MSG-DEPOSIT-KEY, R-STATE-DEPOSIT]', async (ctx) => {
     await needsHelpers(ctx);
-    const { me, keys } = await holder(['32000000001', '32000000002'], 'Deposit Key Hat');
+    const { me, keys, item } = await holder(['32000000001', '32000000002'], 'Deposit Key Hat');
     const refused = await post(me, '/deposit/trade', {
       value: { '32000000001': 500, '32000000002': 600 },
       depositKeys: { '32000000001': keys['32000000001'], '32000000002': tampered(keys['32000000002']!) },
@@ -111,6 +133,7 @@ describe('POST /deposit/trade', () => {
     });
     assertThat(missing, missing.message === 'invalid deposit key for assetId: 32000000002', 'a missing key too');
     assertThat(refused, (await helpers.offers(me.platformId)).length === 0, 'a refused deposit sends no offer');
+    const created = await helpers.pinClock();
     const made = await post(me, '/deposit/trade', {
       value: { '32000000001': 500, '32000000002': 600 },
       depositKeys: keys,
@@ -136,6 +159,33 @@ describe('POST /deposit/trade', () => {
         s.trade.tradeId === offers[0]!.tradeId &&
         s.trade.assets.map((a: { price: number }) => a.price).join() === '500,600',
       'pending, with the offer and the prices given',
+    );
+    assertThat(
+      status,
+      s.id === content(made).id &&
+        s.trade.assets
+          .map((a: { assetId: string; item_id: number; price: number }) => `${a.assetId}:${a.item_id}:${a.price}`)
+          .join() === `32000000001:${item.id}:500,32000000002:${item.id}:600` &&
+        s.trade.created === String(created),
+      `the deposit asked for, each asset with its item and its own price, created at ${created} (got ${JSON.stringify(s)})`,
+    );
+    // The offered assets are still on the platform but cannot be offered again (when the row says).
+    const offered = content(await get(me, '/deposit/440')).informations as DepositRow[];
+    assertThat(
+      status,
+      offered.every((r) => r.disabled === true || r.disabled === undefined),
+      'assets in a pending deposit are not marked depositable (disabled true, or left out)',
+    );
+    pinsMeaning(
+      'POST /deposit/trade id',
+      'GET /deposit/tradeStatus/{tradeid} id',
+      'GET /deposit/tradeStatus/{tradeid} trade',
+      'GET /deposit/tradeStatus/{tradeid} trade.tradeId',
+      'GET /deposit/tradeStatus/{tradeid} trade.assets',
+      'GET /deposit/tradeStatus/{tradeid} trade.assets[].assetId',
+      'GET /deposit/tradeStatus/{tradeid} trade.assets[].item_id',
+      'GET /deposit/tradeStatus/{tradeid} trade.assets[].price',
+      'GET /deposit/tradeStatus/{tradeid} trade.created',
     );
   });
 
@@ -204,15 +254,24 @@ describe('Settling a deposit offer', () => {
   it('Given an accepted deposit, the assets are listed at the deposit prices and the status is 3 [R-STATE-DEPOSIT]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, keys, item } = await holder(['36000000001', '36000000002'], 'Deposit Accept Hat');
+    const created = await helpers.pinClock();
     const made = await post(me, '/deposit/trade', {
       value: { '36000000001': 1500, '36000000002': 1700 },
       depositKeys: keys,
     });
     const [offer] = await helpers.offers(me.platformId);
+    await helpers.advance(120);
+    const updated = await helpers.pinClock();
     const settled = await helpers.settleOffer(offer!.tradeId, 'accept');
     assertThat(made, settled.status === 3, 'the offer is accepted');
     const status = await get(me, `/deposit/tradeStatus/${content(made).id}`);
     assertThat(status, content(status).status === 3 && content(status).statusText === 'completed', 'completed');
+    assertThat(
+      status,
+      content(status).trade?.created === String(created) && content(status).trade?.updated === String(updated),
+      `created when offered (${created}), updated when accepted two minutes later (${updated})`,
+    );
+    pinsMeaning('GET /deposit/tradeStatus/{tradeid} trade.updated');
     const listing = await call('GET', `/item/listing/${item.id}`);
     assertConforms(listing);
     const listed = (listing.body as { content?: unknown }).content ?? listing.body;
@@ -232,6 +291,35 @@ describe('Settling a deposit offer', () => {
       json: { outcome: 'accept' },
     });
     assertThat(again, again.status === 300, 'a settled offer cannot be settled again');
+    // The trade lists tell the kinds apart: a withdrawal of one deposited asset and a second
+    // deposit, both pending, beside the completed deposit.
+    await helpers.advance(10);
+    setUpOk(await post(me, '/inventory/withdraw', { ids: '36000000001' }));
+    await helpers.advance(10);
+    await helpers.platformInventory({
+      platformId: me.platformId,
+      game: 440,
+      assets: [{ assetId: '36000000003', itemId: item.id }],
+    });
+    const fresh = content(await get(me, '/deposit/440')).depositkey as Record<string, string>;
+    setUpOk(await post(me, '/deposit/trade', { value: { '36000000003': 900 }, depositKeys: fresh }));
+    const kinds = async (path: string) => {
+      const answer = await get(me, path);
+      return { answer, kinds: (content(answer).trades as { kind: string }[]).map((t) => t.kind).join() };
+    };
+    const all = await kinds('/trades/all');
+    assertThat(
+      all.answer,
+      all.kinds === 'deposit,withdraw,deposit',
+      `newest first: deposit, withdraw, deposit (got ${all.kinds})`,
+    );
+    const active = await kinds('/trades/active');
+    assertThat(
+      active.answer,
+      active.kinds === 'deposit,withdraw',
+      `the pending two: deposit, withdraw (got ${active.kinds})`,
+    );
+    pinsMeaning('GET /trades/all trades[].kind', 'GET /trades/active trades[].kind');
   });
 
   it('Given a buy order at or above the deposit price, the accepted asset sells at once at the deposit price; the other is listed [R-TRANS-ITEM-SELL, R-TRANS-BUYORDER-FILL]', async (ctx) => {

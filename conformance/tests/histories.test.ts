@@ -5,11 +5,11 @@
 // 1000 and, ten seconds later, one at 800 (a sale at the asset's price). The seller is credited
 // floor(95 %) of each price: 950 and 760.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call } from '../src/http.ts';
-import { balancePage, variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { balancePage, variantOf } from '../src/kit/variants.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -21,7 +21,7 @@ const OPENING = 10_000;
 
 /** Two sales from `seller` to `buyer` through the buyer's order, at PRICES, ten seconds apart. */
 async function twoSales(name: string) {
-  const item = await helpers.item({ name, game: 440 });
+  const item = await imagedItem({ name, game: 440 });
   const seller = await session({ name: `${name} Seller` });
   const buyer = await session({ name: `${name} Buyer`, balance: OPENING });
   await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: PRICES[0]!, amount: 2 });
@@ -57,7 +57,7 @@ const balanceOf = async (me: Me) => (await get(me, '/user/balance')).c.balance a
 describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
   it('Given two sales, the seller sees them newest first with the buyer and the prices, and the buyer sees the same two purchases [R-SALES-HISTORY, R-TRANS-ITEM-SELL, R-LIMIT-SELLER-FEE]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, buyer, times } = await twoSales('Ledger Hat');
+    const { item, seller, buyer, times } = await twoSales('Ledger Hat');
     const { answer: salesAnswer, c: sales } = await get(seller, '/user/getSalesHistory');
     const rows = sales.sales as Json[];
     assertThat(
@@ -92,6 +92,65 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
     );
     const { answer: noneAnswer, c: none } = await get(seller, '/user/getPurchaseHistory');
     assertThat(noneAnswer, none.total === 0 && none.totalSpent === 0, 'the seller bought nothing');
+    // Each record's item image and time, and its ID: the record the unified history names
+    // `sale-<id>` / `purchase-<id>` with that record's amount (not the item's or the asset's ID).
+    const bought = purchases.purchases as Json[];
+    assertThat(
+      purchasesAnswer,
+      [...rows, ...bought].every((r) => r.itemImage === item.image && r.itemName === 'Ledger Hat') &&
+        bought.map((r) => r.timestamp).join() === [times[1], times[0]].map(String).join(),
+      "each record carries the item's own image, and each purchase the time of its sale",
+    );
+    for (const [me, records, kind, amount] of [
+      [seller, rows, 'sale', proceeds],
+      [buyer, bought, 'purchase', (p: number) => -p],
+    ] as const) {
+      const { answer: unified, c: history } = await get(me, '/user/getTransactionHistory');
+      const entries = (history.transactions as Json[]).filter((e) => e.kind === kind);
+      assertThat(
+        unified,
+        entries.map((e) => `${e.id}:${e.amount}`).join() ===
+          records.map((r) => `${kind}-${r.id}:${amount(r.price as number)}`).join(),
+        `each ${kind} record's id is the record the unified history names ${kind}-<id>, with its amount`,
+      );
+    }
+    const { answer: olderAnswer, c: older } = await get(seller, '/user/getSalesHistory', { page: 1, perPage: 1 });
+    assertThat(
+      olderAnswer,
+      (older.sales as Json[]).map((r) => r.price).join() === '1000' &&
+        older.page === 1 &&
+        older.perpage === 1 &&
+        older.total === 2 &&
+        older.totalRevenue === 1800,
+      'page 1 of size 1: the older sale, page 1, perpage 1, the totals over every page',
+    );
+    assertThat(secondAnswer, second.page === 1, 'the purchase page says it is page 1');
+    pinsMeaning(
+      'GET /user/getSalesHistory sales',
+      'GET /user/getSalesHistory sales[].id',
+      'GET /user/getSalesHistory sales[].itemName',
+      'GET /user/getSalesHistory sales[].itemImage',
+      'GET /user/getSalesHistory sales[].price',
+      'GET /user/getSalesHistory sales[].buyer',
+      'GET /user/getSalesHistory sales[].buyerName',
+      'GET /user/getSalesHistory sales[].timestamp',
+      'GET /user/getSalesHistory total',
+      'GET /user/getSalesHistory page',
+      'GET /user/getSalesHistory perpage',
+      'GET /user/getSalesHistory totalRevenue',
+      'GET /user/getPurchaseHistory purchases',
+      'GET /user/getPurchaseHistory purchases[].id',
+      'GET /user/getPurchaseHistory purchases[].itemName',
+      'GET /user/getPurchaseHistory purchases[].itemImage',
+      'GET /user/getPurchaseHistory purchases[].price',
+      'GET /user/getPurchaseHistory purchases[].seller',
+      'GET /user/getPurchaseHistory purchases[].sellerName',
+      'GET /user/getPurchaseHistory purchases[].timestamp',
+      'GET /user/getPurchaseHistory total',
+      'GET /user/getPurchaseHistory page',
+      'GET /user/getPurchaseHistory perpage',
+      'GET /user/getPurchaseHistory totalSpent',
+    );
   });
 
   it('Given two sales, search keeps matching item names and range drops sales older than the window [R-SALES-HISTORY]', async (ctx) => {
@@ -118,7 +177,7 @@ describe('GET /user/getSalesHistory and /user/getPurchaseHistory', () => {
 describe('GET /user/getBalanceHistory', () => {
   it('Given two sales, the entries are newest first, each balance is the previous one plus the amount, and type keeps one type [R-BALANCE-HISTORY, R-BALANCE-TRANSACTION]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, buyer } = await twoSales('Balance Mask');
+    const { seller, buyer, times } = await twoSales('Balance Mask');
     const { answer: creditsAnswer, c: credits } = await ledger(seller, { type: 'sale' });
     assertThat(
       creditsAnswer,
@@ -158,13 +217,64 @@ describe('GET /user/getBalanceHistory', () => {
       page: 1,
     });
     assertThat(laterAnswer, (later.values as Json[]).map((e) => e.amount).join() === '-1000', 'page 1: -1000');
+    // Each sale entry at its sale's time, related to its sale record (the ID the sales history
+    // shows, not the item's); the opening entry is the ledger entry the unified history names
+    // balance-<id>.
+    const saleIds = ((await get(seller, '/user/getSalesHistory')).c.sales as Json[]).map((r) => r.id);
+    assertThat(
+      creditsAnswer,
+      (credits.values as Json[]).map((e) => `${e.timestamp}:${e.relatedId}`).join() ===
+        [times[1], times[0]].map((t, i) => `${t}:${saleIds[i]}`).join(),
+      `the sale entries carry their sale's time and record ID (${saleIds.join(', ')})`,
+    );
+    const opening = ((await get(buyer, '/user/getTransactionHistory', { limit: 100 })).c.transactions as Json[]).filter(
+      (e) => e.kind === 'balance' && e.type === 'bonus',
+    );
+    assertThat(
+      allAnswer,
+      opening.map((e) => `${e.id}:${e.amount}`).join() === `balance-${entries[0]?.id}:${OPENING}`,
+      'the opening entry is the ledger entry the unified history names balance-<id>',
+    );
+    // The page envelope of the other seed description: page 1 of size 1, every purchase counted,
+    // and the balance now (10000 - 1800: the order was filled, nothing stays reserved).
+    const envelope = (await get(buyer, '/user/getBalanceHistory', { type: 'purchase', limit: 1, page: 1 })).c;
+    assertThat(
+      laterAnswer,
+      envelope.transactions === undefined ||
+        (envelope.total === 2 &&
+          envelope.page === 1 &&
+          envelope.perpage === 1 &&
+          envelope.currentBalance === OPENING - 1800),
+      'the page envelope: total 2, page 1, perpage 1, currentBalance 8200',
+    );
+    pinsMeaning(
+      'GET /user/getBalanceHistory values',
+      'GET /user/getBalanceHistory values[].id',
+      'GET /user/getBalanceHistory values[].type',
+      'GET /user/getBalanceHistory values[].amount',
+      'GET /user/getBalanceHistory values[].balance',
+      'GET /user/getBalanceHistory values[].timestamp',
+      'GET /user/getBalanceHistory values[].relatedId',
+      'GET /user/getBalanceHistory count',
+      'GET /user/getBalanceHistory transactions',
+      'GET /user/getBalanceHistory transactions[].id',
+      'GET /user/getBalanceHistory transactions[].type',
+      'GET /user/getBalanceHistory transactions[].amount',
+      'GET /user/getBalanceHistory transactions[].balance',
+      'GET /user/getBalanceHistory transactions[].timestamp',
+      'GET /user/getBalanceHistory transactions[].relatedId',
+      'GET /user/getBalanceHistory total',
+      'GET /user/getBalanceHistory page',
+      'GET /user/getBalanceHistory perpage',
+      'GET /user/getBalanceHistory currentBalance',
+    );
   });
 });
 
 describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () => {
   it('Given two sales, each event appears once and the amounts of the unified history add up to the balance [R-TRANSACTION-HISTORY]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, buyer } = await twoSales('Unified Boots');
+    const { item, seller, buyer, times } = await twoSales('Unified Boots');
     for (const me of [seller, buyer]) {
       const { answer: pageAnswer, c: page } = await get(me, '/user/getTransactionHistory', { limit: 100 });
       const sum = (page.transactions as Json[]).reduce((n, e) => n + e.amount, 0);
@@ -188,11 +298,42 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
       (bought.transactions as Json[]).map((e) => `${e.kind}:${e.amount}`).join() === 'purchase:-800,purchase:-1000',
       'a search on the item name keeps the two purchases',
     );
+    // Each sale entry at its sale's time and related to the item sold (not the sale record, not
+    // the asset); the search counts the matches, not the caller's whole history (3 entries).
+    assertThat(
+      soldAnswer,
+      sales.map((e) => `${e.timestamp}:${e.relatedId}`).join() ===
+        [times[1], times[0]].map((t) => `${t}:${item.id}`).join(),
+      `the sale entries carry their sale's time and the item ID ${item.id}`,
+    );
+    assertThat(boughtAnswer, bought.total === 2, 'total counts the entries the search keeps: the two purchases');
+    const { answer: olderAnswer, c: older } = await get(seller, '/user/getTransactionHistory', { page: 1, limit: 1 });
+    assertThat(
+      olderAnswer,
+      (older.transactions as Json[]).map((e) => e.amount).join() === String(proceeds(1000)) &&
+        older.page === 1 &&
+        older.perpage === 1 &&
+        older.total === 2,
+      "page 1 of size 1: the seller's older sale; page 1, perpage 1, total 2",
+    );
+    pinsMeaning(
+      'GET /user/getTransactionHistory transactions',
+      'GET /user/getTransactionHistory transactions[].id',
+      'GET /user/getTransactionHistory transactions[].kind',
+      'GET /user/getTransactionHistory transactions[].type',
+      'GET /user/getTransactionHistory transactions[].amount',
+      'GET /user/getTransactionHistory transactions[].description',
+      'GET /user/getTransactionHistory transactions[].timestamp',
+      'GET /user/getTransactionHistory transactions[].relatedId',
+      'GET /user/getTransactionHistory total',
+      'GET /user/getTransactionHistory page',
+      'GET /user/getTransactionHistory perpage',
+    );
   });
 
   it('Given a sale, its details show the item, the asset and the buyer to the seller, and another user is refused [R-TRANSACTION-DETAILS, R-MSG-TRANSACTION-DETAILS]', async (ctx) => {
     await needsHelpers(ctx);
-    const { item, seller, buyer, assets } = await twoSales('Detailed Gloves');
+    const { item, seller, buyer, assets, times } = await twoSales('Detailed Gloves');
     const newest = ((await get(seller, '/user/getTransactionHistory')).c.transactions as Json[]).find(
       (e) => e.kind === 'sale',
     )!;
@@ -209,6 +350,29 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
         details.item?.assetId === assets[1] &&
         details.buyer?.platformId === buyer.platformId,
       'the item, the asset sold and the buyer',
+    );
+    assertThat(
+      answer,
+      details.item?.name === 'Detailed Gloves' &&
+        details.item?.image === item.image &&
+        details.buyer?.name === 'Detailed Gloves Buyer' &&
+        details.timestamp === String(times[1]),
+      "the item's name and image, the buyer's name (not the seller's), the time of the newer sale",
+    );
+    pinsMeaning(
+      'GET /user/getTransactionDetails transaction',
+      'GET /user/getTransactionDetails transaction.id',
+      'GET /user/getTransactionDetails transaction.type',
+      'GET /user/getTransactionDetails transaction.amount',
+      'GET /user/getTransactionDetails transaction.timestamp',
+      'GET /user/getTransactionDetails transaction.item',
+      'GET /user/getTransactionDetails transaction.item.id',
+      'GET /user/getTransactionDetails transaction.item.name',
+      'GET /user/getTransactionDetails transaction.item.image',
+      'GET /user/getTransactionDetails transaction.item.assetId',
+      'GET /user/getTransactionDetails transaction.buyer',
+      'GET /user/getTransactionDetails transaction.buyer.platformId',
+      'GET /user/getTransactionDetails transaction.buyer.name',
     );
     for (const [me, query, why] of [
       [buyer, { transactionId: newest.id }, "the buyer asks for the seller's sale"],
@@ -229,15 +393,18 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
 describe('GET /user/getSalesInfos and /user/getSalesChartInfos', () => {
   it('Given two sales today, the summary counts them and the week chart has seven days with both sales on today [R-SALES-SUMMARY, R-SALES-CHART]', async (ctx) => {
     await needsHelpers(ctx);
-    const { seller, times } = await twoSales('Charted Scarf');
+    const { item, seller, times } = await twoSales('Charted Scarf');
+    // A third asset stays listed at 700 (the order is filled): sales are not listings, and the
+    // other description's `nb` and `price` are the listing's 1 and 700.
+    const listed = await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
     const { answer: summaryAnswer, c: summary } = await get(seller, '/user/getSalesInfos');
     // The other seed description counts the items on sale ({nb, price, user}): both were sold.
     const totals = variantOf(summaryAnswer) === 'first';
     if (!totals)
       assertThat(
         summaryAnswer,
-        summary.nb === 0 && summary.price === 0 && summary.user === seller.platformId,
-        'the other description: nothing left on sale',
+        summary.nb === 1 && summary.price === 700 && summary.user === seller.platformId,
+        `the other description: one item (${listed.assetId}) on sale at 700`,
       );
     assertThat(
       summaryAnswer,
@@ -276,6 +443,32 @@ describe('GET /user/getSalesInfos and /user/getSalesChartInfos', () => {
       laterAnswer,
       !totals || (later.totalSales === 2 && later.last30DaysSales === 0 && later.last30DaysRevenue === 0),
       '30 days and an hour later the sales are no longer in the last 30 days',
+    );
+    const { answer: weekAnswer, c: week } = await get(seller, '/user/getSalesChartInfos', { period: '1W' });
+    assertThat(
+      weekAnswer,
+      (week.values as Json[]).every((r) => r.sales === 0 && r.revenue === 0) &&
+        week.statistics?.totalSales === 0 &&
+        week.statistics?.totalRevenue === 0,
+      'a month later the week holds no sale: the statistics total the window, not all time',
+    );
+    pinsMeaning(
+      'GET /user/getSalesInfos totalSales',
+      'GET /user/getSalesInfos totalRevenue',
+      'GET /user/getSalesInfos averageSalePrice',
+      'GET /user/getSalesInfos itemsSold',
+      'GET /user/getSalesInfos last30DaysSales',
+      'GET /user/getSalesInfos last30DaysRevenue',
+      'GET /user/getSalesInfos nb',
+      'GET /user/getSalesInfos price',
+      'GET /user/getSalesInfos user',
+      'GET /user/getSalesChartInfos values',
+      'GET /user/getSalesChartInfos values[].date',
+      'GET /user/getSalesChartInfos values[].sales',
+      'GET /user/getSalesChartInfos values[].revenue',
+      'GET /user/getSalesChartInfos statistics',
+      'GET /user/getSalesChartInfos statistics.totalSales',
+      'GET /user/getSalesChartInfos statistics.totalRevenue',
     );
   });
 });

@@ -4,17 +4,19 @@
 // price, every message, and what an accepted trade does (the seller gets floor(price x 95 / 100),
 // the asset goes to the best buy order's owner).
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, sentOffer, session } from '../src/helpers.ts';
-import { assertAnswer, assertThat, pinsMeaning } from '../src/http.ts';
-import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertAnswer, assertThat, pinsMeaning } from '../src/kit/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
 interface Row {
   assetId: string;
   item_id: number;
+  name: string;
+  image: string;
   instantPrice: number;
   buyOrderCount: number;
 }
@@ -25,7 +27,7 @@ interface Row {
  * seller's own 5000 bid does not count.
  */
 async function market(tag: string) {
-  const bid = await helpers.item({ name: `Instant Bid ${tag}`, game: 440 });
+  const bid = await imagedItem({ name: `Instant Bid ${tag}`, game: 440 });
   const lonely = await helpers.item({ name: `Instant Lonely ${tag}`, game: 440 });
   const me = await session({ balance: 100_000 });
   const first = await session({ balance: 10_000 });
@@ -47,7 +49,7 @@ async function market(tag: string) {
   return { me, first, bid, lonely, ids };
 }
 
-/** The deposit keys `GET /instantsell/440` gives the user (a 404 skips the test: call() in src/http.ts). */
+/** The deposit keys `GET /instantsell/440` gives the user (a 404 skips the test: call() in src/kit/http.ts). */
 async function instantKeys(me: Awaited<ReturnType<typeof session>>): Promise<Record<string, string>> {
   const info = await get(me, '/instantsell/440');
   return content(info).informations.depositkey as Record<string, string>;
@@ -74,6 +76,21 @@ describe('GET /instantsell/{game}', () => {
       'one row: the bid item at 900, 3 units wanted by 2 orders (tier 0)',
     );
     assertThat(info, Object.keys(depositkey).join() === ids.bid, 'its deposit key');
+    // The deposit key of the asset (the same digest as the deposit list's), the item's name and image.
+    const deposit = content(await get(me, '/deposit/440')).depositkey as Record<string, string>;
+    assertThat(
+      info,
+      depositkey[ids.bid] === deposit[ids.bid] && rows[0]!.name === bid.name && rows[0]!.image === bid.image,
+      `the asset's deposit key as GET /deposit/440 gives it, its item's name and image (got ${JSON.stringify(rows[0])})`,
+    );
+    pinsMeaning(
+      'GET /instantsell/{game} informations',
+      'GET /instantsell/{game} informations.depositkey',
+      'GET /instantsell/{game} informations.rows[].assetId',
+      'GET /instantsell/{game} informations.rows[].item_id',
+      'GET /instantsell/{game} informations.rows[].name',
+      'GET /instantsell/{game} informations.rows[].image',
+    );
   });
 
   it('Given a game other than 440, answers instant sell is not supported for this game [R-INSTANT-SELL]', async (ctx) => {
@@ -147,6 +164,7 @@ describe('POST /instantsell/trade', () => {
       trade?.id === content(made).id && trade?.kind === 'instant_sell' && trade?.status === 0,
       'pending',
     );
+    pinsMeaning('POST /instantsell/trade id');
   });
 });
 

@@ -1,15 +1,47 @@
 // Inventory (seed: "Endpoints > Inventory", "Inventory row", "States and transitions", "Limits"):
 // the caller's grouped rows, and POST /inventory/price with every message of the document, each
 // refusal leaving every asset as it was.
+import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
-type Row = { ids: string; count: number; item_id: number; state: number; price: number | null; name: string };
+type Row = Schema<'InventoryRow'>;
+/** Item fields a row repeats, each given a value of its own so that a field read from another differs. */
+const CRATE = {
+  name: 'Grouped Crate',
+  game: 440,
+  effect: 'Sunbeams',
+  quality: 'Unusual',
+  type: 'Cosmetic',
+  craftable: 0,
+  url: 'grouped-crate-given-slug',
+  image: 'https://images.example.com/grouped-crate.png',
+} as const;
+const HAT = {
+  name: 'Lonely Hat',
+  game: 570,
+  quality: 'Genuine',
+  type: 'Wearable',
+  image: 'https://images.example.com/lonely.png',
+} as const;
+/** The item fields of a row as the test set them up: `craftable` is 0/1 on game 440, '' elsewhere. */
+const itemFields = (r: Row) => [r.name, r.effect, r.url, r.quality, r.image, r.type, r.craftable, r.game].join('|');
+const expected = (i: typeof CRATE | typeof HAT, slug: string) =>
+  [
+    i.name,
+    'effect' in i ? i.effect : '',
+    slug,
+    i.quality,
+    i.image,
+    i.type,
+    i.game === 440 ? i.craftable : '',
+    i.game,
+  ].join('|');
 const rows = async (me: Awaited<ReturnType<typeof session>>, which: 'onSale' | 'onInventory') => {
   const answer = await getAs(me, `/inventory/${which}`);
   assertThat(answer, answer.status === 200, `GET /inventory/${which} succeeds`);
@@ -22,11 +54,12 @@ describe('GET /inventory/onInventory and /inventory/onSale', () => {
   it('Given two identical assets and one other, inventory shows them grouped, and pricing moves them to on sale [R-INVENTORY-ROWS, R-INVENTORY-LISTS, R-TRANS-ITEM-LIST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
-    const item = await helpers.item({ name: 'Grouped Crate', game: 440 });
-    const other = await helpers.item({ name: 'Lonely Hat', game: 440 });
+    const item = await helpers.item(CRATE);
+    const other = await helpers.item(HAT);
     const a = await helpers.asset({ owner: me.platformId, itemId: item.id });
     const b = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    const c = await helpers.asset({ owner: me.platformId, itemId: other.id });
+    // A price stored on an unlisted asset (state 0): an inventory row still shows none.
+    const c = await helpers.asset({ owner: me.platformId, itemId: other.id, price: 999 });
     const before = await rows(me, 'onInventory');
     const grouped = before.rows.find((r) => r.item_id === item.id);
     assertThat(
@@ -39,13 +72,80 @@ describe('GET /inventory/onInventory and /inventory/onSale', () => {
       grouped?.name === 'Grouped Crate' && grouped.state === 0,
       'rows carry the item name and state 0',
     );
+    const lonely = before.rows.find((r) => r.item_id === other.id);
+    // The row's bot is the one holding its first asset, as the backpack entry shows it.
+    const entry = content(await call('GET', `/item/details/fromid/${a.assetId}`))?.informations;
+    assertThat(
+      before.answer,
+      grouped?.assetId === a.assetId &&
+        grouped.bot === entry?.bot &&
+        itemFields(grouped) === expected(CRATE, CRATE.url) &&
+        lonely !== undefined &&
+        lonely.ids === c.assetId &&
+        lonely.count === 1 &&
+        itemFields(lonely) === expected(HAT, 'lonely-hat') &&
+        (lonely.price ?? null) === null,
+      `each row: its first asset, its bot, its own item's fields, game 570 with craftable '' (got ${JSON.stringify(before.rows)})`,
+    );
+    // A third asset of the crate already listed at 1234: priced alike, it joins a's row on sale
+    // (2 rows holding 3 assets: content.count counts rows).
+    const d = await helpers.asset({ owner: me.platformId, itemId: item.id, state: 1, price: 1234 });
     const priced = await postAs(me, '/inventory/price', { ids: `${a.assetId},${c.assetId}`, price: 1234 });
     assertThat(priced, priced.status === 200 && content(priced)?.message === 'ok', 'content.message is ok');
     const onSale = await rows(me, 'onSale');
+    const crates = onSale.rows.find((r) => r.item_id === item.id);
+    const hats = onSale.rows.find((r) => r.item_id === other.id);
     assertThat(
       onSale.answer,
-      onSale.rows.length === 2 && onSale.rows.every((r) => r.price === 1234 && r.state === 1 && r.count === 1),
-      'both priced assets are on sale at 1234, one row each',
+      onSale.rows.length === 2 &&
+        onSale.rows.every((r) => r.price === 1234 && r.state === 1) &&
+        crates?.count === 2 &&
+        crates.ids === `${a.assetId},${d.assetId}` &&
+        crates.assetId === a.assetId &&
+        crates.bot === entry?.bot &&
+        itemFields(crates) === expected(CRATE, CRATE.url) &&
+        hats?.count === 1 &&
+        hats.ids === c.assetId &&
+        hats.assetId === c.assetId &&
+        itemFields(hats) === expected(HAT, 'lonely-hat'),
+      `on sale at 1234: the crates a and d in one row, the hat in another, each with its item's fields (got ${JSON.stringify(onSale.rows)})`,
+    );
+    pinsMeaning(
+      'GET /inventory/onInventory items',
+      'GET /inventory/onInventory items[].ids',
+      'GET /inventory/onInventory items[].count',
+      'GET /inventory/onInventory items[].item_id',
+      'GET /inventory/onInventory items[].assetId',
+      'GET /inventory/onInventory items[].bot',
+      'GET /inventory/onInventory items[].game',
+      'GET /inventory/onInventory items[].state',
+      'GET /inventory/onInventory items[].price',
+      'GET /inventory/onInventory items[].name',
+      'GET /inventory/onInventory items[].effect',
+      'GET /inventory/onInventory items[].url',
+      'GET /inventory/onInventory items[].quality',
+      'GET /inventory/onInventory items[].image',
+      'GET /inventory/onInventory items[].type',
+      'GET /inventory/onInventory items[].craftable',
+      'GET /inventory/onInventory count',
+      'GET /inventory/onSale items',
+      'GET /inventory/onSale items[].ids',
+      'GET /inventory/onSale items[].count',
+      'GET /inventory/onSale items[].item_id',
+      'GET /inventory/onSale items[].assetId',
+      'GET /inventory/onSale items[].bot',
+      'GET /inventory/onSale items[].game',
+      'GET /inventory/onSale items[].state',
+      'GET /inventory/onSale items[].price',
+      'GET /inventory/onSale items[].name',
+      'GET /inventory/onSale items[].effect',
+      'GET /inventory/onSale items[].url',
+      'GET /inventory/onSale items[].quality',
+      'GET /inventory/onSale items[].image',
+      'GET /inventory/onSale items[].type',
+      'GET /inventory/onSale items[].craftable',
+      'GET /inventory/onSale count',
+      'POST /inventory/price message',
     );
     const left = await rows(me, 'onInventory');
     assertThat(

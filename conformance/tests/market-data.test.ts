@@ -1,12 +1,12 @@
 // Market-data reads (seed: "Items (public and market data)", "Pricing", "Limits"), checked against
 // state this file sets up through the test helpers.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
-import { compactPrices } from '../src/variants.ts';
+import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import { compactPrices } from '../src/kit/variants.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -251,8 +251,34 @@ describe('price lists', () => {
 
   it('GET /public/price: Given an item with listings and buy orders, then its JSON row and CSV line carry them [R-PUBLIC-PRICE, R-LIMIT-PRICE-LIST-CACHE]', async (ctx) => {
     await needsHelpers(ctx);
-    const item = await pricedItem('Survival Crate', 252490);
+    // Two sales two days apart (260, then 280) into an order of 2 that they fill: the last 24
+    // hours hold one sale of 280, and the filled order is no longer an active one.
+    const item = await helpers.item({ name: 'Survival Crate', game: 252490, deal: 321 });
+    const trader = await session();
+    const early = await helpers.user({ balance: 1000 });
+    await helpers.buyOrder({ owner: early.platformId, itemId: item.id, price: 300, amount: 2 });
+    for (const price of [260, 280]) {
+      const asset = await helpers.asset({ owner: trader.platformId, itemId: item.id, state: 0 });
+      const sold = await call('POST', '/inventory/price', {
+        json: { ids: asset.assetId, price },
+        token: trader.token,
+        ip: trader.ip,
+      });
+      assertThat(sold, sold.status === 200, `the asset listed at ${price} sells into the order`);
+      if (price === 260) await helpers.advance(2 * 86_400);
+    }
+    // Listings at 220 and 205, orders of 190 x 1 and 150 x 3: two orders holding four units.
+    const seller = await helpers.user();
+    for (const price of [220, 205]) await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
+    for (const [price, amount] of [
+      [190, 1],
+      [150, 3],
+    ] as const) {
+      const buyer = await helpers.user({ balance: 1000 });
+      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount });
+    }
     await pricedItem('Other Game Crate', 570); // another game's row: game=252490 must drop it
+    const before = await helpers.now();
     // update=1 refreshes the cached list; it is honoured once per minute per IP, so each call has its own.
     const json = await call('GET', '/public/price', { query: { game: 252490, update: 1 }, ip: '198.51.100.101' });
     assertConforms(json);
@@ -267,6 +293,30 @@ describe('price lists', () => {
         row.listingCount === 2 &&
         row.buyOrderCount === 2,
       'the row: buyPrice 190, sellPrice 205, platformPrice 321, 2 listings, 2 buy orders',
+    );
+    assertThat(
+      json,
+      row?.game === 252490 &&
+        row.last24hSales === 1 &&
+        row.last24hVolume === 280 &&
+        list.lastUpdate >= before &&
+        list.lastUpdate <= (await helpers.now()),
+      `the last 24 hours: one sale of 280 (not both, not net of the fee); refreshed now by update=1 (got ${JSON.stringify(row)}, lastUpdate ${list.lastUpdate})`,
+    );
+    pinsMeaning(
+      'GET /public/price prices',
+      'GET /public/price prices[].itemId',
+      'GET /public/price prices[].name',
+      'GET /public/price prices[].game',
+      'GET /public/price prices[].buyPrice',
+      'GET /public/price prices[].sellPrice',
+      'GET /public/price prices[].platformPrice',
+      'GET /public/price prices[].listingCount',
+      'GET /public/price prices[].buyOrderCount',
+      'GET /public/price prices[].last24hSales',
+      'GET /public/price prices[].last24hVolume',
+      'GET /public/price itemCount',
+      'GET /public/price lastUpdate',
     );
     assertThat(
       json,
@@ -301,6 +351,7 @@ describe('price lists', () => {
     await helpers.asset({ owner: seller.platformId, itemId: listed.id, state: 1, price: 75 });
     const buyer = await helpers.user({ balance: 1000 });
     await helpers.buyOrder({ owner: buyer.platformId, itemId: wanted.id, price: 60, amount: 1 });
+    const before = await helpers.now();
     const answer = await call('GET', '/infos/prices/buyorderAndLowestSales', {
       query: { update: 1 },
       ip: '198.51.100.103',
@@ -317,6 +368,20 @@ describe('price lists', () => {
     assertThat(answer, pair(listed.id) === '0/75', 'a listing only: buy order 0');
     assertThat(answer, pair(wanted.id) === '60/0', 'a buy order only: lowest listing 0');
     assertThat(answer, ['0/0', 'absent'].includes(pair(bare.id)), 'an item with neither: 0/0 when listed');
+    // The envelope A description's time of the refresh update=1 forced: now.
+    const stamp = content(answer)?.lastUpdate;
+    assertThat(
+      answer,
+      stamp === undefined || (stamp >= before && stamp <= (await helpers.now())),
+      `lastUpdate is the refresh just forced (got ${stamp})`,
+    );
+    pinsMeaning(
+      'GET /infos/prices/buyorderAndLowestSales prices',
+      'GET /infos/prices/buyorderAndLowestSales prices[].item_id',
+      'GET /infos/prices/buyorderAndLowestSales prices[].buyorder_price',
+      'GET /infos/prices/buyorderAndLowestSales prices[].lowest_sale_price',
+      'GET /infos/prices/buyorderAndLowestSales lastUpdate',
+    );
   });
 });
 
@@ -333,6 +398,7 @@ describe('GET /infos/admin', () => {
       'the admin is listed with its name',
     );
     assertThat(staff, !entries.some((e) => e.platformId === user.platformId), 'a non-admin is not listed');
+    pinsMeaning('GET /infos/admin data[].name', 'GET /infos/admin data[].platformId');
   });
 });
 

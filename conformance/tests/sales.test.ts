@@ -3,11 +3,11 @@
 // sets, then read back by day, by week and in the anonymized public feed.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, call, pinsMeaning } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
+import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -139,10 +139,13 @@ describe('GET /public/sales', () => {
       await helpers.advance(10);
       const item = await helpers.item({ name: 'Feed Sword', game: 570 });
       const { seller, buyer, sell } = await market(item.id);
+      const times: number[] = [];
       for (const price of [310, 320, 330]) {
+        times.push(await helpers.pinClock());
         await sell(price);
         await helpers.advance(10);
       }
+      const produced = await helpers.now();
       const feed = await get('/public/sales', { game: 570, since: start });
       const sales = content(feed).sales as Json[];
       assertThat(
@@ -162,11 +165,36 @@ describe('GET /public/sales', () => {
         sales.every((s) => s.seller === anonymous(seller.platformId) && s.buyer === anonymous(buyer.platformId)),
         'seller and buyer are the documented anonymous tokens (SHA-256 prefix)',
       );
+      // Each sale at its own time, with its item's name and game; the feed made now, after the last sale.
+      assertThat(
+        feed,
+        sales.map((s) => `${s.timestamp}:${s.itemName}:${s.game}`).join() ===
+          times
+            .slice()
+            .reverse()
+            .map((t) => `${t}:Feed Sword:570`)
+            .join() &&
+          content(feed).lastUpdate >= produced &&
+          content(feed).lastUpdate <= (await helpers.now()),
+        `each sale at its time, named, game 570; lastUpdate the time of the read (got ${JSON.stringify(content(feed))})`,
+      );
       const limited = await get('/public/sales', { game: 570, since: start, limit: 2 });
       assertThat(
         limited,
-        (content(limited).sales as Json[]).map((s) => s.price).join() === '330,320',
-        'limit=2 keeps the two newest',
+        (content(limited).sales as Json[]).map((s) => s.price).join() === '330,320' && content(limited).count === 2,
+        'limit=2 keeps the two newest; count counts what the page holds',
+      );
+      pinsMeaning(
+        'GET /public/sales sales',
+        'GET /public/sales sales[].itemId',
+        'GET /public/sales sales[].itemName',
+        'GET /public/sales sales[].game',
+        'GET /public/sales sales[].price',
+        'GET /public/sales sales[].timestamp',
+        'GET /public/sales sales[].seller',
+        'GET /public/sales sales[].buyer',
+        'GET /public/sales count',
+        'GET /public/sales lastUpdate',
       );
       // "only later sales": a sale at `since` itself is not later. The sales are 10 seconds apart.
       for (const [side, delta, want] of [

@@ -5,10 +5,10 @@
 // numbers count per user; HTML tags are stripped from what is stored, entities are kept as sent.
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { needsVariant } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -119,6 +119,23 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
         reordered[1]!.last_message === times[0]!.last_message,
       `a reply on ticket 1 lists it first, created kept, last_message the reply's time (got ${JSON.stringify(reordered)})`,
     );
+    // Ticket 1's messages (not ticket 2's, the newer one): the description at creation, the reply at its time.
+    const thread = await getOk('/support/messages/1', {}, me.token, me.ip);
+    const read = content(thread).messages as Message[];
+    assertThat(
+      thread,
+      content(thread).ticket === 1 &&
+        read.map((m) => m.content).join('|') === `${ticketBody.description}|Any news?` &&
+        read[0]!.timestamp === times[1]!.created &&
+        within(read[1]!.timestamp, replied),
+      `ticket 1, its two messages each at its own time (got ${JSON.stringify(content(thread))})`,
+    );
+    pinsMeaning(
+      'POST /support/create ticket',
+      'GET /support/messages/{ticket} ticket',
+      'GET /support/messages/{ticket} messages',
+      'GET /support/messages/{ticket} messages[].timestamp',
+    );
   });
 
   it("Given another user's ticket, its number answers `Ticket not found or no access` to me for reading and posting [R-MSG-SUPPORT-MESSAGES]", async (ctx) => {
@@ -169,8 +186,14 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
     const list = await getOk('/support/list', {}, me.token, me.ip);
     assertThat(list, content(list).list.length === 0, 'no ticket was opened');
     const attached = await open(me, { attachment: Buffer.from('screenshot bytes').toString('base64') });
-    const [first] = await messagesOf(me, attached);
-    assertThat(list, first!.attachments !== '', 'a valid attachment is kept as a reference on the message');
+    setUpOk(await post(me, '/support/post', { content: 'No file this time', ticket: attached }));
+    const [first, plain] = await messagesOf(me, attached);
+    assertThat(
+      list,
+      first!.attachments !== '' && plain!.attachments === '',
+      'a valid attachment is kept as a reference on its message; the next message, without one, has none',
+    );
+    pinsMeaning('GET /support/messages/{ticket} messages[].attachments');
   });
 });
 
@@ -178,7 +201,9 @@ describe('POST /support/post', () => {
   it('Given a ticket, 10,000 characters are accepted and 10,001 are refused with `Invalid content parameter` [R-LIMIT-SUPPORT-MESSAGE, R-SUPPORT-POST]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
+    // The older of two tickets: the answer names the ticket posted on, not the newest.
     const ticket = await open(me);
+    await open(me);
     const longest = 'a'.repeat(10_000);
     const accepted = await post(me, '/support/post', { content: longest, ticket });
     assertThat(
@@ -186,6 +211,7 @@ describe('POST /support/post', () => {
       accepted.status === 200 && content(accepted).ticket === ticket && typeof content(accepted).message === 'string',
       '10,000 characters are the limit',
     );
+    pinsMeaning('POST /support/post ticket');
     const over = await post(me, '/support/post', { content: `${longest}a`, ticket });
     assertThat(over, refused(over, 'Invalid content parameter'), '10,001 characters are one too many');
     const messages = await messagesOf(me, ticket);
@@ -343,6 +369,33 @@ describe('Admin support: list, messages, post, status', () => {
         viewed.every((m) => m.assigned === 'Moderator Kim' && m.status === 'answered'),
       'the admin sees the assigned admin and the textual status on every message',
     );
+    // The admin reads the very messages the user reads (each field), the ticket's row answered
+    // and assigned to the admin who answered.
+    const fields = (m: Message) => [m.id, m.user, m.content, m.admin, m.timestamp, m.attachments].join('|');
+    assertThat(
+      adminView,
+      viewed.map(fields).join() === mine.map(fields).join(),
+      `the admin view's messages are the user's (got ${JSON.stringify(viewed)})`,
+    );
+    const answered = (
+      content(await getOk('/admin/support/list', {}, admin.token, admin.ip)).list as Record<string, unknown>[]
+    ).find((r) => r.user === user.platformId && r.ticket === ticket);
+    assertThat(
+      adminView,
+      answered?.status === 1 && answered.assigned === 'Moderator Kim',
+      `the admin list: answered (1), assigned to Moderator Kim (got ${JSON.stringify(answered)})`,
+    );
+    pinsMeaning(
+      'GET /admin/support/list list',
+      'GET /admin/support/list list[].status',
+      'GET /admin/support/list list[].assigned',
+      'GET /admin/support/messages/{ticket}/{user} messages',
+      'GET /admin/support/messages/{ticket}/{user} messages[].user',
+      'GET /admin/support/messages/{ticket}/{user} messages[].content',
+      'GET /admin/support/messages/{ticket}/{user} messages[].admin',
+      'GET /admin/support/messages/{ticket}/{user} messages[].timestamp',
+      'GET /admin/support/messages/{ticket}/{user} messages[].attachments',
+    );
     const reply = await post(user, '/support/post', { content: 'Thanks, got it.', ticket });
     assertThat(reply, reply.status === 200, 'the user replies');
     const after = await getOk('/support/list', {}, user.token, user.ip);
@@ -367,10 +420,17 @@ describe('Admin support: list, messages, post, status', () => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
+    // The user's second ticket, beside the first: the answer names the ticket posted on.
+    await open(user);
     const ticket = await open(user);
     const longest = 'b'.repeat(200_000);
     const accepted = await post(admin, '/admin/support/post', { content: longest, ticket, user: user.platformId });
-    assertThat(accepted, accepted.status === 200, '200,000 characters are the admin limit');
+    assertThat(
+      accepted,
+      accepted.status === 200 && content(accepted).ticket === ticket,
+      '200,000 characters are the admin limit; the answer names ticket 2',
+    );
+    pinsMeaning('POST /admin/support/post ticket');
     const over = await post(admin, '/admin/support/post', { content: `${longest}b`, ticket, user: user.platformId });
     assertThat(over, refused(over, 'Invalid content parameter'), '200,001 characters are one too many');
     const userOver = await post(user, '/support/post', { content: 'c'.repeat(10_001), ticket });
@@ -395,6 +455,9 @@ describe('Admin support: list, messages, post, status', () => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
+    // The second of two tickets is closed: the answer names it, with the status set.
+    await open(user);
+    await helpers.advance(10);
     const ticket = await open(user);
     const closed = await post(admin, '/admin/support/status', { ticket, status: 2, user: user.platformId });
     assertThat(
@@ -416,6 +479,7 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(view, content(view).messages[0].status === 'closed', 'the admin view says closed');
     const reopened = await post(admin, '/admin/support/status', { ticket, status: 0, user: user.platformId });
     assertThat(reopened, reopened.status === 200 && content(reopened).status === 0, 'the admin reopens it');
+    pinsMeaning('POST /admin/support/status ticket', 'POST /admin/support/status status');
     const again = await post(user, '/support/post', { content: 'Hello again', ticket });
     assertThat(again, again.status === 200, 'the user can write again');
   });
@@ -452,6 +516,7 @@ describe('POST /admin/support/block', () => {
     assertThat(answer, (await messagesOf(user, ticket)).length === 2, 'who reads the answer');
     const unblocked = await post(admin, '/admin/support/block', { user: user.platformId, status: 0 });
     assertThat(unblocked, unblocked.status === 200 && content(unblocked).status === 0, 'the admin unblocks');
+    pinsMeaning('POST /admin/support/block user', 'POST /admin/support/block status');
     assertThat(unblocked, (await open(user)) === ticket + 1, 'the user opens tickets again');
   });
 

@@ -3,10 +3,10 @@
 // state 2 while the offer is out, removed when it is accepted, held when it fails until an admin
 // reverts the trade; the trade lists, resend, and every message.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/http.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -26,13 +26,15 @@ interface TradeRow {
   kind: string;
   status: number;
   statusText: string;
-  assets: { assetId: string; item_id: number }[];
+  assets: { assetId: string; item_id: number; name: string; image: string }[];
+  created: string;
+  updated: string;
 }
 const tradesOf = (a: Answer) => content(a).trades as TradeRow[];
 
 /** A user with `states.length` assets of a fresh item, in those states. */
 async function owner(name: string, states: number[]) {
-  const item = await helpers.item({ name, game: 440 });
+  const item = await imagedItem({ name, game: 440 });
   const me = await session();
   const assets = [];
   for (const state of states)
@@ -49,6 +51,8 @@ describe('POST /inventory/withdraw', () => {
     const answer = await post(me, '/inventory/withdraw', { ids: ids.join(',') });
     const c = content(answer);
     assertThat(answer, answer.status === 200 && c.updated === 2 && c.locked === 1, 'updated 2, locked 1');
+    // Three assets named: the two moved and the one in a trade are counted apart.
+    pinsMeaning('POST /inventory/withdraw updated', 'POST /inventory/withdraw locked');
     await expectStates(
       { [ids[0]!]: 2, [ids[1]!]: 2, [ids[2]!]: 3 },
       'states 0 and 1 became 2; the traded asset stays 3',
@@ -124,6 +128,13 @@ describe('POST /inventory/withdraw', () => {
       'both assets restored',
     );
     await expectStates({ [ids[0]!]: 0, [ids[1]!]: 0 }, "the assets are back in the owner's inventory, not listed");
+    // The list's id named this trade: its two assets came back, and the answer counts assets.
+    pinsMeaning(
+      'GET /trades/all trades[].id',
+      'POST /admin/revertTrade/{trade} message',
+      'POST /admin/revertTrade/{trade} trade',
+      'POST /admin/revertTrade/{trade} restored',
+    );
     const after = tradesOf(await get(me, '/trades/all'))[0]!;
     assertThat(reverted, after.status === -12 && after.statusText === 'reverted', 'the trade is reverted (-12)');
     const twice = await post(admin, `/admin/revertTrade/${trade!.id}`, {});
@@ -149,9 +160,20 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
   it('Given three withdrawals (pending, completed, failed), lists newest first with their statuses and pages them [R-STATE-TRADE]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids, item } = await owner('Trades List Hat', [0, 0, 0]);
-    for (const id of ids) await post(me, '/inventory/withdraw', { ids: id });
+    // Created 10 s apart, settled 100 and 200 s later: created and updated differ on each settled
+    // trade, and no two trades share a time.
+    const created: number[] = [];
+    for (const id of ids) {
+      created.push(await helpers.pinClock());
+      setUpOk(await post(me, '/inventory/withdraw', { ids: id }));
+      await helpers.advance(10);
+    }
     const offers = await helpers.offers(me.platformId);
+    await helpers.advance(100);
+    const accepted = await helpers.pinClock();
     await helpers.settleOffer(offers[0]!.tradeId, 'accept');
+    await helpers.advance(100);
+    const declined = await helpers.pinClock();
     await helpers.settleOffer(offers[1]!.tradeId, 'decline');
     const all = await get(me, '/trades/all');
     const rows = tradesOf(all);
@@ -167,11 +189,49 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
       ),
       'each trade shows its asset, even the one that left the service',
     );
+    assertThat(
+      all,
+      rows.every((t) => t.assets[0]!.name === 'Trades List Hat' && t.assets[0]!.image === item.image) &&
+        rows.map((t) => `${t.tradeId}:${t.statusText}:${t.created}`).join() ===
+          [
+            `${offers[2]!.tradeId}:pending:${created[2]}`,
+            `${offers[1]!.tradeId}:failed:${created[1]}`,
+            `${offers[0]!.tradeId}:completed:${created[0]}`,
+          ].join() &&
+        rows[1]!.updated === String(declined) &&
+        rows[2]!.updated === String(accepted),
+      `each trade: its item's name and image, its platform offer, its status as a word, created when withdrawn, updated when settled (got ${JSON.stringify(rows)})`,
+    );
     const active = await get(me, '/trades/active');
     assertThat(
       active,
-      content(active).count === 1 && tradesOf(active)[0]!.tradeId === offers[2]!.tradeId,
-      'only the pending trade is active',
+      content(active).count === 1 && JSON.stringify(tradesOf(active)) === JSON.stringify([rows[0]]),
+      'only the pending trade is active, as /trades/all shows it',
+    );
+    pinsMeaning(
+      'GET /trades/all trades',
+      'GET /trades/all trades[].tradeId',
+      'GET /trades/all trades[].status',
+      'GET /trades/all trades[].statusText',
+      'GET /trades/all trades[].assets',
+      'GET /trades/all trades[].assets[].assetId',
+      'GET /trades/all trades[].assets[].item_id',
+      'GET /trades/all trades[].assets[].name',
+      'GET /trades/all trades[].assets[].image',
+      'GET /trades/all trades[].created',
+      'GET /trades/all trades[].updated',
+      'GET /trades/all count',
+      'GET /trades/active trades',
+      'GET /trades/active trades[].tradeId',
+      'GET /trades/active trades[].status',
+      'GET /trades/active trades[].statusText',
+      'GET /trades/active trades[].assets',
+      'GET /trades/active trades[].assets[].assetId',
+      'GET /trades/active trades[].assets[].item_id',
+      'GET /trades/active trades[].assets[].name',
+      'GET /trades/active trades[].assets[].image',
+      'GET /trades/active trades[].created',
+      'GET /trades/active count',
     );
     const page = await get(me, '/trades/all', { page: 1, count: 2 });
     assertThat(
@@ -188,8 +248,11 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
     await needsHelpers(ctx);
     const { me, ids } = await owner('Trades Resend Hat', [0, 0]);
     setUpOk(await post(me, '/inventory/withdraw', { ids: ids[0]! }));
+    await helpers.advance(10);
     setUpOk(await post(me, '/inventory/withdraw', { ids: ids[1]! }));
     const [second, first] = tradesOf(await get(me, '/trades/active'));
+    // Resent 50 s later: the trade keeps its creation time (a new trade would have a new one).
+    await helpers.advance(50);
     const resent = await get(me, '/trades/resend', { id: first!.id });
     const c = content(resent);
     assertThat(
@@ -200,11 +263,40 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
         c.trade.tradeId !== first!.tradeId,
       'resent under a new offer ID',
     );
+    assertThat(
+      resent,
+      c.trade.kind === 'withdraw' &&
+        c.trade.status === 0 &&
+        c.trade.statusText === 'pending' &&
+        c.trade.created === first!.created &&
+        c.trade.created !== second!.created &&
+        JSON.stringify(c.trade.assets) === JSON.stringify(first!.assets) &&
+        c.trade.assets[0]?.assetId === ids[0],
+      `the trade resent is the first withdrawal, still pending, created when it was (got ${JSON.stringify(c.trade)})`,
+    );
     const offers = await helpers.offers(me.platformId);
     assertThat(
       resent,
-      offers.length === 3 && offers[2]!.tradeId === c.trade.tradeId && offers[2]!.kind === 'withdraw',
-      'the platform received the new offer',
+      offers.length === 3 &&
+        offers[2]!.tradeId === c.trade.tradeId &&
+        offers[2]!.kind === 'withdraw' &&
+        offers[2]!.assetIds.join() === ids[0],
+      "the platform received the new offer, of the asset of the trade the list's id names",
+    );
+    pinsMeaning(
+      'GET /trades/active trades[].id',
+      'GET /trades/resend message',
+      'GET /trades/resend trade',
+      'GET /trades/resend trade.id',
+      'GET /trades/resend trade.tradeId',
+      'GET /trades/resend trade.status',
+      'GET /trades/resend trade.statusText',
+      'GET /trades/resend trade.assets',
+      'GET /trades/resend trade.assets[].assetId',
+      'GET /trades/resend trade.assets[].item_id',
+      'GET /trades/resend trade.assets[].name',
+      'GET /trades/resend trade.assets[].image',
+      'GET /trades/resend trade.created',
     );
     const settled = await helpers.settleOffer(c.trade.tradeId, 'accept');
     assertThat(resent, settled.status === 3, 'the new offer settles the trade');
