@@ -1,5 +1,6 @@
 // The two envelopes of the seed ("Response envelopes") and the error answers every route shares.
 import type { Response } from 'express';
+import { NOT_FOUND } from './messages.ts';
 import type { Envelope } from './operation-index.ts';
 
 /** A success: envelope A `{err: false, success: true, content}` or B `{status: 'success', data}`. */
@@ -19,4 +20,16 @@ export function sendError(res: Response, envelope: Envelope, error: unknown, sta
     return;
   }
   res.status(status).json({ err: true, success: false, content: error });
+}
+
+/**
+ * 404 `Not found` in envelope A, the one answer of an unknown route and of an operation without a
+ * handler. Written as a string, so that the response validation (test mode) lets it be: no
+ * operation documents a 404 of its own, and the validator would turn the answer into a 500.
+ */
+export function sendNotFound(res: Response): void {
+  res
+    .status(404)
+    .type('application/json')
+    .send(JSON.stringify({ err: true, success: false, content: NOT_FOUND }));
 }

@@ -8,8 +8,8 @@
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import { guardBody, readBody } from './body-reader.ts';
 import type { Json } from './document.ts';
-import { sendError } from './envelope.ts';
-import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
+import { sendError, sendNotFound } from './envelope.ts';
+import { FORBIDDEN, INTERNAL_ERROR } from './messages.ts';
 import type { OperationInfo } from './operation-index.ts';
 import { type PermittedCaller, permits } from './permission.ts';
 import { refuseMalformed } from './protocol-errors.ts';
@@ -33,6 +33,8 @@ export interface GateOptions<Caller extends PermittedCaller> {
    * Runs before the body is read.
    */
   count?: (req: Request, res: Response, op: OperationInfo, caller: Caller | undefined) => boolean | Promise<boolean>;
+  /** Whether an operation has a handler; one without answers as an unknown route before anything else. */
+  implemented?: (op: OperationInfo) => boolean;
   /** Bytes of body this caller may send to this operation; the operation's own limit by default. */
   bodyLimit?: (op: OperationInfo, caller: Caller | undefined) => number;
   /** Validates answers against the document too (test mode). */
@@ -52,26 +54,35 @@ export interface Gate<Caller> {
   guard: RequestHandler;
   /** Mounts the gate on `app`: what comes after it sees only requests the document admits. */
   mount(app: Express): void;
+  /** An error handler answering refused requests as documented; it passes any other error on. */
+  refuseDocumented: ErrorRequestHandler;
   /** The last error handler of `app`: documented answers for refused requests, 500 for the rest. */
   refuse: ErrorRequestHandler;
   /** The operation a request that passed the gate addresses. */
   operationOf(res: Response): OperationInfo | undefined;
   /** The caller `identify` found for a request that passed the gate. */
   callerOf(res: Response): Caller | undefined;
+  /** The path parameters of a request that passed the gate, typed as the document types them. */
+  paramsOf(res: Response): Record<string, string | number>;
 }
+
+/** The operation a request that passed the gate addresses (for a terminal that forwards it). */
+export const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
 
 export function createGate<Caller extends PermittedCaller>(options: GateOptions<Caller>): Gate<Caller> {
   const { document } = options;
   const operations = documentOperations(document);
   const matcher = new RouteMatcher(operations.values());
-  const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
   const callerOf = (res: Response): Caller | undefined => res.locals.caller;
 
   async function admit(req: Request, res: Response, next: NextFunction): Promise<void> {
-    const op = matcher.match(req.method, req.path);
+    // The one match of the route: validation and dispatch use it (res.locals.route).
+    const found = matcher.find(req.method, req.path);
+    const op = found?.info;
     // A refusal here leaves the body unread, and its answer cuts it (guardBody).
-    if (!op) return sendError(res, 'A', NOT_FOUND, 404);
+    if (!op || (options.implemented && !options.implemented(op))) return sendNotFound(res);
     res.locals.operation = op;
+    res.locals.route = found;
     const caller = await options.identify(req, op);
     if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
     res.locals.caller = caller;
@@ -86,11 +97,22 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
     void readBody(limit, req, res, prepared);
   }
 
+  /** Answers a refused request as documented (or nobody, for a client gone); false for any other error. */
+  function answerRefused(err: unknown, req: Request, res: Response): boolean {
+    if (isAbortedRequest(err)) return true;
+    // A request refused before its operation was matched (none is today): match it here.
+    const answer = requestErrorAnswer(err, operationOf(res) ?? matcher.match(req.method, req.path));
+    if (!answer) return false;
+    sendError(res, answer.envelope, answer.content, answer.status);
+    return true;
+  }
+
   return {
     operations,
     matcher,
     operationOf,
     callerOf,
+    paramsOf: (res) => (res.locals.route ? matcher.typed(res.locals.route) : {}),
     guard(req: Request, res: Response, next: NextFunction) {
       guardBody(req, res);
       // A request HTTP parsers answer bare gets the document's answer here (protocol-errors.ts).
@@ -107,11 +129,11 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
         sendError(res, operationOf(res)?.envelope ?? 'A', refusal, 300);
       });
     },
+    refuseDocumented(err: unknown, req: Request, res: Response, next: NextFunction) {
+      if (!answerRefused(err, req, res)) next(err);
+    },
     refuse(err: unknown, req: Request, res: Response, _next: NextFunction) {
-      if (isAbortedRequest(err)) return;
-      // A request refused before its operation was matched (none is today): match it here.
-      const answer = requestErrorAnswer(err, operationOf(res) ?? matcher.match(req.method, req.path));
-      if (answer) return sendError(res, answer.envelope, answer.content, answer.status);
+      if (answerRefused(err, req, res)) return;
       options.unexpected(err, req);
       if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
     },

@@ -1,4 +1,4 @@
-// The gate of the test helpers: the same rules as the API's, applied with the test-helpers
+// The test helpers' request flow: the API's (`createApi`), applied with the test-helpers
 // document (openapi/test-helpers.yaml). The reference server and the projects the server-stub
 // generator writes mount it, so neither reads a helper's body by hand. A helper's body is read within a limit
 // and validated against the helper's schema before the helper runs, so a bad request gets the
@@ -6,8 +6,9 @@
 // and changes nothing; and what the schema does not declare is dropped, never copied into the state.
 import { createRequire } from 'node:module';
 import express, { type Request } from 'express';
+import { createApi } from './api.ts';
 import { type Json, readDocument, resolveRef } from './document.ts';
-import { createGate } from './gate.ts';
+import { operationOf } from './gate.ts';
 import type { OperationInfo } from './operation-index.ts';
 
 /**
@@ -38,28 +39,25 @@ export interface HelpersGateOptions {
  */
 export function helpersGate(
   { unexpected, trustProxy = false }: HelpersGateOptions,
-  routes: (app: express.Express) => void,
+  routes: (router: express.Router) => void,
 ): express.Express {
-  const gate = createGate({
-    document: testHelpersDocument(),
-    identify: () => undefined, // helpers bypass permission levels
-    bodyLimit: (op) => Math.min(op.bodyLimit ?? HELPER_BODY_LIMIT, HELPER_BODY_LIMIT),
-    unexpected,
-  });
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', trustProxy);
-  gate.mount(app);
+  const helpers = express.Router();
   // Only what the helper's schema declares goes on (see declaredFields).
-  app.use((req, res, next) => {
-    const op = gate.operationOf(res);
+  helpers.use((req, res, next) => {
+    const op = operationOf(res);
     if (op && req.body && typeof req.body === 'object' && !Array.isArray(req.body))
       req.body = declaredFields(op, req.body);
     next();
   });
-  routes(app);
-  app.use(gate.refuse);
-  return app;
+  routes(helpers);
+  return createApi({
+    document: testHelpersDocument(),
+    identify: () => undefined, // helpers bypass permission levels
+    trustProxy,
+    bodyLimit: (op) => Math.min(op.bodyLimit ?? HELPER_BODY_LIMIT, HELPER_BODY_LIMIT),
+    forward: helpers,
+    unexpected,
+  });
 }
 
 /** The top-level fields a request schema names, through `$ref`s and its `oneOf`/`anyOf`/`allOf` branches. */

@@ -1,6 +1,15 @@
 // @marketplace/contract: the document at run time, shared by the reference server and the mock
 // (packages/mock): its facts, the rules a request passes before any handler runs, and the gate that
 // applies them (ADR 0026).
+export {
+  type Answer,
+  type ApiLimits,
+  type ApiOptions,
+  createApi,
+  type Dispatch,
+  type NotImplemented,
+  notImplemented,
+} from './api.ts';
 export { BYTES_PER_CHARACTER, bodyLimitOf, SLACK_BYTES } from './body-limit.ts';
 export { BodyError, FORM_DEPTH, FORM_PARAMETERS, guardBody, LINGER_MS, readBody } from './body-reader.ts';
 export {
@@ -12,9 +21,9 @@ export {
   parseCorsOrigins,
 } from './cors.ts';
 export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';
-export { sendError, sendOk } from './envelope.ts';
+export { sendError, sendNotFound, sendOk } from './envelope.ts';
 export { coerceFormValue } from './form-body.ts';
-export { createGate, type Gate, type GateOptions } from './gate.ts';
+export { createGate, type Gate, type GateOptions, operationOf } from './gate.ts';
 export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate, testHelpersDocument } from './helpers-gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from './messages.ts';
 export {

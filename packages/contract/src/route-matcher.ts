@@ -13,6 +13,12 @@ interface Compiled {
 
 const firstSegment = (path: string) => path.split('/')[1] ?? '';
 
+/** A request's operation and the raw values of its path parameters, in the path's order. */
+export interface RouteMatch {
+  info: OperationInfo;
+  values: string[];
+}
+
 export class RouteMatcher {
   #routes: Compiled[];
   /** The routes by first path segment (no document path starts with a parameter). */
@@ -43,8 +49,18 @@ export class RouteMatcher {
 
   /** The operation of `METHOD path`, or undefined for an unknown route. */
   match(method: string, path: string): OperationInfo | undefined {
+    return this.find(method, path)?.info;
+  }
+
+  /** The operation of `METHOD path` with its path's values (what the request flow keeps), or undefined. */
+  find(method: string, path: string): RouteMatch | undefined {
     const upper = method.toUpperCase();
-    return this.#bySegment.get(firstSegment(path))?.find((r) => r.info.method === upper && r.pattern.test(path))?.info;
+    for (const r of this.#bySegment.get(firstSegment(path)) ?? []) {
+      if (r.info.method !== upper) continue;
+      const groups = r.pattern.exec(path);
+      if (groups) return { info: r.info, values: groups.slice(1) };
+    }
+    return undefined;
   }
 
   /**
@@ -52,12 +68,15 @@ export class RouteMatcher {
    * (a malformed escape is kept as sent: the document's schema then judges the raw value).
    */
   params(info: OperationInfo, path: string): Record<string, string> {
-    const r = this.#byInfo.get(info);
-    const groups = r?.pattern.exec(path);
+    const groups = this.#byInfo.get(info)?.pattern.exec(path);
+    return groups ? this.decoded({ info, values: groups.slice(1) }) : {};
+  }
+
+  /** The path parameters of a match, decoded as `params` decodes them. */
+  decoded({ info, values }: RouteMatch): Record<string, string> {
     const params: Record<string, string> = {};
-    if (!r || !groups) return params;
-    r.names.forEach((name, i) => {
-      const raw = groups[i + 1]!;
+    this.#byInfo.get(info)?.names.forEach((name, i) => {
+      const raw = values[i] ?? '';
       try {
         params[name] = decodeURIComponent(raw);
       } catch {
@@ -72,8 +91,14 @@ export class RouteMatcher {
    * one. Only for a request the validator has passed (its numbers are then numbers).
    */
   typedParams(info: OperationInfo, path: string): Record<string, string | number> {
-    const params: Record<string, string | number> = this.params(info, path);
-    for (const name of info.numericParams) if (name in params) params[name] = Number(params[name]);
+    const groups = this.#byInfo.get(info)?.pattern.exec(path);
+    return groups ? this.typed({ info, values: groups.slice(1) }) : {};
+  }
+
+  /** The path parameters of a match, typed as `typedParams` types them. */
+  typed(match: RouteMatch): Record<string, string | number> {
+    const params: Record<string, string | number> = this.decoded(match);
+    for (const name of match.info.numericParams) if (name in params) params[name] = Number(params[name]);
     return params;
   }
 

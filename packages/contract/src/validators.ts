@@ -1,15 +1,35 @@
-// Request (and in test mode response) validation by express-openapi-validator, one instance per
-// first path segment (`/item/...`, `/user/...`). The validator finds a request's operation by
-// trying every path of its document in turn, so a document cut by segment makes that search
-// several times shorter; every instance sees all the components, so the schemas are the same.
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+// Request (and in test mode response) validation by express-openapi-validator, on the operation
+// the gate matched: the route is matched once. The validator would find a request's operation
+// itself, trying every path of its document with path-to-regexp on every request
+// (openapi.metadata.js, lookupRoute): with ~100 paths that was the largest item of a simple GET's
+// profile after the Express router. Its metadata step is the one part replaced here: given the
+// gate's operation, it sets what the validator's own lookup would have set (`req.openapi`: the
+// route, its schema, the decoded path parameters), and the validator's request and response
+// checks run as they are. Its steps run in a row here, with no Express router around them.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { cacheValidatorRouteRegexps } from './route-regexp-cache.ts';
+import type { Json } from './document.ts';
+import type { OperationInfo } from './operation-index.ts';
+import type { RouteMatch } from './route-matcher.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled OpenAPI document is plain JSON
-type Json = any;
+/** A route of the validator's context (express-openapi-validator's `RouteMetadata`). */
+interface ValidatorRoute {
+  method: string;
+  expressRoute: string;
+  openApiRoute: string;
+}
 
-const segmentOf = (path: string): string => path.split('/')[1] ?? '';
+/** What the validator's metadata step is built from once its document is loaded (`OpenApiContext`). */
+interface ValidatorContext {
+  apiDoc: Json;
+  routes: ValidatorRoute[];
+  serial: number;
+}
+
+/** The validator instance `middleware()` last built, with the method that builds its metadata step. */
+interface Validator {
+  metadataMiddleware(context: ValidatorContext, responseApiDoc: Json): RequestHandler;
+}
 
 /**
  * The validators built for a document, by whether they check responses. They hold no state of a
@@ -18,7 +38,7 @@ const segmentOf = (path: string): string => path.split('/')[1] ?? '';
  */
 const built = new WeakMap<object, Map<boolean, RequestHandler>>();
 
-/** One validator per first path segment, dispatched by the request's path. */
+/** Validates a request the gate admitted (`res.locals.operation`) against its operation. */
 export function documentValidators(document: Json, validateResponses: boolean): RequestHandler {
   const byMode = built.get(document) ?? new Map<boolean, RequestHandler>();
   built.set(document, byMode);
@@ -28,27 +48,72 @@ export function documentValidators(document: Json, validateResponses: boolean): 
 }
 
 function buildValidators(document: Json, validateResponses: boolean): RequestHandler {
-  cacheValidatorRouteRegexps();
-  const bySegment = new Map<string, express.Router>();
-  const segments = new Set(Object.keys(document.paths).map(segmentOf));
-  for (const segment of segments) {
-    const spec = structuredClone(document);
-    spec.paths = Object.fromEntries(Object.entries(document.paths).filter(([path]) => segmentOf(path) === segment));
-    const router = express.Router();
-    router.use(
-      OpenApiValidator.middleware({
-        apiSpec: spec,
-        validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
-        validateResponses,
-        validateSecurity: false,
-        validateFormats: true,
-      }),
-    );
-    bySegment.set(segment, router);
+  const steps = OpenApiValidator.middleware({
+    apiSpec: document,
+    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
+    validateResponses,
+    validateSecurity: false,
+    validateFormats: true,
+  }) as unknown as RequestHandler[];
+  // The instance just built (index.js keeps it as `middleware._oav`): its metadata step is built
+  // lazily, on the first request, from this method.
+  const validator = (OpenApiValidator.middleware as unknown as { _oav: Validator })._oav;
+  validator.metadataMiddleware = matchedMetadata;
+  return (req: Request, res: Response, next: NextFunction) => {
+    let i = 0;
+    const step = (error?: unknown): void => {
+      const handler = steps[i++];
+      if (error || !handler) {
+        next(error);
+        return;
+      }
+      try {
+        void handler(req, res, step);
+      } catch (thrown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/**
+ * The validator's metadata step on the gate's match: the validator's route of the operation, by
+ * `METHOD path`, and the gate's values of the path parameters decoded as the validator's own
+ * lookup decodes them (a malformed escape is its 400, which the gate answers as documented).
+ */
+function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): RequestHandler {
+  const routes = new Map<string, { route: ValidatorRoute; names: string[] }>();
+  for (const route of context.routes) {
+    const names = [...route.openApiRoute.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    routes.set(`${route.method.toUpperCase()} ${route.openApiRoute}`, { route, names });
   }
   return (req: Request, res: Response, next: NextFunction) => {
-    const router = bySegment.get(segmentOf(req.path));
-    if (router) router(req, res, next);
-    else next();
+    const op: OperationInfo | undefined = res.locals.operation;
+    const found = op && routes.get(`${op.method} ${op.path}`);
+    if (!op || !found) return next(); // no operation of this document: nothing to validate
+    const pathParams: Record<string, string> = {};
+    if (found.names.length > 0) {
+      const values: string[] = (res.locals.route as RouteMatch | undefined)?.values ?? [];
+      try {
+        found.names.forEach((name, n) => {
+          pathParams[name] = decodeURIComponent(values[n] ?? '');
+        });
+      } catch {
+        return next(new OpenApiValidator.error.BadRequest({ path: req.path, message: "malformed uri'" }));
+      }
+    }
+    const method = op.method.toLowerCase();
+    const openapi: Json = {
+      expressRoute: found.route.expressRoute,
+      openApiRoute: found.route.openApiRoute,
+      pathParams,
+      schema: context.apiDoc.paths[op.path][method],
+      serial: context.serial,
+    };
+    if (responseApiDoc) openapi._responseSchema = responseApiDoc.paths[op.path]?.[method];
+    (req as Request & { openapi: Json }).openapi = openapi;
+    req.params = pathParams;
+    next();
   };
 }

@@ -1,20 +1,22 @@
-// The mock's front door (ADR 0017): a small Express app in front of Prism that applies the API's
-// conventions before Prism answers, through the gate the reference server mounts too
-// (@marketplace/contract, ADR 0026): an unknown route is the API's 404, a refused bearer 403
+// The mock's front door (ADR 0017): the API's request flow (`createApi`, the one the reference
+// server mounts too: @marketplace/contract, ADR 0026) with Prism as its terminal, so the API's
+// conventions apply before Prism answers: an unknown route is the API's 404, a refused bearer 403
 // `forbidden`, a request that breaks the document the operation's documented 300. An unknown
 // example name in `Prefer` gets the operation's list of names. What passes goes to Prism, whose
 // own error answers are rewritten the same way (prism-answer.ts).
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import {
   corsLayer,
-  createGate,
+  createApi,
   INTERNAL_ERROR,
   type OnPurposeOptions,
   type OperationInfo,
   onPurpose,
+  operationOf,
   sendError,
 } from '@marketplace/contract';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type express from 'express';
+import type { Request, Response } from 'express';
 import type { AnswerCache } from './answer-cache.ts';
 import { mockCaller } from './bearer.ts';
 import type { Json } from './document.ts';
@@ -66,20 +68,6 @@ export function createFront(options: FrontOptions): express.Express {
     if (prefer.prefer) req.headers.prefer = prefer.prefer;
     return true;
   };
-  const gate = createGate({
-    document,
-    identify: (req) => mockCaller(req.get('authorization'), now()),
-    // The mock counts nothing. Here a request is slow or fails on purpose (issue 25: Prefer: delay,
-    // code=429 / code=500, and per run), and a `Prefer` naming no documented answer is refused.
-    count: (req, res, op) =>
-      new Promise<boolean>((done) => {
-        res.once('close', () => done(false)); // answered on purpose, or the client went away
-        slowAndFailing(req, res, () => done(checkedPrefer(req, res, op)));
-      }),
-    unexpected: (err, req) => log(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`),
-  });
-  const operationOf = (res: Response): OperationInfo | undefined => gate.operationOf(res);
-
   /** Sends the request to Prism and streams its answer back, rewriting Prism's own errors. */
   function forward(req: Request, res: Response): void {
     const headers = withoutHopByHop(req.headers);
@@ -136,21 +124,23 @@ export function createFront(options: FrontOptions): express.Express {
     outgoing.end(body);
   }
 
-  const app = express();
-  app.disable('x-powered-by');
-  // Says what answers, for tools that adapt to a mock (the conformance suite asks for examples by
-  // name only where this says `examples`).
-  app.use((_req: Request, res: Response, next: NextFunction) => {
-    res.setHeader(MOCK_HEADER, 'examples');
-    next();
+  return createApi({
+    document,
+    identify: (req) => mockCaller(req.get('authorization'), now()),
+    // Says what answers, for tools that adapt to a mock (the conformance suite asks for examples by
+    // name only where this says `examples`).
+    answerHeaders: { [MOCK_HEADER]: 'examples' },
+    // CORS as the reference server does it, for every origin (a mock holds nothing to protect): a
+    // preflight is answered here, and every answer, the front's own refusals too, is readable.
+    before: [corsLayer(['*'])!],
+    // The mock counts nothing. Here a request is slow or fails on purpose (issue 25: Prefer: delay,
+    // code=429 / code=500, and per run), and a `Prefer` naming no documented answer is refused.
+    admit: (req, res, op) =>
+      new Promise<boolean>((done) => {
+        res.once('close', () => done(false)); // answered on purpose, or the client went away
+        slowAndFailing(req, res, () => done(checkedPrefer(req, res, op)));
+      }),
+    forward,
+    unexpected: (err, req) => log(`${req.method} ${req.originalUrl}: ${(err as Error)?.stack ?? String(err)}`),
   });
-  // A body is read only by the gate's reader, and an answer given before that cuts it, as on the server.
-  app.use(gate.guard);
-  // CORS as the reference server does it, for every origin (a mock holds nothing to protect): a
-  // preflight is answered here, and every answer, the front's own refusals too, is readable.
-  app.use(corsLayer(['*'])!);
-  gate.mount(app);
-  app.use(forward);
-  app.use(gate.refuse);
-  return app;
 }

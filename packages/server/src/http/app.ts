@@ -1,24 +1,23 @@
-// The HTTP adapter: Express 5 behind the document's gate (@marketplace/contract, the one the mock
-// mounts too). Order of a request: match the document operation, check its permission level,
-// count its rate limits, read the body (never past the operation's limit, and only now: a caller
-// refused so far costs no body), convert a form body to the schema's types, validate against the
-// document, run the handler. Every failure leaves in the API's envelope with the documented message.
+// The HTTP adapter: the contract's request flow (`createApi`, @marketplace/contract, the one the
+// mock, the test helpers and a generated project mount too) with the server's own parts plugged
+// in: who the caller is (JWT sessions), what it counts (rate limits, anonymous upload slots), what
+// a handler receives (`context`, the engine behind `run`), and what a failure of its store means
+// (503, or 404 for a sandbox deleted under it). The order and the documented answers are the
+// contract's (api.ts there).
 
 import {
   corsLayer,
-  createGate,
-  isAbortedRequest,
+  createApi,
   LOCAL_DEV_ORIGINS,
   type OperationInfo,
-  requestErrorAnswer,
   sendError,
-  sendOk,
+  sendNotFound,
   sendRateLimited,
 } from '@marketplace/contract';
-import type { RawReply } from '@marketplace/types';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { NOT_FOUND, SERVICE_UNAVAILABLE } from '../domain/messages.ts';
-import { type Result, Tx } from '../domain/tx.ts';
+import type express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { SERVICE_UNAVAILABLE } from '../domain/messages.ts';
+import { Tx } from '../domain/tx.ts';
 import { isUnavailable, UNAVAILABLE_RETRY_SECONDS } from '../store/unavailable.ts';
 import { identify } from './authenticate.ts';
 import type { BaseCtx, Caller, Routes } from './context.ts';
@@ -53,37 +52,76 @@ export interface AppParts {
   gone?: () => Promise<boolean>;
 }
 
-/** Builds the Express application (no `listen`: tests start it on port 0). */
+/** Builds the Express application (no `listen`: tests start it on port 0): the contract's `createApi` with the server's parts. */
 export function createApp({ deps, routes, before = [], gone }: AppParts): express.Express {
   const uploads = new Map<string, number>();
-  const gate = createGate<Caller>({
+  return createApi<Caller, EdgeCtx>({
     document: deps.document,
     identify: (req) => identify(deps, req.get('authorization'), req.ip ?? '', deps.clock.now()),
-    async count(req, res, op, caller) {
-      if (!(await countRequest(deps, op, caller, res))) return false;
-      return caller !== undefined || !hasBody(req) || holdUpload(uploads, req, res, deps.clock.now());
-    },
+    trustProxy: deps.config.trustProxy,
+    before: [...ownSteps(deps), ...before],
+    limits: { admit: (_req, res, op, caller) => countRequest(deps, op, caller, res) },
+    // Nobody without an account holds the server's memory with uploads (holdUpload).
+    admit: (req, res, _op, caller) =>
+      caller !== undefined || !hasBody(req) || holdUpload(uploads, req, res, deps.clock.now()),
     // A caller without a JWT: at most ANONYMOUS_BODY_LIMIT, whatever the route admits.
     bodyLimit: (op, caller) => (caller ? op.bodyLimit! : Math.min(op.bodyLimit!, ANONYMOUS_BODY_LIMIT)),
     validateResponses: deps.config.testMode,
+    dispatch: {
+      handlers: routes,
+      async context(req, _res, op, params, caller) {
+        const ctx = context(deps, req, op, params, caller);
+        await doDueWork(ctx);
+        return ctx;
+      },
+      // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
+      // there for the next request on any instance before this one is answered. With the database
+      // away, the handler's own commit is durable already: its answer stands, and the world's
+      // writes stay pending for the next flush.
+      answered: async () => {
+        if (!deps.world.replicated) return;
+        await deps.world.flush().catch((error: unknown) => {
+          if (!isUnavailable(error)) throw error;
+          deps.logger.warn({ err: error }, 'shared world writes kept for later: the database is away');
+        });
+      },
+    },
+    failures: [
+      // A sandbox deleted under this app: a failure (its tables are gone) is answered 404 like an
+      // unknown sandbox, not 500. Refused requests never get here: they were answered as documented.
+      ...(gone
+        ? [
+            async (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+              if (res.headersSent || !(await gone().catch(() => false))) return next(err);
+              sendNotFound(res);
+            },
+          ]
+        : []),
+      // The database away (a restart, dropped connections): 503 with Retry-After, never a 500 or a
+      // hang; nothing of a write answered so was kept (ADR 19, "PostgreSQL going away").
+      (err: unknown, _req: Request, res: Response, next: NextFunction) => {
+        if (res.headersSent || !isUnavailable(err)) return next(err);
+        res.set('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
+        sendError(res, 'A', SERVICE_UNAVAILABLE, 503);
+      },
+    ],
     unexpected: (err, req) => deps.logger.error({ err, path: req.path, method: req.method }, 'request failed'),
   });
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', deps.config.trustProxy);
-  // Nothing of a body is read before the caller is known, and a refused caller's upload stays unread.
-  // A request HTTP parsers answer bare gets the document's answer here (the contract's protocol-errors.ts).
-  app.use(gate.guard);
+}
+
+/** The server's own steps before its routers: CORS, the access log, other instances' commits. */
+function ownSteps(deps: ServerDeps): express.RequestHandler[] {
+  const steps: express.RequestHandler[] = [];
   // CORS before anything of the API: a preflight is answered here, never identified, validated,
   // counted or failed on purpose, and every later answer (a 429 too) is readable by an allowed page.
   // Unset, local dev servers may call a server that is no production one: test mode, every
   // sandbox, and a store in memory (`npm run sandbox`), which keeps nothing.
   const { corsOrigins, testMode, db } = deps.config;
   const cors = corsLayer(corsOrigins ?? (testMode || db === ':memory:' ? LOCAL_DEV_ORIGINS : []));
-  if (cors) app.use(cors);
+  if (cors) steps.push(cors);
   // The access log costs a listener per request: only when someone reads debug logs.
-  if (deps.logger.isLevelEnabled('debug')) {
-    app.use((req: Request, res: Response, next: NextFunction) => {
+  if (deps.logger.isLevelEnabled('debug'))
+    steps.push((req: Request, res: Response, next: NextFunction) => {
       const started = process.hrtime.bigint();
       res.on('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -91,86 +129,17 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
       });
       next();
     });
-  }
   // What other instances on the same database committed since the last request (ADR 19): before
   // anything reads the state, the test helpers included; the shared world (simulators, outbox,
   // test clock) alike, when the store's query (which reads the world's version too) says it moved.
   // With one process there is nothing to apply, and no middleware.
   if (deps.store.replicated || deps.world.replicated)
-    app.use(async (_req: Request, _res: Response, next: NextFunction) => {
+    steps.push(async (_req: Request, _res: Response, next: NextFunction) => {
       await deps.store.sync();
       await deps.world.sync(deps.store.worldVersion);
       next();
     });
-  for (const router of before) app.use(router);
-  gate.mount(app);
-
-  // The operation was matched once, before anything else (literals first: `/item/pricing/bulk`
-  // before `/item/pricing/{item}`); its handler is found by it, with no Express router to walk
-  // (routers per path segment cost a tenth of a simple GET's CPU time).
-  // Each handler was typed by its operation where it was written; here the operation is known at
-  // run time only, and the validator has checked the request against that operation's schemas.
-  const byId = routes as unknown as Record<string, EdgeHandler | undefined>;
-  const handlers = new Map<OperationInfo, EdgeHandler>();
-  for (const op of gate.operations.values()) {
-    const handler = byId[op.operationId];
-    if (handler) handlers.set(op, handler); // none (a JavaScript caller's table): 404 like an unknown route
-  }
-  app.use(async (req: Request, res: Response, next: NextFunction) => {
-    const op = gate.operationOf(res);
-    const handler = op && handlers.get(op);
-    if (!op || !handler) return next();
-    const ctx = context(deps, req, op, gate.matcher.typedParams(op, req.path), gate.callerOf(res));
-    await doDueWork(ctx);
-    const reply = await handler(ctx);
-    // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
-    // there for the next request on any instance before this one is answered. With the database
-    // away, the handler's own commit is durable already: its answer stands, and the world's
-    // writes stay pending for the next flush.
-    if (deps.world.replicated)
-      await deps.world.flush().catch((error: unknown) => {
-        if (!isUnavailable(error)) throw error;
-        deps.logger.warn({ err: error }, 'shared world writes kept for later: the database is away');
-      });
-    if ('raw' in reply) {
-      res.status(200).type(reply.raw.contentType).send(reply.raw.body);
-    } else if (reply.ok) {
-      sendOk(res, op.envelope, reply.value);
-    } else {
-      sendError(res, op.envelope, reply.error, reply.status ?? 300);
-    }
-  });
-
-  // Reached by a document operation without a handler yet: 404 like an unknown route.
-  app.use((_req: Request, res: Response) => sendNotFoundUnchecked(res));
-  if (gone)
-    app.use(async (err: unknown, _req: Request, res: Response, next: NextFunction) => {
-      // A refused request is answered as documented whatever the world: only a failure asks.
-      const refused = isAbortedRequest(err) || requestErrorAnswer(err, gate.operationOf(res)) !== undefined;
-      if (refused || res.headersSent || !(await gone().catch(() => false))) return next(err);
-      sendNotFoundUnchecked(res);
-    });
-  // The database away (a restart, dropped connections): 503 with Retry-After, never a 500 or a
-  // hang; nothing of a write answered so was kept (ADR 19, "PostgreSQL going away").
-  app.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent || !isUnavailable(err)) return next(err);
-    res.set('Retry-After', String(UNAVAILABLE_RETRY_SECONDS));
-    sendError(res, 'A', SERVICE_UNAVAILABLE, 503);
-  });
-  app.use(gate.refuse);
-  return app;
-}
-
-/**
- * 404 with the API's "Not found", written as a string so that the response validator (test mode)
- * does not see it: the operation does not document a 404 of its own, and the validator would turn
- * the answer into a 500.
- */
-function sendNotFoundUnchecked(res: Response): void {
-  res
-    .status(404)
-    .type('application/json')
-    .send(JSON.stringify({ err: true, success: false, content: NOT_FOUND }));
+  return steps;
 }
 
 /** Whether a request announces a body (a length above 0, or a chunked one). */
@@ -208,9 +177,8 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
   return true;
 }
 
-/** A handler as the pipeline sees it: its operation's types erased. */
+/** A handler's context as the pipeline builds it: its operation's types erased. */
 type EdgeCtx = BaseCtx & { body: unknown; query: unknown; params: unknown };
-type EdgeHandler = (ctx: EdgeCtx) => Result<unknown> | RawReply | Promise<Result<unknown> | RawReply>;
 
 function context(
   deps: ServerDeps,

@@ -34,7 +34,7 @@ export function testHelpersRouter(deps: ServerDeps): express.Router {
   return router;
 }
 
-function mountHelpers(router: express.Express, deps: ServerDeps): void {
+function mountHelpers(router: express.Router, deps: ServerDeps): void {
   const reply = (res: Response, result: Result<unknown>) =>
     result.ok ? sendOk(res, 'A', result.value) : sendError(res, 'A', result.error, 300);
   const bad = (error: string): Result<never> => ({ ok: false, error });

@@ -1,0 +1,187 @@
+// The whole request flow of the API, in one place for every host (ADR 0034), the way Prism's
+// factory holds its order and its terminal choice: the reference server, the mock, the test
+// helpers and a generated project each call `createApi` with their own parts, and a fix here
+// reaches all of them, a team's project by a version bump. The order:
+//
+//   guard → before (docs, helpers, sandboxes, CORS) → gate (match, identify, permit, count, read
+//   the body, type it, validate) → one terminal: dispatch by operationId, or forward (the mock's
+//   Prism) → not implemented (404 like an unknown route) → refuse (documented answers, host
+//   failures, 500)
+//
+// The route is matched once, by the gate: dispatch and the not-implemented policy use its match.
+import express, {
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
+import type { Json } from './document.ts';
+import { sendError, sendNotFound, sendOk } from './envelope.ts';
+import { createGate } from './gate.ts';
+import type { OperationInfo } from './operation-index.ts';
+import type { PermittedCaller } from './permission.ts';
+import { type RateLimitHeaders, sendRateLimited } from './rate-limited.ts';
+
+/** What a handler answers, its operation's types erased: the typed `Reply<Id>` of each host fits. */
+export type Answer =
+  | { ok: true; value: unknown; raw?: undefined }
+  | { ok: false; error: unknown; status?: number }
+  | { ok: true; raw: { contentType: string; body: string } }
+  | NotImplemented;
+
+/** An answer for a case not written yet: answered as an unknown route (404 `Not found`). */
+export interface NotImplemented {
+  notImplemented: true;
+}
+
+/**
+ * A handler not written yet: its operation answers as an unknown route before the gate looks at the
+ * request (its permission, its body), so the conformance suite counts it as not implemented.
+ */
+export const notImplemented = (_ctx: unknown): NotImplemented => ({ notImplemented: true });
+
+/** The rate limits of the document, counted at the three points of a request (the limiter's seam). */
+export interface ApiLimits<Caller> {
+  /** Counts a permitted request before its body is read; over a limit it answers and says false. */
+  admit?(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean>;
+  /** Counts a validated request before its handler (a rule keyed by a body field): the 429 to answer, if over. */
+  before?(
+    req: Request,
+    op: OperationInfo,
+    caller: Caller | undefined,
+  ): RateLimitHeaders | undefined | Promise<RateLimitHeaders | undefined>;
+  /** Counts what the handler answered (attempts answered with a given message). */
+  after?(req: Request, op: OperationInfo, caller: Caller | undefined, answer: Answer): void | Promise<void>;
+}
+
+/** The typed dispatch: a handler per operationId, and the context each receives. */
+export interface Dispatch<Caller, Ctx> {
+  /**
+   * The handlers by operationId (the host's typed table; a missing one, or `notImplemented`,
+   * answers 404 like an unknown route).
+   */
+  handlers: object;
+  /** What a handler receives; path parameters typed as the document types them. */
+  context(
+    req: Request,
+    res: Response,
+    op: OperationInfo,
+    params: Record<string, string | number>,
+    caller: Caller | undefined,
+  ): Ctx | Promise<Ctx>;
+  /** After the handler, before its answer leaves (the server makes its shared-world writes visible). */
+  answered?(ctx: Ctx, answer: Answer): void | Promise<void>;
+}
+
+export interface ApiOptions<Caller extends PermittedCaller, Ctx> {
+  document: Json;
+  /** Who calls (undefined: nobody the API knows), from the request's credentials. */
+  identify: (req: Request, op: OperationInfo) => Caller | undefined | Promise<Caller | undefined>;
+  /** Headers on every answer, the guard's refusals included (the mock says what it is). */
+  answerHeaders?: Record<string, string>;
+  /** Express's `trust proxy` (`req.ip` behind a proxy). */
+  trustProxy?: string | boolean;
+  /** Handlers mounted after the guard and before the gate, in order (CORS, docs, helpers, sandboxes). */
+  before?: RequestHandler[];
+  /** The document's rate limits (the limiter's seam). */
+  limits?: ApiLimits<Caller>;
+  /**
+   * The host's own admission of a permitted request, after its limits and before its body is read
+   * (the mock's `Prefer` checks, the server's upload slots); it answers a refusal and says false.
+   */
+  admit?: (req: Request, res: Response, op: OperationInfo, caller: Caller | undefined) => boolean | Promise<boolean>;
+  /** Bytes of body this caller may send to this operation; the operation's own limit by default. */
+  bodyLimit?: (op: OperationInfo, caller: Caller | undefined) => number;
+  /** Validates answers against the document too (test mode). */
+  validateResponses?: boolean;
+  /** The terminal: a typed dispatch by operationId ... */
+  dispatch?: Dispatch<Caller, Ctx>;
+  /** ... or a handler every admitted request goes to (the mock's Prism, the helpers' routes). */
+  forward?: RequestHandler;
+  /**
+   * Error handlers for failures that are no refused request (a database away, a sandbox gone),
+   * in order; what they pass on is reported to `unexpected` and answered 500.
+   */
+  failures?: ErrorRequestHandler[];
+  /** A failure that is no refused request and no host failure (a bug): reported here, answered 500. */
+  unexpected: (err: unknown, req: Request) => void;
+}
+
+/** The API as an Express application (no `listen`: tests start it on port 0). */
+export function createApi<Caller extends PermittedCaller, Ctx = unknown>(
+  options: ApiOptions<Caller, Ctx>,
+): express.Express {
+  const { dispatch, forward, limits, admit } = options;
+  if (Boolean(dispatch) === Boolean(forward)) throw new Error('createApi: give either `dispatch` or `forward`');
+  const handlers = dispatch ? handlerTable(dispatch.handlers) : undefined;
+  const gate = createGate<Caller>({
+    document: options.document,
+    identify: options.identify,
+    implemented: handlers && ((op) => handlers.has(op.operationId)),
+    count:
+      limits?.admit || admit
+        ? async (req, res, op, caller) =>
+            (!limits?.admit || (await limits.admit(req, res, op, caller))) &&
+            (!admit || (await admit(req, res, op, caller)))
+        : undefined,
+    bodyLimit: options.bodyLimit,
+    validateResponses: options.validateResponses,
+    unexpected: options.unexpected,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
+  const headers = options.answerHeaders;
+  if (headers)
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      res.set(headers);
+      next();
+    });
+  app.use(gate.guard);
+  for (const handler of options.before ?? []) app.use(handler);
+  gate.mount(app);
+
+  if (forward) app.use(forward);
+  if (dispatch && handlers)
+    app.use(async (req: Request, res: Response, next: NextFunction) => {
+      const op = gate.operationOf(res);
+      const handler = op && handlers.get(op.operationId);
+      if (!op || !handler) return next();
+      const caller = gate.callerOf(res);
+      const over = await limits?.before?.(req, op, caller);
+      if (over) return sendRateLimited(res, over);
+      const ctx = await dispatch.context(req, res, op, gate.paramsOf(res), caller);
+      const answer = await handler(ctx);
+      await limits?.after?.(req, op, caller, answer);
+      await dispatch.answered?.(ctx, answer);
+      if ('notImplemented' in answer) return next();
+      if (answer.ok && answer.raw) res.status(200).type(answer.raw.contentType).send(answer.raw.body);
+      else if (answer.ok) sendOk(res, op.envelope, answer.value);
+      else sendError(res, op.envelope, answer.error, answer.status ?? 300);
+    });
+
+  // One policy for "no handler": a handler that answered `notImplemented`, or a document operation
+  // no terminal answered, gets the unknown route's 404.
+  app.use((_req: Request, res: Response) => sendNotFound(res));
+  app.use(gate.refuseDocumented);
+  for (const failure of options.failures ?? []) app.use(failure);
+  app.use(gate.refuse);
+  return app;
+}
+
+type EdgeHandler<Ctx> = (ctx: Ctx) => Answer | Promise<Answer>;
+
+/**
+ * The host's typed table at run time: each handler was typed by its operation where it was
+ * written, and the gate has checked the request against that operation's schemas, so this is the
+ * one point where the operation's types are erased.
+ */
+function handlerTable<Ctx>(table: object): Map<string, EdgeHandler<Ctx>> {
+  const handlers = new Map<string, EdgeHandler<Ctx>>();
+  for (const [operationId, handler] of Object.entries(table))
+    if (typeof handler === 'function' && handler !== notImplemented)
+      handlers.set(operationId, handler as EdgeHandler<Ctx>);
+  return handlers;
+}
