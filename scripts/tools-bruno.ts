@@ -7,6 +7,7 @@
 // serializer (@usebruno/lang), and `bru run` runs the folder (scripts/tools.test.ts).
 import { envJsonToBruV2, jsonToBruV2, jsonToCollectionBru } from '@usebruno/lang';
 import { GENERATED_NOTE } from './generated-files.ts';
+import { FILLS, KEEPS } from './tools-flows.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
@@ -64,6 +65,53 @@ function loginScript(key: string, jwt: string, once: boolean): string {
 
 const PRE_REQUEST: Record<string, string> = { getUserDisconnect: loginScript('apiKey', 'jwt', false) };
 
+/** The post-response script keeping values of an operation of KEEPS for the next request of its flow. */
+function keepScript(operationId: string): string | undefined {
+  const keeps = KEEPS[operationId];
+  if (!keeps) return undefined;
+  return [
+    '// Keeps what the next request of the flow sends (tools-flows.ts).',
+    'const kept = res.getBody()?.content ?? {};',
+    ...Object.entries(keeps).map(
+      ([name, field]) => `if (kept.${field} !== undefined) bru.setVar("${name}", kept.${field});`,
+    ),
+  ].join('\n');
+}
+
+/** The pre-request script filling the body of an operation of FILLS (tools-flows.ts). */
+function fillScript(operationId: string): string | undefined {
+  const fill = FILLS[operationId];
+  if (!fill) return undefined;
+  return [
+    `// ${fill.why}`,
+    `const apply = ${fill.apply};`,
+    'const body = req.getBody();',
+    'let answer;',
+    ...(fill.path
+      ? [
+          'try {',
+          '  const response = await bru.sendRequest({',
+          '    method: "GET",',
+          `    url: bru.getEnvVar("baseUrl") + "${fill.path}",`,
+          '    headers: { Authorization: "Bearer " + bru.getVar("jwt") },',
+          '  });',
+          '  answer = response.data;',
+          '} catch (error) {}',
+        ]
+      : []),
+    'apply(body, answer, (name) => bru.getVar(name));',
+    'req.setBody(body);',
+  ].join('\n');
+}
+
+/** An operation's pre-request (`req`) and post-response (`res`) scripts. */
+function scripts(o: ToolOperation): { req?: string; res?: string } {
+  const login = PRE_REQUEST[o.operationId] ?? (o.admin ? loginScript('adminApiKey', 'adminJwt', true) : undefined);
+  const req = [login, fillScript(o.operationId)].filter(Boolean).join('\n');
+  const res = o.operationId === LOGIN ? KEEP_JWT : keepScript(o.operationId);
+  return { ...(req ? { req } : {}), ...(res ? { res } : {}) };
+}
+
 function request(doc: Json, o: ToolOperation, seq: number): string {
   const [, search = ''] = o.url.split('?');
   const params = [...new URLSearchParams(search)].map(([name, value]) => ({
@@ -87,12 +135,7 @@ function request(doc: Json, o: ToolOperation, seq: number): string {
     headers,
     auth: o.bearer ? { bearer: { token: o.admin ? '{{adminJwt}}' : '{{jwt}}' } } : {},
     body: json === undefined ? {} : { json },
-    script:
-      o.operationId === LOGIN
-        ? { res: KEEP_JWT }
-        : o.admin || PRE_REQUEST[o.operationId]
-          ? { req: PRE_REQUEST[o.operationId] ?? loginScript('adminApiKey', 'adminJwt', true) }
-          : {},
+    script: scripts(o),
     tests: tests(doc, o),
     docs: `\`${o.method} ${o.path}\` (\`${o.operationId}\`)\n\n${o.op.description}`,
     examples: o.example

@@ -1,15 +1,22 @@
 // The demo world's identifiers (packages/server/src/demo-data.ts: what `npm start`, `npm run
 // sandbox` and `startSandbox({ demo: true })` hold) that the collections send in place of the
 // document's examples, which name rows no server has (item 5021). Run in order against a fresh demo
-// sandbox, as Alice with `{{adminApiKey}}` for the admin operations, each of these requests gets its
+// sandbox, as Alice with `{{adminApiKey}}` for the admin operations, every request gets its
 // operation's success answer; scripts/pack-collections.test.ts runs them so and fails when the demo
-// data moves away from them. The requests the demo world cannot answer with a success from the
-// public API alone are in DEMO_REFUSED, with the reason.
+// data moves away from them. What is per server or secret (deposit keys, mailed and TOTP codes)
+// the requests' scripts fetch as they run (tools-flows.ts).
+import { NEW_EMAIL } from './tools-flows.ts';
 
 const ALICE = '76561198000000001';
 const CAROL = '76561198000000004';
 const GIVEAWAY = 'de0000000001'; // Bob's, which Alice joined and commented on
 const TICKET = 1; // Alice's, answered by an admin
+// Deposit keys are per server and user: the document's example keys stand in, and the requests'
+// pre-request scripts put the server's in (tools-flows.ts).
+const EXAMPLE_KEYS = {
+  '11234567890': '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  '11234567900': '60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752',
+};
 
 /** The URL (path and query) and body an operation's request sends in the collections, by operationId. */
 export const DEMO_REQUESTS: Record<string, { url?: string; body?: unknown }> = {
@@ -27,7 +34,23 @@ export const DEMO_REQUESTS: Record<string, { url?: string; body?: unknown }> = {
   // Alice's two assets in her inventory (state 0), both of game 730.
   postInventoryPrice: { body: { ids: '10000000075', price: 2500 } },
   postInventoryWithdraw: { body: { ids: '10000000133' } },
+  // Alice's platform inventory (DEMO_PLATFORM_INVENTORY): she deposits her Team Captain and sells a key instantly.
+  postDepositTrade: {
+    body: { value: { '11234567890': 212_500 }, depositKeys: { '11234567890': EXAMPLE_KEYS['11234567890'] }, game: 440 },
+  },
+  getDepositTradeStatusTradeid: { url: '/deposit/tradeStatus/2' }, // her deposit of Earbuds, completed
+  postInstantsellTrade: {
+    body: {
+      prices: { '11234567900': 190 },
+      depositKeys: { '11234567900': EXAMPLE_KEYS['11234567900'] },
+      game: 440,
+      method: 'balance',
+    },
+  },
   getUserStoreIdentifier: { url: '/user/store/alice-store' },
+  postUserClosePaymentAlert: { body: { id: 1 } }, // the review of her completed cashout
+  postUserEmailChangeRequest: { body: { email: NEW_EMAIL } },
+  postAdminRevertTradeTrade: { url: '/admin/revertTrade/3' }, // Bob's withdrawal, failed on the platform
   getUserGetTransactionDetails: { url: '/user/getTransactionDetails?transactionId=cashout-1' },
   getSupportMessagesTicket: { url: `/support/messages/${TICKET}` },
   postSupportPost: { body: { content: 'Here is the trade offer ID you asked for.', ticket: TICKET } },
@@ -56,28 +79,21 @@ export const DEMO_REQUESTS: Record<string, { url?: string; body?: unknown }> = {
       chatVerification: false,
     },
   },
-  // Alice has provider_a linked and a pending cashout (2).
+  // Alice has provider_a linked and a pending cashout (2), asked two days ago (past the cooldown).
   postCashoutCancel: { body: { cashoutId: 2 } },
+  postCashoutProcess: { body: { amount: 10_000, method: 'provider_a' } },
   postCashoutLink: { body: { method: 'provider_b', email: 'alice@example.com' } },
   getUserDisconnectSessionId: { url: '/user/disconnectSession/1' }, // the collection's login is session 1
 };
 
-/** Operations run just before another (operationId → the one it precedes): what the first leaves in place blocks the second. */
+/**
+ * Operations run just before another (operationId → the one it precedes), applied in this order:
+ * what the first leaves in place blocks the second. The cashout steps run as one flow: link a
+ * method, cancel the pending cashout, unlink the method (no open cashout may remain), ask a new one.
+ */
 export const RUN_BEFORE: Record<string, string> = {
-  postCashoutCancel: 'postCashoutProcess', // Alice's pending cashout blocks unlinking a method
+  postCashoutCancel: 'postCashoutProcess', // Alice's pending cashout blocks a new one
+  postCashoutLink: 'postCashoutCancel',
+  postCashoutUnlink: 'postCashoutProcess', // an open cashout blocks unlinking a method
   postGiveawaysLeaveUrl: 'postGiveawaysJoinUrl', // Alice is in the demo giveaway already
-};
-
-/** The requests that answer a documented refusal on a fresh demo sandbox, and why. */
-export const DEMO_REFUSED: Record<string, string> = {
-  postDepositTrade: "the platform holds nothing of Alice's to deposit (a test helper sets it)",
-  getDepositTradeStatusTradeid: 'no deposit trade exists',
-  postInstantsellTrade: "the platform holds nothing of Alice's to sell (a test helper sets it)",
-  postUserClosePaymentAlert: 'Alice has no payment alert',
-  postUserEmailChangeValidate: 'the code is in the e-mail the change request sends',
-  postUser2FAValidate: 'the code comes from an authenticator app (TOTP)',
-  postUserReset2FAAsk: '2FA is not active without the code of the app',
-  postUserReset2FAValidate: '2FA is not active without the code of the app',
-  postAdminRevertTradeTrade: 'no trade has failed',
-  postCashoutProcess: "Alice's last cashout was asked an hour ago: the cooldown refuses a new one",
 };

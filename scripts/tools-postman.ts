@@ -6,6 +6,7 @@
 // its bearer. `newman run` runs it as is (scripts/tools.test.ts runs it against the sandbox).
 import { createHash } from 'node:crypto';
 import { GENERATED_NOTE } from './generated-files.ts';
+import { FILLS, KEEPS } from './tools-flows.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
@@ -46,7 +47,49 @@ function testScript(doc: Json, o: ToolOperation): string[] {
       "  pm.expect(pm.collectionVariables.get('jwt')).to.be.a('string').that.is.not.empty;",
       '});',
     );
+  const keeps = KEEPS[o.operationId];
+  if (keeps)
+    lines.push(
+      '// Keeps what the next request of the flow sends (tools-flows.ts).',
+      "var kept = (/json/.test(pm.response.headers.get('Content-Type') || '') && pm.response.json().content) || {};",
+      ...Object.entries(keeps).map(
+        ([name, field]) => `if (kept.${field} !== undefined) pm.collectionVariables.set('${name}', kept.${field});`,
+      ),
+    );
   return lines;
+}
+
+/** The pre-request script filling the body of an operation of FILLS (tools-flows.ts). */
+function fillScript(operationId: string): string[] {
+  const fill = FILLS[operationId];
+  if (!fill) return [];
+  const apply = [
+    '  apply(body, answer, function (name) { return pm.collectionVariables.get(name); });',
+    '  pm.request.body.update(JSON.stringify(body, null, 2));',
+  ];
+  return [
+    `// ${fill.why}`,
+    `var apply = ${fill.apply};`,
+    'var body = JSON.parse(pm.request.body.raw);',
+    ...(fill.path
+      ? [
+          'pm.sendRequest(',
+          '  {',
+          `    url: pm.variables.get('baseUrl') + '${fill.path}',`,
+          "    method: 'GET',",
+          "    header: { Authorization: 'Bearer ' + pm.collectionVariables.get('jwt') },",
+          '  },',
+          '  function (error, response) {',
+          '    var answer;',
+          '    try {',
+          '      answer = !error && response.code === 200 ? response.json() : undefined;',
+          '    } catch (e) {}',
+          ...apply.map((l) => `  ${l}`),
+          '  },',
+          ');',
+        ]
+      : ['var answer;', ...apply.map((l) => l.slice(2))]),
+  ];
 }
 
 /**
@@ -102,6 +145,8 @@ function request(o: ToolOperation): Json {
 
 function item(doc: Json, o: ToolOperation): Json {
   const req = request(o);
+  const login = PRE_REQUEST[o.operationId] ?? (o.admin ? loginScript('adminApiKey', 'adminJwt', true) : []);
+  const prerequest = [...login, ...fillScript(o.operationId)];
   return {
     id: stableId(o.operationId),
     name: o.summary,
@@ -120,17 +165,7 @@ function item(doc: Json, o: ToolOperation): Json {
         ]
       : [],
     event: [
-      ...(o.admin || PRE_REQUEST[o.operationId]
-        ? [
-            {
-              listen: 'prerequest',
-              script: {
-                type: 'text/javascript',
-                exec: PRE_REQUEST[o.operationId] ?? loginScript('adminApiKey', 'adminJwt', true),
-              },
-            },
-          ]
-        : []),
+      ...(prerequest.length ? [{ listen: 'prerequest', script: { type: 'text/javascript', exec: prerequest } }] : []),
       { listen: 'test', script: { type: 'text/javascript', exec: testScript(doc, o) } },
     ],
   };

@@ -28,7 +28,7 @@ nav a{margin-right:1.2em}a{color:#0969da}.meta{color:#59636e}
 .changes ul{margin:.2em 0;padding-left:1.2em}.changes li ul{color:#59636e}
 #filters{position:sticky;top:0;background:#fff;padding:.6em 0;border-bottom:1px solid var(--line);z-index:1;display:flex;flex-wrap:wrap;gap:.4em 1.2em;align-items:center}
 #filters label{white-space:nowrap}#filters select,#filters input[type=search]{font:inherit;max-width:22em}#shown{color:#59636e}
-.t{border:1px solid var(--line);border-left:4px solid var(--skipped);border-radius:4px;margin:.35em 0;background:#fff}
+.t{content-visibility:auto;contain-intrinsic-size:auto 2.3em;border:1px solid var(--line);border-left:4px solid var(--skipped);border-radius:4px;margin:.35em 0;background:#fff}
 .t>summary{cursor:pointer;padding:.35em .6em;display:flex;gap:.6em;align-items:baseline;flex-wrap:wrap;list-style:none}
 .t>summary::-webkit-details-marker{display:none}
 .t .tn{flex:1 1 30em;overflow-wrap:anywhere}.t .file{color:#59636e;font-size:12px}.t .mark{font-weight:700;width:1em}
@@ -52,31 +52,33 @@ details.more{margin:.6em 0}details.more>summary{cursor:pointer;font-weight:600}`
 
 /**
  * Filters the test list by state, operation (any the test counts for), rule and words of the name
- * (data attributes of each entry, read as text: nothing of the run is ever parsed as HTML here),
- * counts what is shown, and
- * lets an operation named in the changes or the progress filter the list, and a curl be copied.
+ * (data attributes and the name of each entry, read as text: nothing of the run is ever parsed as HTML here),
+ * counts what is shown, and lets an operation named in the changes or the progress, or a rule of
+ * the matrix, filter the list, and a curl be copied.
  */
 export const SCRIPT = `(()=>{
 const list=[...document.querySelectorAll('#list .t')];
+const names=list.map((t)=>t.querySelector('.tn').textContent.toLowerCase());
 const boxes=[...document.querySelectorAll('#filters input[name=state]')];
 const op=document.getElementById('f-op'),rule=document.getElementById('f-rule'),words=document.getElementById('f-text'),shown=document.getElementById('shown');
 function apply(){
   const states=new Set(boxes.filter((b)=>b.checked).map((b)=>b.value));
   const q=words.value.trim().toLowerCase();
   let n=0;
-  for(const t of list){
-    const ok=states.has(t.dataset.state)&&(!op.value||t.dataset.ops.split('|').includes(op.value))&&(!rule.value||t.dataset.rules.split(' ').includes(rule.value))&&(!q||t.dataset.name.includes(q));
-    t.hidden=!ok;
+  list.forEach((t,i)=>{
+    const ok=states.has(t.dataset.state)&&(!op.value||t.dataset.ops.split('|').includes(op.value))&&(!rule.value||t.dataset.rules.split(' ').includes(rule.value))&&(!q||names[i].includes(q));
+    if(t.hidden===ok)t.hidden=!ok;
     if(ok)n++;
-  }
+  });
   shown.textContent=n+' of '+list.length+' tests shown';
 }
 for(const el of [...boxes,op,rule])el.addEventListener('change',apply);
 words.addEventListener('input',apply);
-for(const a of document.querySelectorAll('[data-filter-op]'))a.addEventListener('click',(e)=>{
+for(const a of document.querySelectorAll('[data-filter-op],[data-filter-rule]'))a.addEventListener('click',(e)=>{
   e.preventDefault();
-  op.value=a.dataset.filterOp;
-  rule.value='';
+  op.value=a.dataset.filterOp??'';
+  rule.value=a.dataset.filterRule??'';
+  words.value='';
   for(const b of boxes)b.checked=true;
   apply();
   document.getElementById('tests').scrollIntoView();

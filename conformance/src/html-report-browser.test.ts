@@ -161,6 +161,13 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
     expect(await visibleOperations()).toEqual(['POST /cart/add']);
     await page.locator('#f-text').fill('');
     expect(await visibleStates()).toHaveLength(8);
+    // The rule matrix counts a rule's tests; its link filters the list by the rule.
+    await page.locator('#rules > details > summary').click();
+    await page.locator('#rule-R-CART-ROW a[data-filter-rule]').click();
+    expect(await page.locator('#f-rule').inputValue()).toBe('R-CART-ROW');
+    expect(await visibleOperations()).toEqual(['POST /cart/add']);
+    await page.locator('#f-rule').selectOption('');
+    await page.locator('#rules > details > summary').click();
   });
 
   it('Given a previous summary, then "since the previous run" lists the newly failing, fixed and newly implemented operations', async () => {

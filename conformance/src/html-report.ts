@@ -91,10 +91,10 @@ function otherBody(o: TestOutcome): string {
     o.outOfScope?.length
       ? `<p>Left out by --operations: ${o.outOfScope.map((m) => `<code>${esc(m)}</code>`).join(', ')}</p>`
       : '',
+    // The rules by ID only, each a link to its words in the rule matrix: a passing run has a
+    // thousand entries, and the quotes would double the page.
     rules.length
-      ? rules
-          .map((id) => `<blockquote><code>${esc(id)}</code> ${esc(RULE_SENTENCES.get(id) ?? '')}</blockquote>`)
-          .join('')
+      ? `<p>Rules: ${rules.map((id) => `<a href="#rule-${esc(id)}"><code>${esc(id)}</code></a>`).join(', ')}</p>`
       : '',
     `<p class="meta">${esc(o.file)} · ${esc(o.level)}${o.duration !== undefined ? ` · ${o.duration} ms` : ''}</p>`,
   ];
@@ -106,7 +106,7 @@ function testEntry(o: TestOutcome): string {
   const state = shownState(o);
   const op = operationOf(o);
   const failing = state === 'failed' || state === 'known';
-  return `<details class="t s-${state}" data-state="${state}" data-op="${esc(op)}" data-ops="${esc(countsFor(o).join('|'))}" data-rules="${esc(rulesOfTest(o).join(' '))}" data-name="${esc(o.name.toLowerCase())}"${state === 'failed' ? ' open' : ''}><summary><span class="mark" title="${LABEL[state]}">${MARK[state]}</span><span class="tn">${esc(o.name)}</span>${op ? `<code class="op">${esc(op)}</code>` : ''}<span class="file">${esc(o.file)}</span></summary><div class="body">${failing ? failureBody(o) : otherBody(o)}</div></details>`;
+  return `<details class="t s-${state}" data-state="${state}" data-op="${esc(op)}" data-ops="${esc(countsFor(o).join('|'))}" data-rules="${esc(rulesOfTest(o).join(' '))}"${state === 'failed' ? ' open' : ''}><summary><span class="mark" title="${LABEL[state]}">${MARK[state]}</span><span class="tn">${esc(o.name)}</span>${op ? `<code class="op">${esc(op)}</code>` : ''}<span class="file">${esc(o.file)}</span></summary><div class="body">${failing ? failureBody(o) : otherBody(o)}</div></details>`;
 }
 
 /** Every test, failures first in the console's groups (largest first), then the others by state. */
@@ -238,7 +238,11 @@ ${
 }</section>`;
 }
 
-/** Each seed rule (rules.ts): its words, the tests that check it and how they fared. */
+/** A link that filters the test list by a rule: the list has the tests, the matrix only counts them. */
+const ruleTests = (id: string, n: number) =>
+  n ? `<a href="#tests" data-filter-rule="${esc(id)}">${n} test${n === 1 ? '' : 's'}</a>` : '';
+
+/** Each seed rule (rules.ts): its words, how many tests check it and how they fared. */
 function ruleTable(outcomes: TestOutcome[]): string {
   const tally = (list: TestOutcome[]) => {
     const n = (s: Shown) => list.filter((o) => shownState(o) === s).length;
@@ -249,7 +253,7 @@ function ruleTable(outcomes: TestOutcome[]): string {
       ? tally(outcomes.filter((o) => tests.some((t) => t.name === o.name)))
       : `<span class="c-failed">${esc(rule.unchecked ? `not checkable over HTTP: ${rule.unchecked}` : 'no test checks it')}</span>`;
     const css = state === 'failed' ? 'failed' : state === 'checked' ? 'passed' : 'skipped';
-    return `<tr class="${css}"><td><code>${esc(rule.id)}</code></td><td>${esc(RULE_SENTENCES.get(rule.id) ?? '')}</td><td>${verdict}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`;
+    return `<tr class="${css}" id="rule-${esc(rule.id)}"><td><code>${esc(rule.id)}</code></td><td>${esc(RULE_SENTENCES.get(rule.id) ?? '')}</td><td>${verdict}</td><td>${ruleTests(rule.id, tests.length)}</td></tr>`;
   });
   // IDs a test names that the seed's list lacks (a team's own tests): shown, never dropped.
   const unknown = new Map<string, TestOutcome[]>();
@@ -262,7 +266,7 @@ function ruleTable(outcomes: TestOutcome[]): string {
         ? 'passed'
         : 'skipped';
     rows.push(
-      `<tr class="${css}"><td><code>${esc(id)}</code></td><td>(not in the seed's rule list)</td><td>${tally(tests)}</td><td>${tests.map((t) => esc(t.name)).join('<br>')}</td></tr>`,
+      `<tr class="${css}" id="rule-${esc(id)}"><td><code>${esc(id)}</code></td><td>(not in the seed's rule list)</td><td>${tally(tests)}</td><td>${ruleTests(id, tests.length)}</td></tr>`,
     );
   }
   return `<table><tr><th>Rule</th><th>Seed</th><th>Outcome</th><th>Tests</th></tr>${rows.join('\n')}</table>`;
@@ -328,7 +332,7 @@ ${progressSection(result)}
       : '<p>None.</p>'
   }</section>
 ${baselineHtml(result)}
-<section id="rules"><h2>Rule matrix</h2><details class="more"><summary>Every seed rule with the tests that check it</summary>${ruleTable(result.outcomes)}</details></section>
+<section id="rules"><h2>Rule matrix</h2><details class="more"><summary>Every seed rule with its words and the tests that check it</summary>${ruleTable(result.outcomes)}</details></section>
 </main>
 <script>${SCRIPT}</script>
 </body></html>

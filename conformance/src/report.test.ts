@@ -168,15 +168,15 @@ describe('report.html', () => {
     expect(html).toContain('<li>2 × the target does not implement POST /cart/add (404)</li>');
     expect(html.indexOf('id="skips"')).toBeGreaterThan(html.indexOf('id="tests"'));
     expect(html).toMatch(
-      /<tr class="failed"><td><code>R-CART-3<\/code><\/td>.*Given an own asset, then refused<\/td><\/tr>/,
+      /<tr class="failed" id="rule-R-CART-3"><td><code>R-CART-3<\/code><\/td>.*<a href="#tests" data-filter-rule="R-CART-3">1 test<\/a><\/td><\/tr>/,
     );
-    expect(html).toMatch(/<tr class="passed"><td><code>R-CART-1<\/code>/);
+    expect(html).toMatch(/<tr class="passed" id="rule-R-CART-1"><td><code>R-CART-1<\/code>/);
   });
   it('lists every test, failures first and open with their rule quote and exchange, filterable, wrapping', () => {
     const states = [...html.matchAll(/<details class="t s-[\w-]+" data-state="([\w-]+)"/g)].map((m) => m[1]);
     expect(states).toEqual(['failed', 'passed', 'passed', 'skipped', 'skipped']);
     expect(html).toContain(
-      '<details class="t s-failed" data-state="failed" data-op="POST /cart/add" data-ops="POST /cart/add" data-rules="R-CART-3" data-name="given an own asset, then refused" open>',
+      '<details class="t s-failed" data-state="failed" data-op="POST /cart/add" data-ops="POST /cart/add" data-rules="R-CART-3" open>',
     );
     const failed = html.slice(html.indexOf('data-state="failed"'), html.indexOf('data-state="passed"'));
     expect(failed).toContain('<blockquote><code>R-CART-3</code> (not in the seed’s rule list)</blockquote>');

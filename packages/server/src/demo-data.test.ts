@@ -1,7 +1,7 @@
 // The demo data: deterministic, quick, believable, and every item and market route answers it
 // with a response the document accepts (test mode validates responses; a mismatch is a 500).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoData, DEMO_KEYS, seededRandom } from './demo-data.ts';
+import { buildDemoData, DEMO_KEYS, DEMO_PLATFORM_INVENTORY, seededRandom } from './demo-data.ts';
 import { auditMoney } from './domain/audit.ts';
 import { DAY } from './domain/dates.ts';
 import { emptyState, type State } from './domain/state.ts';
@@ -134,5 +134,44 @@ describe('the routes over the demo data', () => {
     const staff = await t.api.GET('/admin/support/list', admin);
     expect(staff.response.status).toBe(200);
     expect(JSON.stringify(staff.data)).toContain('Withdrawal not received');
+  });
+
+  it("hold what every flow needs to succeed: Alice's platform assets, a deposit, a payment alert, a failed trade, a cashout past the cooldown", async () => {
+    const alice = t.auth(await t.login(DEMO_KEYS.alice));
+    const admin = t.auth(await t.login(t.demoAdmins![0]!.apiKey));
+    const [platform440] = DEMO_PLATFORM_INVENTORY;
+    const depositable = await t.api.GET('/deposit/{game}', { ...alice, params: { path: { game: 440 } } });
+    expect(depositable.data?.content?.informations.map((r) => r.assetId)).toEqual(
+      platform440!.assets.map((a) => a.assetId),
+    );
+    const instant = await t.api.GET('/instantsell/{game}', { ...alice, params: { path: { game: 440 } } });
+    const keyRow = instant.data?.content?.informations.rows.find((r) => r.assetId === '11234567900');
+    expect(keyRow?.instantPrice).toBeGreaterThan(0); // other traders bid on keys
+
+    const deposits = await t.api.GET('/trades/all', alice);
+    const deposit = deposits.data?.content?.trades.find((tr) => tr.kind === 'deposit');
+    const status = await t.api.GET('/deposit/tradeStatus/{tradeid}', {
+      ...alice,
+      params: { path: { tradeid: deposit!.id } },
+    });
+    expect(status.data?.content?.statusText).toBe('completed');
+
+    const notifications = await t.api.GET('/user/notifications', alice);
+    const content = notifications.data?.content;
+    const review = content && 'alerts' in content ? content.paymentReviews[0] : undefined;
+    const closed = await t.api.POST('/user/closePaymentAlert', { ...alice, body: { id: Number(review?.id) } });
+    expect(closed.response.status).toBe(200);
+
+    const cancelled = await t.api.POST('/cashout/cancel', { ...alice, body: { cashoutId: 2 } });
+    expect(cancelled.response.status).toBe(200);
+    const cashout = await t.api.POST('/cashout/process', { ...alice, body: { amount: 10_000, method: 'provider_a' } });
+    expect(cashout.response.status).toBe(200);
+
+    const failed = Object.values(t.deps.store.state.trades).find((tr) => tr.status === -1)!;
+    const reverted = await t.api.POST('/admin/revertTrade/{trade}', {
+      ...admin,
+      params: { path: { trade: failed.id } },
+    });
+    expect(reverted.data?.data).toMatchObject({ message: 'Trade reverted', restored: 1 });
   });
 });

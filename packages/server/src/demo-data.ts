@@ -1,20 +1,24 @@
 // Demo data for `npm start`: seeded once into a new store so every read route returns rows. Ten
 // users, the catalogue of demo-catalog.ts, about 200 listings, buy orders placed (and reserved)
 // like real ones, a year of sales history, and some activity in every other area (cart, cashouts,
-// support, a withdrawal, a giveaway). Everything comes from a seeded PRNG and `now`, so
-// the same clock gives the same data, and seeding takes a few tens of milliseconds.
+// a payment review, support, trades, a giveaway), plus what Alice holds on the game platform.
+// Everything comes from a seeded PRNG and `now`, so the same clock gives the same data, and seeding
+// takes a few tens of milliseconds.
+import type { PlatformAsset } from './adapters/platform.ts';
 import { DEMO_CATALOG } from './demo-catalog.ts';
 import { placeOrder } from './domain/buy-orders.ts';
 import { addBulk } from './domain/cart.ts';
 import { applyPayment, linkMethod, requestCashout } from './domain/cashouts.ts';
 import { putAsset, putItem } from './domain/catalog.ts';
 import { DAY } from './domain/dates.ts';
+import { createDeposit, depositKeys, settleDeposit } from './domain/deposits.ts';
 import { createGiveaway, join, postComment } from './domain/giveaways.ts';
 import { assetsOf } from './domain/inventory.ts';
 import { saleFee } from './domain/money.ts';
+import { addNotification } from './domain/notify.ts';
 import type { Item, Sale } from './domain/state.ts';
 import { answerTicket, createTicket } from './domain/support.ts';
-import { withdraw } from './domain/trades.ts';
+import { settleWithdrawal, withdraw } from './domain/trades.ts';
 import { type Result, Tx } from './domain/tx.ts';
 import { createUser } from './domain/users.ts';
 import type { ServerDeps } from './http/deps.ts';
@@ -52,6 +56,32 @@ const USERS: [string, number, boolean, string, number][] = [
   ['Ivan', 1_500_000, false, '', 420],
 ];
 const platformIdOf = (n: number) => `765611980000000${String(n + 1).padStart(2, '0')}`;
+
+/** A demo item's ID: its place in DEMO_CATALOG, from 1. */
+const itemId = (name: string) => DEMO_CATALOG.findIndex((i) => i.name === name) + 1;
+
+/**
+ * What Alice holds on the game platform (the platform simulator's inventories, outside the store):
+ * what `GET /deposit/{game}` and `GET /instantsell/440` offer her; the keys sell at once into the
+ * other traders' bids. The asset IDs are the platform's (the document's examples name the first two).
+ */
+export const DEMO_PLATFORM_INVENTORY: { owner: string; game: 440 | 730; assets: PlatformAsset[] }[] = [
+  {
+    owner: platformIdOf(0),
+    game: 440,
+    assets: [
+      { assetId: '11234567890', itemId: itemId('Burning Flames Team Captain') },
+      { assetId: '11234567900', itemId: itemId('Mann Co. Supply Crate Key') },
+      { assetId: '11234567910', itemId: itemId('Mann Co. Supply Crate Key') },
+      { assetId: '11234567920', itemId: itemId('Refined Metal') },
+    ],
+  },
+  {
+    owner: platformIdOf(0),
+    game: 730,
+    assets: [{ assetId: '11234567930', itemId: itemId('AK-47 | Redline (Field-Tested)'), wear: 0.23141592 }],
+  },
+];
 const traderKey = (name: string) => `demo-${name.toLowerCase()}-api-key`;
 
 /** Every demo account in creation order: the traders with their documented keys, the admins with `admins`' keys. */
@@ -177,9 +207,11 @@ export function buildDemoData(tx: Tx, now: number, adminKey: () => string): Demo
   }
 
   // Something in every other area a frontend shows, made through the engine's own commands so the
-  // rules and the money invariant hold: Alice's cart, her cashouts (one completed, one pending), a
-  // support ticket an admin answered, a withdrawal waiting for her on the platform, and Bob's
-  // public giveaway with entries and a comment.
+  // rules and the money invariant hold: Alice's cart, her cashouts (one completed and reviewed, one
+  // pending for two days: past the cooldown), a support ticket an admin answered, a withdrawal
+  // waiting for her on the platform, a deposit of hers the platform completed, Bob's public
+  // giveaway with entries and a comment, and a withdrawal of Bob's the platform failed, which
+  // waits for an admin to revert it.
   function recordActivity(): void {
     const [alice, bob, admin] = [platformIdOf(0), platformIdOf(1), platformIdOf(2)];
     const mine = (owner: string, state: number) => assetsOf(tx, owner, state).filter((a) => a.game === 440);
@@ -194,7 +226,15 @@ export function buildDemoData(tx: Tx, now: number, adminKey: () => string): Demo
     );
     must(applyPayment(tx, paid.cashoutId, 'processing', 'PA-DEMO-0001', now - 10 * DAY + 3600), 'a payment');
     must(applyPayment(tx, paid.cashoutId, 'completed', 'PA-DEMO-0001', now - 8 * DAY), 'a payment');
-    must(requestCashout(tx, { user: alice, amount: 5_000, method: 'provider_a', now: now - 3600 }), 'a cashout');
+    addNotification(
+      tx,
+      alice,
+      'paymentReview',
+      `Cashout #${paid.cashoutId} of $100.00 to provider_a was reviewed and paid (PA-DEMO-0001).`,
+      { cashoutId: paid.cashoutId },
+      now - 8 * DAY,
+    );
+    must(requestCashout(tx, { user: alice, amount: 5_000, method: 'provider_a', now: now - 2 * DAY }), 'a cashout');
 
     const ticket = must(
       createTicket(tx, {
@@ -236,6 +276,27 @@ export function buildDemoData(tx: Tx, now: number, adminKey: () => string): Demo
       postComment(tx, { url: giveaway.url, user: alice, comment: 'Good luck everyone!', now: now - 3600 }),
       'a comment',
     );
+
+    // Alice deposited her Earbuds from the platform five days ago; accepted, they are listed at her price.
+    const earbuds = { assetId: '11234567880', itemId: itemId('Earbuds') };
+    const secret = 'demo'; // the check is createDeposit's own: the keys only have to match it here
+    const deposit = must(
+      createDeposit(tx, {
+        user: alice,
+        game: 440,
+        prices: { [earbuds.assetId]: 5_600 },
+        keys: depositKeys(secret, alice, [earbuds.assetId]),
+        platform: [earbuds],
+        secret,
+        now: now - 5 * DAY,
+      }),
+      'a deposit',
+    );
+    settleDeposit(tx, tx.get('trades', deposit.id)!, true, now - 5 * DAY + 900);
+
+    const unlucky = mine(bob, 1)[0]!;
+    const failed = must(withdraw(tx, bob, unlucky.assetId, now - 3 * DAY), 'a withdrawal');
+    settleWithdrawal(tx, tx.get('trades', failed.trade)!, 'fail', now - 3 * DAY + 600);
   }
 }
 
@@ -254,5 +315,7 @@ export async function seedDemoData(deps: ServerDeps, adminKeys?: string[]): Prom
   const given = adminKeys?.values();
   const admins = buildDemoData(tx, deps.clock.now(), () => given?.next().value ?? deps.random.hex(16));
   await deps.store.commit(tx);
+  for (const { owner, game, assets } of DEMO_PLATFORM_INVENTORY) deps.platform.setInventory(owner, game, assets);
+  await deps.world.flush();
   return admins;
 }
