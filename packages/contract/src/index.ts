@@ -1,6 +1,7 @@
 // @marketplace/contract: the document at run time, shared by the reference server and the mock
 // (packages/mock): its facts, the rules a request passes before any handler runs, and the gate that
-// applies them (ADR 0026).
+// applies them (ADR 0026). The gate's own steps (reading and guarding a body, parsing, refusing
+// malformed HTTP, form values, `Prefer`) stay inside: hosts mount createApi or the gate, not steps.
 export {
   type Answer,
   type ApiLimits,
@@ -11,7 +12,7 @@ export {
   notImplemented,
 } from './api.ts';
 export { BYTES_PER_CHARACTER, bodyLimitOf, SLACK_BYTES } from './body-limit.ts';
-export { BodyError, FORM_DEPTH, FORM_PARAMETERS, guardBody, LINGER_MS, readBody } from './body-reader.ts';
+export { FORM_DEPTH, FORM_PARAMETERS } from './body-reader.ts';
 export {
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE,
@@ -30,9 +31,8 @@ export {
   type Verdict,
   windowIsOver,
 } from './fixed-window.ts';
-export { coerceFormValue } from './form-body.ts';
 export { createGate, type Gate, type GateOptions, operationOf } from './gate.ts';
-export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate, testHelpersDocument } from './helpers-gate.ts';
+export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate } from './helpers-gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from './messages.ts';
 export {
   isOnPurpose,
@@ -40,7 +40,6 @@ export {
   ON_PURPOSE_ARGS,
   type OnPurposeOptions,
   onPurpose,
-  onPurposePrefer,
   parseFailRate,
   parseLatency,
   parseSeed,
@@ -66,20 +65,16 @@ export {
   MAX_HEADER_BYTES,
   MAX_HEADER_FIELDS,
   type ProtocolTimeouts,
-  protocolAnswer,
   protocolServer,
   REQUEST_TIMEOUT_MS,
-  refuseMalformed,
 } from './protocol-errors.ts';
 export { type RuleCounting, ruleCounting } from './rate-limit-counting.ts';
 export { type RateLimitHeaders, sendRateLimited, setRateLimitHeaders } from './rate-limited.ts';
 export {
   documentOperations,
   type ErrorAnswer,
-  isAbortedRequest,
   prepareBody,
   requestErrorAnswer,
-  useRequestParsing,
 } from './request-rules.ts';
 export { RouteMatcher } from './route-matcher.ts';
 export { INVALID_BODY, type ValidationIssue, validationMessage } from './validation-message.ts';
