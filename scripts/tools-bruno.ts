@@ -7,7 +7,7 @@
 // serializer (@usebruno/lang), and `bru run` runs the folder (scripts/tools.test.ts).
 import { envJsonToBruV2, jsonToBruV2, jsonToCollectionBru } from '@usebruno/lang';
 import { GENERATED_NOTE } from './generated-files.ts';
-import { FILLS, KEEPS } from './tools-flows.ts';
+import { FILLS, KEEPS, SANDBOX_NOTE } from './tools-flows.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
@@ -164,7 +164,7 @@ export function bruno(doc: Json, operations: ToolOperation[]): Record<string, st
       2,
     )}\n`,
     'bruno/collection.bru': `${jsonToCollectionBru({
-      docs: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run the login (it keeps the JWT in {{jwt}}), then any request.`,
+      docs: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run the login (it keeps the JWT in {{jwt}}), then any request. ${SANDBOX_NOTE}`,
     })}\n`,
   };
   for (const target of TARGETS)

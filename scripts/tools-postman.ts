@@ -6,7 +6,7 @@
 // its bearer. `newman run` runs it as is (scripts/tools.test.ts runs it against the sandbox).
 import { createHash } from 'node:crypto';
 import { GENERATED_NOTE } from './generated-files.ts';
-import { FILLS, KEEPS } from './tools-flows.ts';
+import { FILLS, KEEPS, SANDBOX_NOTE } from './tools-flows.ts';
 import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
@@ -183,7 +183,7 @@ export function postman(doc: Json, operations: ToolOperation[]): Record<string, 
     info: {
       _postman_id: stableId('collection'),
       name: doc.info.title,
-      description: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run \`${LOGIN}\` (its test keeps the JWT in \`{{jwt}}\`), then any request.\n\n${doc.info.description ?? ''}`,
+      description: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run \`${LOGIN}\` (its test keeps the JWT in \`{{jwt}}\`), then any request. ${SANDBOX_NOTE}\n\n${doc.info.description ?? ''}`,
       schema: SCHEMA,
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{jwt}}', type: 'string' }] },
