@@ -4,11 +4,11 @@
 // the lifecycle pending -> processing -> completed / failed (refunded), or cancelled while pending,
 // with an e-mail at each stage. Link, unlink, methods and cancel are the document's extensions.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { amountWhereCeilMatters, assertBalance } from '../src/money.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { amountWhereCeilMatters, assertBalance } from '../src/kit/money.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

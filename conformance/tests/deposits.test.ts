@@ -2,11 +2,11 @@
 // helpers' "The outside world"): the platform inventory offered with deposit keys, the deposit
 // trade and every seed message, its status, and what the platform's answer does to the assets.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, imagedItem, sentOffer, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -3,11 +3,11 @@
 // document's MailNotifications does, and this file follows one user through a deposit, a
 // withdrawal and a sale, reading the outbox and the notifications after each step.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, pinsMeaning, setUpOk } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
-import { needsVariant } from '../src/variants.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

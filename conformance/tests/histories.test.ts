@@ -5,11 +5,11 @@
 // 1000 and, ten seconds later, one at 800 (a sale at the asset's price). The seller is credited
 // floor(95 %) of each price: 950 and 760.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, imagedItem, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { balancePage, variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { balancePage, variantOf } from '../src/kit/variants.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

@@ -2,13 +2,13 @@
 // "2FA reset: link valid 24 hours (second variant)"). The reference variant is the second
 // (envelope A); the checks read the payload of either envelope, and follow the variant each answer
 // shows (variants.ts): a check of the second variant's own rules skips on a first-variant target.
-// TOTP codes are computed by the suite (src/two-factor.ts), an independent check of the server's TOTP.
+// TOTP codes are computed by the suite (src/kit/two-factor.ts), an independent check of the server's TOTP.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { activateTwoFactor as activate, totp } from '../src/two-factor.ts';
-import { needsVariant, variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { activateTwoFactor as activate, totp } from '../src/kit/two-factor.ts';
+import { needsVariant, variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

@@ -1,7 +1,7 @@
 // The request flow every host mounts (api.ts), over HTTP with the bundled document and a few
 // handlers: the order (guard, before, gate, terminal, not implemented, refuse), the one answer of
 // an unknown route and of an operation without a handler, the typed dispatch's answers, the
-// limiter's seam at its three points, a forward terminal, and where failures go.
+// limiter's seam at its four points, a forward terminal, and where failures go.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Request, Response } from 'express';
@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ApiOptions, createApi, notImplemented } from './api.ts';
 import { readDocument } from './document.ts';
 import { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND } from './messages.ts';
+import { sendRateLimited } from './rate-limited.ts';
 
 const document = readDocument();
 type Caller = { user: { admin?: boolean } };
@@ -157,20 +158,39 @@ describe('createApi: the order of a request', () => {
     expect(seen).toEqual(['limits', 'admit body=undefined']);
   });
 
-  it('asks the limits before the handler (a 429 with its headers when over) and tells them its answer', async () => {
-    const after = vi.fn();
-    const handler = vi.fn(() => ({ ok: false, error: 'Invalid API key' }));
+  it('asks the limits once the body is read (a 429 with its headers when over), before the handler, and tells them its refusal', async () => {
+    const answered = vi.fn();
+    const handler = vi.fn((ctx: { servesCached: boolean }) =>
+      ctx.servesCached ? { ok: true, value: { jwt: 'j' } } : { ok: false, error: 'Invalid API key' },
+    );
     let over = false;
+    let cached = false;
     const send = await start({
       limits: {
-        before: () => (over ? { limit: 20, remaining: 0, reset: 1_000, retryAfter: 42 } : undefined),
-        after: (_req, op, _caller, answer) => after(op.operationId, answer),
+        admitBody: (req, res) => {
+          if (!over || req.body.apiKey !== 'k') return true;
+          sendRateLimited(res, { limit: 20, remaining: 0, reset: 1_000, retryAfter: 42 });
+          return false;
+        },
+        servesCached: () => cached,
+        answered: (_req, op, _caller, message) => answered(op.operationId, message),
       },
-      dispatch: { handlers: { postUserLogin: handler }, context },
+      dispatch: {
+        handlers: { postUserLogin: handler },
+        context: (_req: Request, _res: Response, _op: unknown, _params: unknown, _caller: unknown, servesCached) => ({
+          servesCached,
+        }),
+      },
     });
     const [status, body] = await send('POST', '/user/login', { body: { apiKey: 'k' } });
     expect([status, body.content]).toEqual([300, 'Invalid API key']);
-    expect(after).toHaveBeenCalledWith('postUserLogin', { ok: false, error: 'Invalid API key' });
+    expect(answered).toHaveBeenCalledWith('postUserLogin', 'Invalid API key');
+    cached = true;
+    expect((await send('POST', '/user/login', { body: { apiKey: 'k' } })).slice(0, 2)).toEqual([
+      200,
+      { err: false, success: true, content: { jwt: 'j' } },
+    ]);
+    expect(answered).toHaveBeenCalledTimes(1);
     over = true;
     const [refused, refusal, headers] = await send('POST', '/user/login', { body: { apiKey: 'k' } });
     expect([refused, refusal.content, headers.get('retry-after'), headers.get('x-ratelimit-limit')]).toEqual([
@@ -179,7 +199,7 @@ describe('createApi: the order of a request', () => {
       '42',
       '20',
     ]);
-    expect(handler).toHaveBeenCalledTimes(1);
+    expect(handler).toHaveBeenCalledTimes(2);
   });
 
   it('gives a failure to the host failures in order, then reports it and answers 500', async () => {

@@ -20,8 +20,10 @@ import type { Json } from './document.ts';
 import { sendError, sendNotFound, sendOk } from './envelope.ts';
 import { createGate } from './gate.ts';
 import type { OperationInfo } from './operation-index.ts';
+import type { ApiLimits } from './operation-limits.ts';
 import type { PermittedCaller } from './permission.ts';
-import { type RateLimitHeaders, sendRateLimited } from './rate-limited.ts';
+
+export type { ApiLimits } from './operation-limits.ts';
 
 /** What a handler answers, its operation's types erased: the typed `Reply<Id>` of each host fits. */
 export type Answer =
@@ -41,20 +43,6 @@ export interface NotImplemented {
  */
 export const notImplemented = (_ctx: unknown): NotImplemented => ({ notImplemented: true });
 
-/** The rate limits of the document, counted at the three points of a request (the limiter's seam). */
-export interface ApiLimits<Caller> {
-  /** Counts a permitted request before its body is read; over a limit it answers and says false. */
-  admit?(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean>;
-  /** Counts a validated request before its handler (a rule keyed by a body field): the 429 to answer, if over. */
-  before?(
-    req: Request,
-    op: OperationInfo,
-    caller: Caller | undefined,
-  ): RateLimitHeaders | undefined | Promise<RateLimitHeaders | undefined>;
-  /** Counts what the handler answered (attempts answered with a given message). */
-  after?(req: Request, op: OperationInfo, caller: Caller | undefined, answer: Answer): void | Promise<void>;
-}
-
 /** The typed dispatch: a handler per operationId, and the context each receives. */
 export interface Dispatch<Caller, Ctx> {
   /**
@@ -62,13 +50,17 @@ export interface Dispatch<Caller, Ctx> {
    * answers 404 like an unknown route).
    */
   handlers: object;
-  /** What a handler receives; path parameters typed as the document types them. */
+  /**
+   * What a handler receives; path parameters typed as the document types them. `servesCached`: the
+   * request is beyond a `serve-cached` rate limit (`update=1`), the handler answers from its cache.
+   */
   context(
     req: Request,
     res: Response,
     op: OperationInfo,
     params: Record<string, string | number>,
     caller: Caller | undefined,
+    servesCached: boolean,
   ): Ctx | Promise<Ctx>;
   /** After the handler, before its answer leaves (the server makes its shared-world writes visible). */
   answered?(ctx: Ctx, answer: Answer): void | Promise<void>;
@@ -84,7 +76,10 @@ export interface ApiOptions<Caller extends PermittedCaller, Ctx> {
   trustProxy?: string | boolean;
   /** Handlers mounted after the guard and before the gate, in order (CORS, docs, helpers, sandboxes). */
   before?: RequestHandler[];
-  /** The document's rate limits (the limiter's seam). */
+  /**
+   * The document's rate limits (the limiter's seam, `OperationLimits`): counted by the gate before
+   * and once the body is read, then around the handler.
+   */
   limits?: ApiLimits<Caller>;
   /**
    * The host's own admission of a permitted request, after its limits and before its body is read
@@ -119,12 +114,8 @@ export function createApi<Caller extends PermittedCaller, Ctx = unknown>(
     document: options.document,
     identify: options.identify,
     implemented: handlers && ((op) => handlers.has(op.operationId)),
-    count:
-      limits?.admit || admit
-        ? async (req, res, op, caller) =>
-            (!limits?.admit || (await limits.admit(req, res, op, caller))) &&
-            (!admit || (await admit(req, res, op, caller)))
-        : undefined,
+    limits,
+    count: admit,
     bodyLimit: options.bodyLimit,
     validateResponses: options.validateResponses,
     unexpected: options.unexpected,
@@ -150,11 +141,11 @@ export function createApi<Caller extends PermittedCaller, Ctx = unknown>(
       const handler = op && handlers.get(op.operationId);
       if (!op || !handler) return next();
       const caller = gate.callerOf(res);
-      const over = await limits?.before?.(req, op, caller);
-      if (over) return sendRateLimited(res, over);
-      const ctx = await dispatch.context(req, res, op, gate.paramsOf(res), caller);
+      const servesCached = (await limits?.servesCached?.(req, op, caller)) ?? false;
+      const ctx = await dispatch.context(req, res, op, gate.paramsOf(res), caller, servesCached);
       const answer = await handler(ctx);
-      await limits?.after?.(req, op, caller, answer);
+      // A refusal a rule counts (the login's `Invalid API key` per IP), counted before it is answered.
+      if ('ok' in answer && !answer.ok) await limits?.answered?.(req, op, caller, answer.error);
       await dispatch.answered?.(ctx, answer);
       if ('notImplemented' in answer) return next();
       if (answer.ok && answer.raw) res.status(200).type(answer.raw.contentType).send(answer.raw.body);

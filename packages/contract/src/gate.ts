@@ -11,6 +11,7 @@ import type { Json } from './document.ts';
 import { sendError, sendNotFound } from './envelope.ts';
 import { FORBIDDEN, INTERNAL_ERROR } from './messages.ts';
 import type { OperationInfo } from './operation-index.ts';
+import type { ApiLimits } from './operation-limits.ts';
 import { type PermittedCaller, permits } from './permission.ts';
 import { refuseMalformed } from './protocol-errors.ts';
 import {
@@ -29,8 +30,13 @@ export interface GateOptions<Caller extends PermittedCaller> {
   /** Who calls (undefined: nobody the API knows), from the request's credentials. */
   identify: (req: Request, op: OperationInfo) => Caller | undefined | Promise<Caller | undefined>;
   /**
-   * Counts a permitted request (rate limits) and admits it, or answers it itself and says false.
-   * Runs before the body is read.
+   * The document's rate limits (operation-limits.ts), counted here: before the body is read, and
+   * once it is (the rules keyed by the API key a body sends), before it is validated.
+   */
+  limits?: ApiLimits<Caller>;
+  /**
+   * Admits a permitted request within its rate limits, or answers it itself and says false (the
+   * host's own admission: the server's anonymous uploads). Runs before the body is read.
    */
   count?: (req: Request, res: Response, op: OperationInfo, caller: Caller | undefined) => boolean | Promise<boolean>;
   /** Whether an operation has a handler; one without answers as an unknown route before anything else. */
@@ -70,7 +76,7 @@ export interface Gate<Caller> {
 export const operationOf = (res: Response): OperationInfo | undefined => res.locals.operation;
 
 export function createGate<Caller extends PermittedCaller>(options: GateOptions<Caller>): Gate<Caller> {
-  const { document } = options;
+  const { document, limits } = options;
   const operations = documentOperations(document);
   const matcher = new RouteMatcher(operations.values());
   const callerOf = (res: Response): Caller | undefined => res.locals.caller;
@@ -86,12 +92,16 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
     const caller = await options.identify(req, op);
     if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
     res.locals.caller = caller;
+    if (limits?.admit && !(await limits.admit(req, res, op, caller))) return;
     if (options.count && !(await options.count(req, res, op, caller))) return;
     // The body, read up to the operation's limit, then readied for validation.
     const prepared = (error?: unknown) => {
       if (error) return next(error);
       prepareBody(req, op, document);
-      next();
+      if (!limits?.admitBody) return next();
+      Promise.resolve(limits.admitBody(req, res, op, caller)).then((admitted) => {
+        if (admitted) next();
+      }, next);
     };
     const limit = op.bodyLimit === undefined ? undefined : (options.bodyLimit?.(op, caller) ?? op.bodyLimit);
     void readBody(limit, req, res, prepared);

@@ -22,6 +22,14 @@ export {
 } from './cors.ts';
 export { BUNDLED_DOCUMENT, type Json, readDocument, resolveRef } from './document.ts';
 export { sendError, sendNotFound, sendOk } from './envelope.ts';
+export {
+  FixedWindowLimiter,
+  MemoryWindows,
+  type RateWindow,
+  type RateWindows,
+  type Verdict,
+  windowIsOver,
+} from './fixed-window.ts';
 export { coerceFormValue } from './form-body.ts';
 export { createGate, type Gate, type GateOptions, operationOf } from './gate.ts';
 export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate, testHelpersDocument } from './helpers-gate.ts';
@@ -45,6 +53,12 @@ export {
   type Permission,
   type RateLimitRule,
 } from './operation-index.ts';
+export {
+  type Counted,
+  GENERAL_LIMIT,
+  OperationLimits,
+  type OperationLimitsOptions,
+} from './operation-limits.ts';
 export { type PermittedCaller, permits } from './permission.ts';
 export {
   answerProtocolErrors,

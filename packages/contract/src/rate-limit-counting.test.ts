@@ -24,20 +24,38 @@ describe('who counts a rule', () => {
     });
   });
 
-  it('the handler: a cached answer or a documented 300 beyond the limit, or a condition of its own', () => {
-    expect(ruleCounting(rule({ exceeded: 'serve-cached' }))).toEqual({ by: 'handler' });
-    expect(ruleCounting(rule({ exceeded: 'business-error' }))).toEqual({ by: 'handler' });
-    expect(ruleCounting(rule({ counts: 'requests with update=1' }))).toEqual({ by: 'handler' });
+  it('the requests with a query value', () => {
+    expect(ruleCounting(rule({ counts: 'requests with update=1', exceeded: 'serve-cached' }))).toEqual({
+      by: 'matching',
+      param: 'update',
+      value: '1',
+    });
+    expect(ruleCounting(rule({ counts: 'requests with update=1' }))).toMatchObject({ by: 'matching' });
   });
 
-  it("the document's rules: the login's two and the price list's are the app's, the others the handlers'", () => {
-    const byApp = [...indexOperations(readDocument(BUNDLED_DOCUMENT)).values()]
+  it('a cached answer beyond the limit counts every request unless it says otherwise', () => {
+    expect(ruleCounting(rule({ exceeded: 'serve-cached' }))).toEqual({ by: 'every' });
+  });
+
+  it('the handler: a documented 300 beyond the limit, answers beyond which nothing is refused, or words not understood', () => {
+    expect(ruleCounting(rule({ exceeded: 'business-error' }))).toEqual({ by: 'handler' });
+    expect(ruleCounting(rule({ counts: 'every request', exceeded: 'business-error' }))).toEqual({ by: 'handler' });
+    expect(ruleCounting(rule({ counts: 'attempts answered `X`', exceeded: 'serve-cached' }))).toEqual({
+      by: 'handler',
+    });
+    expect(ruleCounting(rule({ counts: 'requests on Sundays' }))).toEqual({ by: 'handler' });
+  });
+
+  it("the document's rules: all but the business errors are counted by the contract", () => {
+    const byContract = [...indexOperations(readDocument(BUNDLED_DOCUMENT)).values()]
       .flatMap((op) => op.rateLimits.map((r) => [op.operationId, r.scope, ruleCounting(r).by]))
       .filter(([, , by]) => by !== 'handler');
-    expect(byApp).toEqual([
+    expect(byContract).toEqual([
       ['postUserLogin', 'ip', 'answered'],
       ['postUserLogin', 'apiKey', 'every'],
       ['getItemPrices', 'apiKey', 'every'],
+      ['getPublicPrice', 'ip', 'matching'],
+      ['getInfosPricesBuyorderAndLowestSales', 'ip', 'matching'],
     ]);
   });
 });

@@ -10,6 +10,7 @@ import {
   BYTES_PER_CHARACTER,
   FORM_DEPTH,
   FORM_PARAMETERS,
+  GENERAL_LIMIT,
   HEADERS_TIMEOUT_MS,
   MAX_HEADER_BYTES,
   MAX_HEADER_FIELDS,
@@ -18,7 +19,7 @@ import {
 } from '@marketplace/contract';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_SECONDS } from './auth/jwt.ts';
-import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, GENERAL_LIMIT, UPLOAD_RETRY_AFTER } from './http/app.ts';
+import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, UPLOAD_RETRY_AFTER } from './http/app.ts';
 import { BUNDLED_DOCUMENT } from './server.ts';
 
 const document = JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));

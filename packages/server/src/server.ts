@@ -4,7 +4,13 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { isOnPurpose, onPurpose, type ProtocolTimeouts, protocolServer } from '@marketplace/contract';
+import {
+  FixedWindowLimiter,
+  isOnPurpose,
+  onPurpose,
+  type ProtocolTimeouts,
+  protocolServer,
+} from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
 import { outboxAffiliates } from './adapters/affiliate.ts';
@@ -101,7 +107,7 @@ export async function composeServer({
     mail: config.smtpUrl && !config.testMode ? smtpMailer(config.smtpUrl, outbox) : outboxMailer(outbox),
     moderation: outboxModeration(outbox),
     affiliates: outboxAffiliates(outbox),
-    limiter: backend.limiter(clock),
+    limiter: new FixedWindowLimiter(backend.rateWindows, () => clock.now()),
     random: cryptoRandom,
     logger: logger ?? pino({ level: config.logLevel }),
     jwtSecret: new TextEncoder().encode(await secret('jwt-secret')),

@@ -134,4 +134,22 @@ describe('an update', () => {
     ]);
     expect(result.kept.sort()).toEqual(['src/app.ts', 'src/extra.ts']);
   });
+
+  it('deletes an untouched template the generator no longer ships, and keeps an edited one', () => {
+    const { files, plan } = folder();
+    plan(
+      FIRST,
+      new Map([
+        ['src/app.ts', 'app'],
+        ['src/rate-limit.ts', 'limits'],
+        ['src/old.ts', 'old'],
+      ]),
+    );
+    files.set('src/old.ts', 'our old');
+    const result = plan(FIRST, new Map([['src/app.ts', 'app']]));
+    expect(result.writes.get('src/rate-limit.ts')).toBeNull();
+    expect([files.has('src/rate-limit.ts'), files.get('src/old.ts')]).toEqual([false, 'our old']);
+    expect(result.kept).toEqual(['src/old.ts']);
+    expect(Object.keys(result.manifest.files)).toContain('src/old.ts');
+  });
 });

@@ -82,6 +82,13 @@ export function planStubs(input: PlanInput): Plan {
     if (untouched(path) || (!previous[path] && hashOf(path) === undefined)) put(path, text);
     else keep(path);
   }
+  // A file of an earlier template that this one no longer ships (src/rate-limit.ts, now the
+  // contract's OperationLimits): gone when nobody edited it, the team's otherwise.
+  for (const [path, entry] of Object.entries(previous)) {
+    if (entry.operations || templates.has(path)) continue;
+    if (untouched(path)) writes.set(path, null);
+    else keep(path);
+  }
 
   // Handler files: the untouched ones are regenerated with what is left of their operations.
   const stubbed = new Map<string, { tag: string; ids: string[] }>();

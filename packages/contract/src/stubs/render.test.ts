@@ -45,7 +45,7 @@ export const postUserLogin: Handler<'postUserLogin', '0a1b2c3d'> = notImplemente
       rateLimits: [{ limit: 1, window: 60, scope: 'ip', counts: 'requests with update=1', exceeded: 'serve-cached' }],
     });
     expect(cached).toContain(
-      ' * Rate limit: 1 per 60 s per ip (requests with update=1), beyond: serve-cached, yours to count (ctx.limiter)\n',
+      ' * Rate limit: 1 per 60 s per ip (requests with update=1), beyond: serve-cached, counted by the app (ctx.servesCached: answer from your cache)\n',
     );
   });
 });

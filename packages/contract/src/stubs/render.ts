@@ -31,10 +31,16 @@ export function messageConstants(messages: ErrorMessage[]): Map<string, string> 
   return constants;
 }
 
-/** A rule, and who counts it: the app (src/rate-limit.ts) when it can, the handler otherwise. */
-const rateLimitLine = (r: RateLimitRule): string =>
-  `${r.limit} per ${r.window} s per ${r.scope}${r.counts ? ` (${r.counts})` : ''}, beyond: ${r.exceeded}` +
-  (ruleCounting(r).by === 'handler' ? ', yours to count (ctx.limiter)' : ', counted by the app');
+/** A rule, and who counts it: the contract (OperationLimits) when it can, the handler otherwise. */
+function rateLimitLine(r: RateLimitRule): string {
+  const counted =
+    ruleCounting(r).by === 'handler'
+      ? 'yours to count (ctx.limiter)'
+      : r.exceeded === 'serve-cached'
+        ? 'counted by the app (ctx.servesCached: answer from your cache)'
+        : 'counted by the app';
+  return `${r.limit} per ${r.window} s per ${r.scope}${r.counts ? ` (${r.counts})` : ''}, beyond: ${r.exceeded}, ${counted}`;
+}
 
 /** One stub: the operation's facts in a comment, and a handler that answers as an unknown route does. */
 export function renderStub(op: StubOperation): string {

@@ -1,15 +1,18 @@
 // The API: Express 5 behind the gate of @marketplace/contract, which applies the document before
 // any handler runs (match the operation, identify the caller, check its permission level, read the
 // body within the operation's limit, validate; every refusal in the API's envelope with the
-// documented message). The rate limits the app can count are counted (rate-limit.ts). Then the
-// operation's handler, found by operationId in src/handlers/.
+// documented message). The document's rate limits are counted by the contract (OperationLimits),
+// except those answered with a documented 300: the handler's. Then the operation's handler, found by
+// operationId in src/handlers/.
 import {
   createGate,
+  FixedWindowLimiter,
+  MemoryWindows,
   type OperationInfo,
+  OperationLimits,
   readDocument,
   sendError,
   sendOk,
-  sendRateLimited,
 } from '@marketplace/contract';
 import type { RawReply } from '@marketplace/types';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -18,7 +21,6 @@ import type { Clock } from './clock.ts';
 import { handlerModules } from './generated/handlers.ts';
 import { GeoIp } from './geoip.ts';
 import { type Ctx, type NotImplemented, notImplemented, type Refusal } from './handler.ts';
-import { countGeneral, OperationLimits, RateLimiter } from './rate-limit.ts';
 import type { Store } from './store.ts';
 import { testHelpers } from './test-helpers.ts';
 
@@ -44,13 +46,18 @@ function unknownRoute(_req: Request, res: Response): void {
 }
 
 export function createApp({ store, clock, geoip = new GeoIp(), testMode }: AppOptions): express.Express {
-  const limiter = new RateLimiter();
-  const limits = new OperationLimits(limiter);
+  // The windows live in this process's memory: several instances each count their own until they
+  // are kept in a store all of them share (a `RateWindows` of yours in place of MemoryWindows).
+  const limiter = new FixedWindowLimiter(new MemoryWindows(), () => clock.now());
+  // Every caller has a token; the general limit applies to each. Stubs never get counted.
+  const limits = new OperationLimits<Caller>({
+    limiter,
+    counted: (caller) => ({ user: caller.user.platformId, apiKey: caller.user.apiKey, general: true }),
+  });
   const gate = createGate<Caller>({
     document: readDocument(),
     identify: (req) => identify(req, store, clock.now()),
-    // The general limit, before the body is read (rate-limit.ts). Stubs never get here.
-    count: (_req, res, op, caller) => countGeneral(limiter, res, op, caller, clock.now()),
+    limits,
     validateResponses: testMode,
     unexpected: (err, req) => console.error(`${req.method} ${req.path} failed`, err),
   });
@@ -76,13 +83,12 @@ export function createApp({ store, clock, geoip = new GeoIp(), testMode }: AppOp
     const op = gate.operationOf(res);
     const handler = op && handlers.get(op.operationId);
     if (!op || !handler) return next();
-    const ctx = context(req, res, op, gate.matcher.typedParams(op, req.path), gate.callerOf(res));
-    // The operation's own rules the app counts (rate-limit.ts): the body is read, so the login's
-    // API key is known; a rule counted by its answers is counted once the handler answered.
-    const over = limits.before(op, ctx, ctx.now);
-    if (over) return sendRateLimited(res, over);
+    const caller = gate.callerOf(res);
+    const servesCached = await limits.servesCached(req, op, caller);
+    const ctx = context(req, res, op, gate.matcher.typedParams(op, req.path), caller, servesCached);
     const reply = await handler(ctx);
-    if ('ok' in reply && !reply.ok) limits.after(op, ctx, reply.error, ctx.now);
+    // A refusal a rule counts (the login's refused keys per IP), counted before it is answered.
+    if ('ok' in reply && !reply.ok) await limits.answered(req, op, caller, reply.error);
     if ('notImplemented' in reply) return next();
     if ('raw' in reply) res.status(200).type(reply.raw.contentType).send(reply.raw.body);
     else if (reply.ok) sendOk(res, op.envelope, reply.value);
@@ -99,6 +105,7 @@ export function createApp({ store, clock, geoip = new GeoIp(), testMode }: AppOp
     op: OperationInfo,
     params: unknown,
     caller: Caller | undefined,
+    servesCached: boolean,
   ): Ctx<never> {
     return {
       req,
@@ -108,6 +115,7 @@ export function createApp({ store, clock, geoip = new GeoIp(), testMode }: AppOp
       clock,
       geoip,
       limiter,
+      servesCached,
       now: clock.now(),
       ip: req.ip ?? '',
       caller,

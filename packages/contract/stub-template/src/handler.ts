@@ -3,14 +3,19 @@
 // schemas) and answers only what its operation documents as its success. A handler is also stamped
 // with the revision of its operation (src/generated/revisions.ts): when `update` brings a document
 // in which that operation changed or is gone, tsc points at the handler.
-import type { OperationInfo } from '@marketplace/contract';
+import {
+  type FixedWindowLimiter,
+  type OperationInfo,
+  rateLimited as rateLimitedMessage,
+  setRateLimitHeaders,
+  type Verdict,
+} from '@marketplace/contract';
 import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawReplyOf, RequestBodyOf } from '@marketplace/types';
 import type { Request, Response } from 'express';
 import type { Caller } from './auth.ts';
 import type { Clock } from './clock.ts';
 import type { Revisions } from './generated/revisions.ts';
 import type { GeoIp } from './geoip.ts';
-import type { RateLimiter } from './rate-limit.ts';
 import type { Store } from './store.ts';
 
 /** The operations of the document the stubs were generated from. */
@@ -18,14 +23,23 @@ export type DocumentedId = keyof Revisions & OperationId;
 
 export interface Ctx<Id extends OperationId> {
   req: Request;
-  /** For headers of the answer (a 429's `Retry-After`: rate-limit.ts). */
+  /** For headers of the answer (a 429's `Retry-After`: `rateLimited`). */
   res: Response;
   op: OperationInfo;
   store: Store;
   clock: Clock;
   /** The country of a client IP: the login refuses those of settings.ts's BLOCKED_COUNTRIES. */
   geoip: GeoIp;
-  limiter: RateLimiter;
+  /**
+   * The app's rate-limit windows (@marketplace/contract), for a rule the stub's comment calls yours
+   * to count: `await ctx.limiter.hit(key, rule.limit, rule.window)`.
+   */
+  limiter: FixedWindowLimiter;
+  /**
+   * Beyond a rule of the operation whose `exceeded` is `serve-cached` (the app counts it, `update=1`
+   * of the price lists): answer what you have cached, do not refresh it.
+   */
+  servesCached: boolean;
   /** Unix seconds on the clock (the test helpers move it in test mode). */
   now: number;
   ip: string;
@@ -74,6 +88,12 @@ export const fail = (error: string | Record<string, unknown>, status?: number): 
  * looks at the request, so the suite counts the operation as not implemented, not as refusing.
  */
 export const notImplemented = (_ctx: unknown): NotImplemented => ({ notImplemented: true });
+
+/** The API's 429 as a handler's reply (a rule counted in the handler): its headers on `res`, its message. */
+export function rateLimited(res: Response, verdict: Verdict): Refusal {
+  setRateLimitHeaders(res, verdict);
+  return { ok: false, error: rateLimitedMessage(verdict.retryAfter), status: 429 };
+}
 
 /** The caller of a Connected operation (the gate refused the request otherwise). */
 export function callerOf(ctx: { caller: Caller | undefined; op: OperationInfo }): Caller {

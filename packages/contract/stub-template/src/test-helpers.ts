@@ -9,11 +9,10 @@
 // schema (answering the documented 300) and drops the fields the schema does not declare: what a
 // helper checks here are the rules of the state (an unknown user, an item ID taken).
 import { randomInt } from 'node:crypto';
-import { helpersGate, sendError, sendOk } from '@marketplace/contract';
+import { type FixedWindowLimiter, helpersGate, sendError, sendOk } from '@marketplace/contract';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from './clock.ts';
 import type { GeoIp } from './geoip.ts';
-import type { RateLimiter } from './rate-limit.ts';
 import type { Item, Store, User } from './store.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: a helper's body, validated against its schema by the gate
@@ -29,7 +28,7 @@ export const slugOf = (name: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter, geoip: GeoIp): RequestHandler {
+export function testHelpers(store: Store, clock: Clock, limiter: FixedWindowLimiter, geoip: GeoIp): RequestHandler {
   /** `METHOD path` of the helpers written here: only they go through the helpers' gate. */
   const written = new Set<string>();
   const helpers = helpersGate(
@@ -44,24 +43,24 @@ export function testHelpers(store: Store, clock: Clock, limiter: RateLimiter, ge
 interface World {
   store: Store;
   clock: Clock;
-  limiter: RateLimiter;
+  limiter: FixedWindowLimiter;
   geoip: GeoIp;
 }
 
 function mountHelpers(router: Express, { store, clock, limiter, geoip }: World, written: Set<string>): void {
-  const post = (path: string, helper: (body: Body) => Answer) => {
+  const post = (path: string, helper: (body: Body) => Answer | Promise<Answer>) => {
     written.add(`POST /test_helpers${path}`);
-    router.post(`/test_helpers${path}`, (req: Request, res: Response) => {
-      const answer = helper(req.body ?? {});
+    router.post(`/test_helpers${path}`, async (req: Request, res: Response) => {
+      const answer = await helper(req.body ?? {});
       if (answer.ok) sendOk(res, 'A', answer.value);
       else sendError(res, 'A', answer.error, 300);
     });
   };
 
-  post('/reset', () => {
+  post('/reset', async () => {
     store.clear();
     clock.reset();
-    limiter.clear();
+    await limiter.clear();
     geoip.clear();
     return { ok: true, value: { ok: true } };
   });

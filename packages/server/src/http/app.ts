@@ -1,6 +1,7 @@
 // The HTTP adapter: the contract's request flow (`createApi`, @marketplace/contract, the one the
 // mock, the test helpers and a generated project mount too) with the server's own parts plugged
-// in: who the caller is (JWT sessions), what it counts (rate limits, anonymous upload slots), what
+// in: who the caller is (JWT sessions), what it counts (the document's rate limits on its own
+// windows, the contract's OperationLimits; anonymous upload slots), what
 // a handler receives (`context`, the engine behind `run`), and what a failure of its store means
 // (503, or 404 for a sandbox deleted under it). The order and the documented answers are the
 // contract's (api.ts there).
@@ -10,6 +11,7 @@ import {
   createApi,
   LOCAL_DEV_ORIGINS,
   type OperationInfo,
+  OperationLimits,
   sendError,
   sendNotFound,
   sendRateLimited,
@@ -25,8 +27,6 @@ import type { ServerDeps } from './deps.ts';
 import { doDueWork } from './due-work.ts';
 import { execute } from './execute.ts';
 
-/** The seed: about 600 requests per 60-second window per user, route and method (API JWTs). */
-export const GENERAL_LIMIT = { limit: 600, window: 60 };
 export { FORM_DEPTH, FORM_PARAMETERS, INVALID_BODY } from '@marketplace/contract';
 /** Bytes of body a caller without a valid JWT may send, whatever the route admits (login needs bytes). */
 export const ANONYMOUS_BODY_LIMIT = 16 * 1024;
@@ -60,7 +60,11 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
     identify: (req) => identify(deps, req.get('authorization'), req.ip ?? '', deps.clock.now()),
     trustProxy: deps.config.trustProxy,
     before: [...ownSteps(deps), ...before],
-    limits: { admit: (_req, res, op, caller) => countRequest(deps, op, caller, res) },
+    // A caller counts by its user; the general limit applies to API tokens (every token of the server's is one).
+    limits: new OperationLimits<Caller>({
+      limiter: deps.limiter,
+      counted: (caller) => ({ user: caller.user.platformId, general: caller.claims.API === true }),
+    }),
     // Nobody without an account holds the server's memory with uploads (holdUpload).
     admit: (req, res, _op, caller) =>
       caller !== undefined || !hasBody(req) || holdUpload(uploads, req, res, deps.clock.now()),
@@ -69,8 +73,8 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
     validateResponses: deps.config.testMode,
     dispatch: {
       handlers: routes,
-      async context(req, _res, op, params, caller) {
-        const ctx = context(deps, req, op, params, caller);
+      async context(req, _res, op, params, caller, servesCached) {
+        const ctx = context(deps, req, op, params, caller, servesCached);
         await doDueWork(ctx);
         return ctx;
       },
@@ -186,6 +190,7 @@ function context(
   op: OperationInfo,
   params: Record<string, string | number>,
   caller: Caller | undefined,
+  servesCached: boolean,
 ): EdgeCtx {
   return {
     req,
@@ -194,42 +199,11 @@ function context(
     now: deps.clock.now(),
     ip: req.ip ?? '',
     caller,
+    servesCached,
     body: req.body ?? {},
     query: req.query ?? {},
     params,
     run: (command) => execute(deps, command),
     read: (query) => query(new Tx(deps.store.state)),
   };
-}
-
-/**
- * Counts the request against the general and the route's own limits; answers 429 when over. Rules
- * that count only some requests (`counts`) are counted by their route, which knows the outcome.
- */
-async function countRequest(
-  deps: ServerDeps,
-  op: OperationInfo,
-  caller: Caller | undefined,
-  res: Response,
-): Promise<boolean> {
-  const checks: [string, number, number][] = [];
-  for (const own of op.rateLimits) {
-    if (own.exceeded !== 'reject' || own.counts) continue;
-    const who = caller?.user.platformId ?? res.req.ip ?? '';
-    checks.push([`${op.operationId}:${who}`, own.limit, own.window]);
-  }
-  if (caller?.claims.API)
-    checks.push([
-      `general:${caller.user.platformId}:${op.method}:${op.path}`,
-      GENERAL_LIMIT.limit,
-      GENERAL_LIMIT.window,
-    ]);
-  for (const [key, limit, window] of checks) {
-    const verdict = await deps.limiter.hit(key, limit, window);
-    if (!verdict.allowed) {
-      sendRateLimited(res, verdict);
-      return false;
-    }
-  }
-  return true;
 }

@@ -30,6 +30,11 @@ export interface BaseCtx {
   ip: string;
   /** The authenticated caller (always set on Connected routes; optional on API-only routes). */
   caller: Caller | undefined;
+  /**
+   * Beyond a rate-limit rule of the operation whose `exceeded` is `serve-cached` (counted by the
+   * contract's OperationLimits): the cached answer is what the caller gets.
+   */
+  servesCached: boolean;
   /** Runs one engine command; its changes are durable before this resolves. */
   run<T>(command: (tx: Tx) => Result<T>): Promise<Result<T>>;
   /** Reads the state without changing it. */

@@ -1,4 +1,5 @@
 // Everything the HTTP layer is composed from (the composition root builds it in server.ts).
+import type { FixedWindowLimiter } from '@marketplace/contract';
 import type { Logger } from 'pino';
 import type { Affiliates } from '../adapters/affiliate.ts';
 import type { GeoIpTable } from '../adapters/geoip.ts';
@@ -11,7 +12,6 @@ import type { Clock, TestClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Cache } from '../domain/cache.ts';
 import type { Sealer } from '../domain/two-factor.ts';
-import type { Limiter } from '../rate-limit.ts';
 import type { Store } from '../store/store.ts';
 import type { SharedWorld } from '../world.ts';
 
@@ -37,7 +37,8 @@ export interface ServerDeps {
   mail: Mailer;
   moderation: Moderation;
   affiliates: Affiliates;
-  limiter: Limiter;
+  /** The rate-limit windows' limiter (the contract's, on this server's clock and backend). */
+  limiter: FixedWindowLimiter;
   random: Random;
   logger: Logger;
   jwtSecret: Uint8Array;

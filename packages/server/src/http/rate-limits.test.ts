@@ -1,10 +1,10 @@
 // Rate limits through the pipeline (seed: "Limits"): a route's own `x-rate-limit` (GET /item/prices,
 // 1 per 300 s per API key) and the general limit of 600 requests per 60 s per user, route and
 // method. Both answer 429 with four integer headers, counted before the request is validated.
+import { GENERAL_LIMIT } from '@marketplace/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rateLimited } from '../domain/messages.ts';
 import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
-import { GENERAL_LIMIT } from './app.ts';
 
 let t: TestServer;
 beforeAll(async () => {

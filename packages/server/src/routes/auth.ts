@@ -1,40 +1,16 @@
-// Login and sessions (seed: "Authentication and session").
+// Login and sessions (seed: "Authentication and session"). The login's limits (its `x-rate-limit`:
+// refused keys per IP, attempts per API key) are counted by the contract's OperationLimits, around
+// this handler: it answers `Invalid API key`, and the limits count that answer.
 
-import { createHash } from 'node:crypto';
 import { signToken } from '../auth/jwt.ts';
-import { LOGIN, SESSIONS } from '../domain/messages.ts';
+import { SESSIONS } from '../domain/messages.ts';
 import { disconnectOthers, disconnectSession, listSessions, login } from '../domain/sessions.ts';
 import { ok } from '../domain/tx.ts';
-import { type AreaRoutes, type Ctx, callerOf } from '../http/context.ts';
+import { type AreaRoutes, callerOf } from '../http/context.ts';
 import { pageSize } from '../http/paging.ts';
-import { rateLimitedReply } from '../http/rate-limited.ts';
-import type { Verdict } from '../rate-limit.ts';
-
-/**
- * The login limits of the document (`x-rate-limit` of POST /user/login): failed attempts per IP,
- * checked before the attempt and counted when the key is refused, and every attempt per API key
- * (by its hash: the limiter keeps no key). Over either, the seed's 429 with its headers.
- */
-async function loginLimited(ctx: Ctx<'postUserLogin'>): Promise<Verdict | undefined> {
-  const rules = ctx.op.rateLimits;
-  const perIp = rules.find((r) => r.scope === 'ip');
-  if (perIp) {
-    const verdict = await ctx.deps.limiter.peek(`login:ip:${ctx.ip}`, perIp.limit, perIp.window);
-    if (!verdict.allowed) return verdict;
-  }
-  const perKey = rules.find((r) => r.scope === 'apiKey');
-  if (perKey && typeof ctx.body.apiKey === 'string') {
-    const key = createHash('sha256').update(ctx.body.apiKey).digest('hex');
-    const verdict = await ctx.deps.limiter.hit(`login:key:${key}`, perKey.limit, perKey.window);
-    if (!verdict.allowed) return verdict;
-  }
-  return undefined;
-}
 
 export const authRoutes = {
   async postUserLogin(ctx) {
-    const limited = await loginLimited(ctx);
-    if (limited) return rateLimitedReply(ctx.req.res!, limited);
     const jti = ctx.deps.random.hex(16);
     const country = ctx.deps.geoip.country(ctx.ip);
     const result = await ctx.run((tx) =>
@@ -48,12 +24,7 @@ export const authRoutes = {
         now: ctx.now,
       }),
     );
-    if (!result.ok) {
-      const perIp = ctx.op.rateLimits.find((r) => r.scope === 'ip');
-      if (perIp && result.error === LOGIN.invalidApiKey)
-        await ctx.deps.limiter.hit(`login:ip:${ctx.ip}`, perIp.limit, perIp.window);
-      return result;
-    }
+    if (!result.ok) return result;
     const { user } = result.value;
     const jwt = await signToken(ctx.deps.jwtSecret, {
       sub: user.platformId,

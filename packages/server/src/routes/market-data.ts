@@ -7,24 +7,19 @@ import { staffList } from '../domain/users.ts';
 import type { AreaRoutes, BaseCtx } from '../http/context.ts';
 
 /**
- * Whether `update=1` may force a refresh now. The document's `x-rate-limit` allows it once per
- * window per IP and, beyond that, serves the cached list (`exceeded: serve-cached`), so the
- * pipeline cannot enforce it with a 429: the handler counts it, and only requests with update=1.
+ * Whether `update=1` forces a refresh. The document's `x-rate-limit` allows it once per window per
+ * IP and, beyond that, serves the cached list (`exceeded: serve-cached`): the contract counts the
+ * requests with update=1 and says when one is beyond (`ctx.servesCached`).
  */
-async function mayRefresh(ctx: BaseCtx & { query: { update?: '1' } }): Promise<boolean> {
-  if (ctx.query.update !== '1') return false;
-  const rule = ctx.op.rateLimit;
-  return (
-    !rule || (await ctx.deps.limiter.hit(`${ctx.op.operationId}:update:${ctx.ip}`, rule.limit, rule.window)).allowed
-  );
-}
+const mayRefresh = (ctx: BaseCtx & { query: { update?: '1' } }): boolean =>
+  ctx.query.update === '1' && !ctx.servesCached;
 
 export const marketDataRoutes = {
   // Its limit of 1 request per 5 minutes per API key is the pipeline's (x-rate-limit, reject).
   getItemPrices: (ctx) => ok(ctx.read((tx) => itemPriceList(tx, ctx.query.game, ctx.query.outofstock === 1))),
 
-  async getPublicPrice(ctx) {
-    const force = await mayRefresh(ctx);
+  getPublicPrice(ctx) {
+    const force = mayRefresh(ctx);
     const list = ctx.read((tx) => publicPriceList(tx, ctx.deps.caches, { now: ctx.now, force }));
     const { game } = ctx.query;
     const prices = game === undefined ? list.value : list.value.filter((r) => r.game === game);
@@ -44,8 +39,8 @@ export const marketDataRoutes = {
       ),
     ),
 
-  async getInfosPricesBuyorderAndLowestSales(ctx) {
-    const force = await mayRefresh(ctx);
+  getInfosPricesBuyorderAndLowestSales(ctx) {
+    const force = mayRefresh(ctx);
     return ok({ prices: ctx.read((tx) => compactPriceList(tx, ctx.deps.caches, { now: ctx.now, force })).value });
   },
 

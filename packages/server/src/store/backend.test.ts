@@ -1,10 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MemoryWindows } from '@marketplace/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../clock.ts';
 import { Tx } from '../domain/tx.ts';
-import { RateLimiter } from '../rate-limit.ts';
 import { StartRefusal } from '../start-refusal.ts';
 import { MemoryWorld } from '../world.ts';
 import { backendChoice, openBackend } from './backend.ts';
@@ -43,7 +42,7 @@ describe('openBackend', () => {
       const b = await openBackend({ kind: 'memory' });
       expect(a.kind).toBe('memory');
       expect(a.world).toBeInstanceOf(MemoryWorld);
-      expect(a.limiter(systemClock)).toBeInstanceOf(RateLimiter);
+      expect(a.rateWindows).toBeInstanceOf(MemoryWindows);
       expect(await a.secret('jwt-secret')).toBe(given);
       expect(await a.secret('code-key')).not.toBe(await b.secret('code-key'));
       const tx = new Tx(a.store.state);

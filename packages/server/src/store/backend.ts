@@ -4,13 +4,12 @@
 // database, so that every instance on it answers as one service; otherwise they are this
 // process's own (the secrets kept beside the file). The composition root opens one and never asks
 // again which it is.
-import type { Clock } from '../clock.ts';
+import { MemoryWindows, type RateWindows } from '@marketplace/contract';
 import { checkSecret, keepNewSecret } from '../config.ts';
-import { type Limiter, RateLimiter } from '../rate-limit.ts';
 import { MemoryWorld, type SharedWorld } from '../world.ts';
 import { type Connections, isPostgresUrl } from './postgres/connection.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
-import { PostgresRateLimiter } from './postgres/rate-windows.ts';
+import { PostgresRateWindows } from './postgres/rate-windows.ts';
 import { SandboxRegistry } from './postgres/sandbox-registry.ts';
 import { sharedSecret } from './postgres/secrets.ts';
 import { openPostgresWorld } from './postgres/world.ts';
@@ -66,8 +65,8 @@ export interface Backend {
   readonly kind: BackendChoice['kind'];
   store: Store;
   world: SharedWorld;
-  /** The rate-limit windows, counted on `clock` (the test clock in test mode, which needs the world). */
-  limiter(clock: Clock): Limiter;
+  /** Where the rate-limit windows are kept (the contract's limiter counts on them, on the server's clock). */
+  rateWindows: RateWindows;
   /** A secret: the one given, or the one the backend keeps (generated on first use). */
   secret(name: SecretName): Promise<string>;
   /** Waits for the world's and the store's writes, then closes them. */
@@ -111,7 +110,7 @@ async function openLocalBackend(
   return {
     store,
     world: new MemoryWorld(),
-    limiter: (clock) => new RateLimiter(clock),
+    rateWindows: new MemoryWindows(),
     secret: async (name) => found.get(name) ?? keepNewSecret(db, name),
   };
 }
@@ -134,7 +133,7 @@ async function openPostgresBackend(
   return {
     store,
     world,
-    limiter: (clock) => new PostgresRateLimiter(clock, pool),
+    rateWindows: new PostgresRateWindows(pool),
     secret: (name) => sharedSecret(pool, given[name], name, variableOf(name)),
     // A sandbox's world has no sandboxes of its own: the registry is the main world's.
     sandboxes: choice.schema ? undefined : new SandboxRegistry(pool),

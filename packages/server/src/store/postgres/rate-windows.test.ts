@@ -1,19 +1,21 @@
-// The rate-limit windows on PostgreSQL (ADR 19), with two limiters on one database as two
-// instances would be: they count into the same windows, concurrent requests never get more than
-// the limit through, a clear reaches both, and every verdict is the in-memory limiter's.
+// The rate-limit windows on PostgreSQL (ADR 19), under the contract's one limiter, with two
+// limiters on one database as two instances would be: they count into the same windows, concurrent
+// requests never get more than the limit through, a clear reaches both, and every verdict is the
+// one the same limiter gives on windows in memory.
+import { FixedWindowLimiter, MemoryWindows } from '@marketplace/contract';
 import { describe, expect, it } from 'vitest';
 import { createTestClock, type TestClock } from '../../clock.ts';
-import { type Limiter, RateLimiter } from '../../rate-limit.ts';
 import { useDatabases } from './databases.fixture.ts';
-import { PostgresRateLimiter } from './rate-windows.ts';
+import { PostgresRateWindows } from './rate-windows.ts';
 
 const { missing, instances } = useDatabases('windows');
 const base = { now: () => 1000, nowMs: () => 1_000_000 };
 
 /** Two limiters on one fresh database, each with a pool of its own, reading one clock. */
-async function limiters(clock: TestClock): Promise<[PostgresRateLimiter, PostgresRateLimiter]> {
+async function limiters(clock: TestClock): Promise<[FixedWindowLimiter, FixedWindowLimiter]> {
   const { pools } = await instances(2, 8);
-  return [new PostgresRateLimiter(clock, pools[0]!), new PostgresRateLimiter(clock, pools[1]!)];
+  const on = (i: number) => new FixedWindowLimiter(new PostgresRateWindows(pools[i]!), () => clock.now());
+  return [on(0), on(1)];
 }
 
 describe.skipIf(missing)(`rate-limit windows on PostgreSQL${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -51,8 +53,8 @@ describe.skipIf(missing)(`rate-limit windows on PostgreSQL${missing ? ` (skipped
   it('answers every verdict as the in-memory limiter does, as the clock moves on and back', async () => {
     const [clock, memoryClock] = [createTestClock(base), createTestClock(base)];
     const [shared] = await limiters(clock);
-    const memory = new RateLimiter(memoryClock);
-    const steps: [string, (l: Limiter) => Promise<unknown>, number][] = [
+    const memory = new FixedWindowLimiter(new MemoryWindows(), () => memoryClock.now());
+    const steps: [string, (l: FixedWindowLimiter) => Promise<unknown>, number][] = [
       ['hit', (l) => l.hit('k', 2, 300), 0],
       ['peek', (l) => l.peek('k', 2, 300), 10],
       ['hit', (l) => l.hit('k', 2, 300), 10],
