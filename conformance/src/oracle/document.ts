@@ -2,6 +2,9 @@
 // permission level, messages and responses, and the test helpers' (shared/test-helpers.md); and the
 // lookup of a concrete request path to its operation or helper (literal segments win over
 // parameters, as in `/user/disconnectSession/all` against `/user/disconnectSession/{id}`).
+// Read here, not through @marketplace/contract's readDocument/resolveRef/RouteMatcher, which every
+// other package and script uses: the suite is an independent oracle (ADR 0026), so a mistake in the
+// contract's reading of the document cannot hide in the suite's checks too.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
