@@ -241,6 +241,20 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
         `rows ${JSON.stringify(now.cashouts)}`,
       );
     }
+    // The unified history's details of each request: its own status, the balance effect amount + fee.
+    for (const [cashout, status, debit] of [
+      [id, 'completed', amount + fee],
+      [open, 'processing', 5000 + feeOf(5000, 'provider_a')],
+    ] as const) {
+      const details = await getAs(me, '/user/getTransactionDetails', { transactionId: `cashout-${cashout}` });
+      const t = content(details)?.transaction;
+      assertThat(
+        details,
+        t?.status === status && t?.amount === -debit,
+        `cashout-${cashout}: ${status}, -${debit} (got ${JSON.stringify(t)})`,
+      );
+    }
+    pinsMeaning('GET /user/getTransactionDetails transaction.status');
     pinsMeaning(
       'GET /user/getCashoutHistory cashouts[].amount',
       'GET /user/getCashoutHistory cashouts[].status',

@@ -176,6 +176,15 @@ describe('POST /deposit/trade', () => {
       offered.every((r) => r.disabled === true || r.disabled === undefined),
       'assets in a pending deposit are not marked depositable (disabled true, or left out)',
     );
+    // A deposit is resent as a deposit (a resend answering another kind reads differently).
+    const [pending] = content(await get(me, '/trades/active')).trades as { id: number; kind: string }[];
+    const resent = await get(me, '/trades/resend', { id: pending!.id });
+    assertThat(
+      resent,
+      resent.status === 200 && content(resent).trade.kind === 'deposit' && content(resent).trade.id === pending!.id,
+      `the pending deposit resent is a deposit (got ${JSON.stringify(content(resent))})`,
+    );
+    pinsMeaning('GET /trades/resend trade.kind', 'GET /deposit/{game} informations[].disabled');
     pinsMeaning(
       'POST /deposit/trade id',
       'GET /deposit/tradeStatus/{tradeid} id',
