@@ -191,6 +191,11 @@ describe('the packed workspaces, installed into a project outside the repository
       expect(stray, name).toEqual([]);
       const unitTests = files.filter((f) => /\.test\.js$/.test(f) && !f.startsWith('dist/tests/'));
       expect(unitTests, name).toEqual([]);
+      // The suite's support for its own tests (planted faults, CLI process helpers) stays home too.
+      expect(
+        files.filter((f) => f.includes('/testing/')),
+        name,
+      ).toEqual([]);
     }
     // The mock shares the document's run-time rules and the failures on purpose with the server
     // through the contract package, not the server: installing it brings no database driver.

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../conformance/src/cli-process.ts';
+import { freePort } from '../conformance/src/testing/cli-process.ts';
 
 const repo = resolve(import.meta.dirname, '..');
 const readme = readFileSync(resolve(repo, 'conformance/README.md'), 'utf8');
@@ -23,7 +23,7 @@ const commands = block
 
 const cwd = mkdtempSync(join(tmpdir(), 'readme-adoption-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
-const CLI = `${process.execPath} ${resolve(repo, 'conformance/src/cli.ts')}`;
+const CLI = `${process.execPath} ${resolve(repo, 'conformance/src/cli/cli.ts')}`;
 
 /** Runs one command of the block in bash, `npx marketplace-conformance` being the CLI of this checkout. */
 function run(command: string, base: string): Promise<{ code: number; stdout: string; stderr: string }> {

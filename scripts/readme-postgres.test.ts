@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../conformance/src/cli-process.ts';
+import { freePort } from '../conformance/src/testing/cli-process.ts';
 import { postgresMissing } from './postgres.ts';
 
 const repo = resolve(import.meta.dirname, '..');

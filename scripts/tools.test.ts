@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bruToJsonV2 } from '@usebruno/lang';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/proxy.ts';
+import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/proxy/proxy.ts';
 import { startMock } from '../packages/mock/src/mock.ts';
 import { startSandbox } from '../packages/server/src/sandbox.ts';
 import { TOOLS_DIR } from './generated-files.ts';

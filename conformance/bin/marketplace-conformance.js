@@ -3,5 +3,5 @@
 // src/ exists (it is never packed), the TypeScript source runs, so a stale build is never used.
 import { existsSync } from 'node:fs';
 
-const source = new URL('../src/cli.ts', import.meta.url);
-await import(existsSync(source) ? source.href : new URL('../dist/src/cli.js', import.meta.url).href);
+const source = new URL('../src/cli/cli.ts', import.meta.url);
+await import(existsSync(source) ? source.href : new URL('../dist/src/cli/cli.js', import.meta.url).href);

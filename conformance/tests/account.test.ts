@@ -3,10 +3,10 @@
 // ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
 // month of the short URL limit is 30 days; left-out switches keep their stored values.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, login, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, login, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

@@ -3,10 +3,10 @@
 // log in nor use a token issued before the ban; GET /admin/banList is the user's ban history and
 // GET /admin/getSteamInventory reads the external platform. Envelope B throughout.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, imagedItem, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -6,13 +6,13 @@
 // the cashout fees of 2 and 1.5 percent (ceil) and their refund; the average sale price (rounded to
 // the cent). Every comparison states the two values (`assertValue`, `assertBalance`).
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, sentOffer, session } from '../src/helpers.ts';
-import { assertThat, assertValue } from '../src/http.ts';
-import { assertBalance, sellerProceeds } from '../src/money.ts';
-import { sides } from '../src/rule.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
-import { needsVariant } from '../src/variants.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertThat, assertValue } from '../src/kit/http.ts';
+import { assertBalance, sellerProceeds } from '../src/kit/money.ts';
+import { sides } from '../src/kit/rule.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

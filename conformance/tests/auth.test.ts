@@ -1,10 +1,10 @@
 // Authentication and sessions (seed: "Authentication", "Authentication and session").
 import { beforeAll, describe, it } from 'vitest';
-import { jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { settings } from '../src/settings.ts';
-import { skip } from '../src/skip.ts';
+import { jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertAnswer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { settings } from '../src/kit/settings.ts';
+import { skip } from '../src/kit/skip.ts';
 
 beforeAll(resetIfPossible);
 

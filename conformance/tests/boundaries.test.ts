@@ -12,13 +12,13 @@
 // not stated in seconds (a year of 365 or 366 days), only the seconds around it are checked: every
 // reading of it passes.
 import { beforeAll, describe, it } from 'vitest';
-import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, login, session } from '../src/helpers.ts';
-import { type Answer, assertThat, assertValue, call } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
-import { activateTwoFactor } from '../src/two-factor.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
-import { needsVariant } from '../src/variants.ts';
+import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, login, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, assertValue, call } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import { activateTwoFactor } from '../src/kit/two-factor.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

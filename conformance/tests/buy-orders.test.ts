@@ -1,11 +1,11 @@
 // Buy orders (seed: "Endpoints > Buy orders", "States and transitions"): one per user and item,
 // value x amount reserved from the balance while the order stands, released on update and removal.
 import { beforeAll, describe, it } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { assertBalance } from '../src/money.ts';
-import { postAs } from '../src/user-calls.ts';
+import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertAnswer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { assertBalance } from '../src/kit/money.ts';
+import { postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

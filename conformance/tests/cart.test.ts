@@ -5,13 +5,13 @@
 // plain listing at the same price and removes the rest; checkout pays the cart from the balance,
 // all or nothing, and credits each seller floor(95 %) of the price.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, setUpOk } from '../src/http.ts';
-import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { sides } from '../src/rule.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, setUpOk } from '../src/kit/http.ts';
+import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { sides } from '../src/kit/rule.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

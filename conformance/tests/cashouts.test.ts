@@ -4,11 +4,11 @@
 // the lifecycle pending -> processing -> completed / failed (refunded), or cancelled while pending,
 // with an e-mail at each stage. Link, unlink, methods and cancel are the document's extensions.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { amountWhereCeilMatters, assertBalance } from '../src/money.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { amountWhereCeilMatters, assertBalance } from '../src/kit/money.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -241,6 +241,20 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
         `rows ${JSON.stringify(now.cashouts)}`,
       );
     }
+    // The unified history's details of each request: its own status, the balance effect amount + fee.
+    for (const [cashout, status, debit] of [
+      [id, 'completed', amount + fee],
+      [open, 'processing', 5000 + feeOf(5000, 'provider_a')],
+    ] as const) {
+      const details = await getAs(me, '/user/getTransactionDetails', { transactionId: `cashout-${cashout}` });
+      const t = content(details)?.transaction;
+      assertThat(
+        details,
+        t?.status === status && t?.amount === -debit,
+        `cashout-${cashout}: ${status}, -${debit} (got ${JSON.stringify(t)})`,
+      );
+    }
+    pinsMeaning('GET /user/getTransactionDetails transaction.status');
     pinsMeaning(
       'GET /user/getCashoutHistory cashouts[].amount',
       'GET /user/getCashoutHistory cashouts[].status',

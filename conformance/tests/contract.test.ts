@@ -3,6 +3,12 @@
 // documented example of every status is asked for by name (`Prefer: code=<status>,
 // example=<name>`) and checked: the document is self-consistent as a mock.
 import { beforeAll, describe, it } from 'vitest';
+import { type CallerTokens, callerTokens, tokenFor } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { buildRequest } from '../src/kit/requests.ts';
+import { LEVEL, runs } from '../src/kit/settings.ts';
+import { skip } from '../src/kit/skip.ts';
+import { READ_ONLY, type Target, target } from '../src/kit/target.ts';
 import {
   changesState,
   deref,
@@ -11,13 +17,7 @@ import {
   type Json,
   type Operation,
   operations,
-} from '../src/document.ts';
-import { type CallerTokens, callerTokens, tokenFor } from '../src/helpers.ts';
-import { assertConforms, assertThat, call } from '../src/http.ts';
-import { buildRequest } from '../src/requests.ts';
-import { LEVEL, runs } from '../src/settings.ts';
-import { skip } from '../src/skip.ts';
-import { READ_ONLY, type Target, target } from '../src/target.ts';
+} from '../src/oracle/document.ts';
 
 let t: Target;
 let tokens: CallerTokens = {};

@@ -2,11 +2,11 @@
 // helpers' "The outside world"): the platform inventory offered with deposit keys, the deposit
 // trade and every seed message, its status, and what the platform's answer does to the assets.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, imagedItem, sentOffer, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -176,6 +176,15 @@ describe('POST /deposit/trade', () => {
       offered.every((r) => r.disabled === true || r.disabled === undefined),
       'assets in a pending deposit are not marked depositable (disabled true, or left out)',
     );
+    // A deposit is resent as a deposit (a resend answering another kind reads differently).
+    const [pending] = content(await get(me, '/trades/active')).trades as { id: number; kind: string }[];
+    const resent = await get(me, '/trades/resend', { id: pending!.id });
+    assertThat(
+      resent,
+      resent.status === 200 && content(resent).trade.kind === 'deposit' && content(resent).trade.id === pending!.id,
+      `the pending deposit resent is a deposit (got ${JSON.stringify(content(resent))})`,
+    );
+    pinsMeaning('GET /trades/resend trade.kind', 'GET /deposit/{game} informations[].disabled');
     pinsMeaning(
       'POST /deposit/trade id',
       'GET /deposit/tradeStatus/{tradeid} id',

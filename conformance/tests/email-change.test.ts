@@ -4,10 +4,10 @@
 // document's design: a new request replaces a pending one; after 5 wrong codes the request answers
 // `Too many attempts`; on success the other sessions' JWTs are refused with 403.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { postAs } from '../src/user-calls.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -3,11 +3,11 @@
 // document's MailNotifications does, and this file follows one user through a deposit, a
 // withdrawal and a sale, reading the outbox and the notifications after each step.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, pinsMeaning, setUpOk } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
-import { needsVariant } from '../src/variants.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -89,6 +89,31 @@ describe('the e-mail kinds and notifications of trades and sales', () => {
       'buyOrderFilled to the buyer',
     );
     assertThat(order, !(await kindsSent(address)).includes('marketing'), 'no operation sends marketing');
+    // Whose notifications, in which list: the seller has two bot offers and two settled trades
+    // and no alert; the buyer, whose order was filled, one alert and nothing else.
+    const seller = await notifications(me);
+    const filled = content(await getAs(buyer, '/user/notifications'));
+    assertThat(
+      order,
+      seller.offersCount === 2 &&
+        seller.offers.length === 2 &&
+        seller.tradesCount === 2 &&
+        seller.trades.length === 2 &&
+        (seller as unknown as { alertCount: number }).alertCount === 0 &&
+        filled.alertCount === 1 &&
+        filled.alerts.length === 1 &&
+        filled.offersCount === 0 &&
+        filled.tradesCount === 0,
+      `seller: 2 offers, 2 trades, no alert (got ${JSON.stringify(seller)}); buyer: 1 alert only (got ${JSON.stringify(filled)})`,
+    );
+    pinsMeaning(
+      'GET /user/notifications offers',
+      'GET /user/notifications offersCount',
+      'GET /user/notifications trades',
+      'GET /user/notifications tradesCount',
+      'GET /user/notifications alerts',
+      'GET /user/notifications alertCount',
+    );
     // Each step's mails are read as a whole sequence: a kind sent for another step, twice, or to
     // the other party reads differently.
     pinsMeaning(

@@ -2,11 +2,11 @@
 // `outofstock`, GET /public/sales `game`, GET /deposit/{game}), each tested with data on both sides
 // of the filter: an implementation that ignores the parameter answers rows the filter must drop.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

@@ -7,11 +7,11 @@
 // to the history lists.
 import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -4,13 +4,13 @@
 // assets and buy orders helpers, the clock, the outbox, the platform, payments, GeoIP, and the
 // answer to a bad request. These are no seed rules: the tests carry the side `helper contract`.
 import { beforeAll, describe, it } from 'vitest';
-import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { findOperation } from '../src/document.ts';
-import { checkHelperAnswer, HELPER_ANSWER } from '../src/helper-answers.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { settings } from '../src/settings.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { checkHelperAnswer, HELPER_ANSWER } from '../src/kit/helper-answers.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { settings } from '../src/kit/settings.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { findOperation } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

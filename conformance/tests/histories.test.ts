@@ -5,11 +5,11 @@
 // 1000 and, ten seconds later, one at 800 (a sale at the asset's price). The seller is credited
 // floor(95 %) of each price: 950 and 760.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, imagedItem, session } from '../src/helpers.ts';
-import { assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { balancePage, variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { balancePage, variantOf } from '../src/kit/variants.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -387,6 +387,75 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
         `${why}: Transaction not found or access denied`,
       );
     }
+  });
+});
+
+describe('GET /user/getTransactionDetails: the trade of a sale', () => {
+  it("Given an asset deposited and sold at once into a buy order, the seller's sale names the completed deposit trade, and the buyer's purchase the pending withdrawal once there is one [R-TRANSACTION-DETAILS]", async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Traded Goggles', game: 440 });
+    const seller = await session({ name: 'Traded Seller' });
+    const buyer = await session({ name: 'Traded Buyer', balance: OPENING });
+    await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 1500, amount: 1 });
+    await helpers.platformInventory({
+      platformId: seller.platformId,
+      game: 440,
+      assets: [{ assetId: '51000000001', itemId: item.id }],
+    });
+    const keys = (await get(seller, '/deposit/440')).c.depositkey as Record<string, string>;
+    const deposit = await call('POST', '/deposit/trade', {
+      json: { value: { '51000000001': 1200 }, depositKeys: keys },
+      token: seller.token,
+      ip: seller.ip,
+    });
+    assertThat(deposit, deposit.status === 200, 'the deposit trade is made');
+    const [offer] = await helpers.offers(seller.platformId);
+    await helpers.advance(60);
+    const acceptedAt = await helpers.pinClock();
+    await helpers.settleOffer(offer!.tradeId, 'accept');
+    const tradeRow = async (me: Me, kind: string) =>
+      ((await get(me, '/trades/all')).c.trades as Json[]).find((t) => t.kind === kind);
+    const depositRow = await tradeRow(seller, 'deposit');
+    const details = async (me: Me, kind: string) => {
+      const entry = ((await get(me, '/user/getTransactionHistory')).c.transactions as Json[]).find(
+        (e) => e.kind === kind,
+      );
+      return get(me, '/user/getTransactionDetails', { transactionId: String(entry?.id) });
+    };
+    const sold = await details(seller, 'sale');
+    assertThat(
+      sold.answer,
+      JSON.stringify(sold.c.transaction.tradeOffer) ===
+        JSON.stringify({ tradeId: depositRow?.id, status: 3, completedAt: String(acceptedAt) }),
+      `the sale's trade is the deposit (trade ${depositRow?.id}), completed at ${acceptedAt} (got ${JSON.stringify(sold.c.transaction.tradeOffer)})`,
+    );
+    const bought = await details(buyer, 'purchase');
+    assertThat(
+      bought.answer,
+      bought.c.transaction.tradeOffer === null,
+      'the purchase has no trade before a withdrawal',
+    );
+    const held = (await get(buyer, '/inventory/onInventory')).c.items as Json[];
+    const withdrawal = await call('POST', '/inventory/withdraw', {
+      json: { ids: String(held[0]?.ids) },
+      token: buyer.token,
+      ip: buyer.ip,
+    });
+    assertThat(withdrawal, withdrawal.status === 200, 'the buyer withdraws the asset bought');
+    const withdrawRow = await tradeRow(buyer, 'withdraw');
+    const leaving = await details(buyer, 'purchase');
+    assertThat(
+      leaving.answer,
+      JSON.stringify(leaving.c.transaction.tradeOffer) ===
+        JSON.stringify({ tradeId: withdrawRow?.id, status: 0, completedAt: null }),
+      `the purchase's trade is the pending withdrawal (trade ${withdrawRow?.id}), not completed (got ${JSON.stringify(leaving.c.transaction.tradeOffer)})`,
+    );
+    pinsMeaning(
+      'GET /user/getTransactionDetails transaction.tradeOffer',
+      'GET /user/getTransactionDetails transaction.tradeOffer.tradeId',
+      'GET /user/getTransactionDetails transaction.tradeOffer.status',
+      'GET /user/getTransactionDetails transaction.tradeOffer.completedAt',
+    );
   });
 });
 

@@ -4,11 +4,11 @@
 // price, every message, and what an accepted trade does (the seller gets floor(price x 95 / 100),
 // the asset goes to the best buy order's owner).
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, imagedItem, sentOffer, session } from '../src/helpers.ts';
-import { assertAnswer, assertThat, pinsMeaning } from '../src/http.ts';
-import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertAnswer, assertThat, pinsMeaning } from '../src/kit/http.ts';
+import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 
@@ -49,7 +49,7 @@ async function market(tag: string) {
   return { me, first, bid, lonely, ids };
 }
 
-/** The deposit keys `GET /instantsell/440` gives the user (a 404 skips the test: call() in src/http.ts). */
+/** The deposit keys `GET /instantsell/440` gives the user (a 404 skips the test: call() in src/kit/http.ts). */
 async function instantKeys(me: Awaited<ReturnType<typeof session>>): Promise<Record<string, string>> {
   const info = await get(me, '/instantsell/440');
   return content(info).informations.depositkey as Record<string, string>;

@@ -3,10 +3,10 @@
 // refusal leaving every asset as it was.
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, call, pinsMeaning } from '../src/http.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -1,16 +1,16 @@
-// Negative data, "largest allowed numbers" (src/negative.ts, largestNumberCases): every numeric
+// Negative data, "largest allowed numbers" (src/kit/negative.ts, largestNumberCases): every numeric
 // field at its documented maximum is answered without a 5xx, and one above it gets the documented
 // error with its message. Fields without a maximum get the largest safe integer and 2^53: still no
 // 5xx (a server whose arithmetic overflows answers 500 here).
 import { beforeAll, describe, it } from 'vitest';
-import { messageText } from '../src/contract.ts';
-import { operations } from '../src/document.ts';
-import { type CallerTokens, callerTokens, session, tokenFor } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { expectedMessages, largestNumberCases } from '../src/negative.ts';
-import { LEVEL, runs } from '../src/settings.ts';
-import { skip } from '../src/skip.ts';
-import { PRISM_INVALID, READ_ONLY, type Target, target } from '../src/target.ts';
+import { type CallerTokens, callerTokens, session, tokenFor } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { expectedMessages, largestNumberCases } from '../src/kit/negative.ts';
+import { LEVEL, runs } from '../src/kit/settings.ts';
+import { skip } from '../src/kit/skip.ts';
+import { PRISM_INVALID, READ_ONLY, type Target, target } from '../src/kit/target.ts';
+import { messageText } from '../src/oracle/contract.ts';
+import { operations } from '../src/oracle/document.ts';
 
 let t: Target;
 const IP = '198.51.100.31';

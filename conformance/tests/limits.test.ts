@@ -1,10 +1,10 @@
 // Numeric limits of the seed ("Limits", "Messages by endpoint") at their boundary: the largest
 // value accepted and the next one refused, and the defaults the seed states.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

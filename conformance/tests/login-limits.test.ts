@@ -2,12 +2,12 @@
 // per IP and attempts per API key, each answered 429 with the seed's message and four headers once
 // over, while other IPs and keys still log in. The numbers are read from the document.
 import { beforeAll, describe, it } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { findOperation } from '../src/document.ts';
-import { assertWindowEnds, helpers } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
-import { skip } from '../src/skip.ts';
+import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { assertWindowEnds, helpers } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import { skip } from '../src/kit/skip.ts';
+import { findOperation } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

@@ -1,12 +1,12 @@
 // Market-data reads (seed: "Items (public and market data)", "Pricing", "Limits"), checked against
 // state this file sets up through the test helpers.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
-import { compactPrices } from '../src/variants.ts';
+import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import { compactPrices } from '../src/kit/variants.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

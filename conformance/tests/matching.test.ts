@@ -4,13 +4,13 @@
 // price out of the order's reservation and gets the rest of the unit back, the seller receives
 // floor(price x 95 / 100).
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, setUpOk } from '../src/http.ts';
-import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/money.ts';
-import { sides } from '../src/rule.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
-import { variantOf } from '../src/variants.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, setUpOk } from '../src/kit/http.ts';
+import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { sides } from '../src/kit/rule.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

@@ -1,14 +1,14 @@
-// Negative data for every operation (src/negative.ts): bad input gets the documented error
+// Negative data for every operation (src/kit/negative.ts): bad input gets the documented error
 // envelope with the documented message, never a success, never a 5xx.
 import { beforeAll, describe, it } from 'vitest';
-import { messageText } from '../src/contract.ts';
-import { operations } from '../src/document.ts';
-import { type CallerTokens, callerTokens, session, tokenFor } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { expectedMessages, negativeCases } from '../src/negative.ts';
-import { LEVEL, runs } from '../src/settings.ts';
-import { skip } from '../src/skip.ts';
-import { PRISM_INVALID, PRISM_LARGE, READ_ONLY, type Target, target } from '../src/target.ts';
+import { type CallerTokens, callerTokens, session, tokenFor } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { expectedMessages, negativeCases } from '../src/kit/negative.ts';
+import { LEVEL, runs } from '../src/kit/settings.ts';
+import { skip } from '../src/kit/skip.ts';
+import { PRISM_INVALID, PRISM_LARGE, READ_ONLY, type Target, target } from '../src/kit/target.ts';
+import { messageText } from '../src/oracle/contract.ts';
+import { operations } from '../src/oracle/document.ts';
 
 let t: Target;
 const IP = '198.51.100.30';

@@ -3,12 +3,12 @@
 // parameter the document names pages them: the first page, a middle one, the last, and one past the
 // end (empty). One table, one row per list; each row sets up its records and says the order.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertThat, call } from '../src/http.ts';
-import { sellerProceeds } from '../src/money.ts';
-import { sides } from '../src/rule.ts';
-import { getAs, postAs } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, call } from '../src/kit/http.ts';
+import { sellerProceeds } from '../src/kit/money.ts';
+import { sides } from '../src/kit/rule.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -2,15 +2,15 @@
 // the four integer headers and `Rate limit exceeded. Retry after N seconds.`; the general ~600 per
 // 60 s per user, route and method, on whichever routes of the document the target implements.
 import { beforeAll, describe, it, type TestContext } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { changesState, isConnected, type Operation, operations } from '../src/document.ts';
-import { assertWindowEnds, helpers, login, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { inScope, isNotImplemented, notImplementedReason } from '../src/not-implemented.ts';
-import { buildRequest } from '../src/requests.ts';
-import { sides } from '../src/rule.ts';
-import { settings } from '../src/settings.ts';
-import { skip } from '../src/skip.ts';
+import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { assertWindowEnds, helpers, login, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { inScope, isNotImplemented, notImplementedReason } from '../src/kit/not-implemented.ts';
+import { buildRequest } from '../src/kit/requests.ts';
+import { sides } from '../src/kit/rule.ts';
+import { settings } from '../src/kit/settings.ts';
+import { skip } from '../src/kit/skip.ts';
+import { changesState, isConnected, type Operation, operations } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

@@ -3,11 +3,11 @@
 // sets, then read back by day, by week and in the anonymized public feed.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, call, pinsMeaning } from '../src/http.ts';
-import { sides } from '../src/rule.ts';
+import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

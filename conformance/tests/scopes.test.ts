@@ -4,12 +4,12 @@
 // cannot tell a limit per API key from one per session or per IP, nor one per user from a global
 // one.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import type { Json } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
-import { balancePage, compactPrices, variantOf } from '../src/variants.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
+import { balancePage, compactPrices, variantOf } from '../src/kit/variants.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

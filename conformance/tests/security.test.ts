@@ -2,11 +2,11 @@
 // routes refuse non-admins; a disconnected session's token stops working; one user cannot read or
 // change another user's sessions or buy orders.
 import { beforeAll, describe, it } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { isConnected, type Operation, operations } from '../src/document.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { assertThat, call } from '../src/http.ts';
-import { buildRequest } from '../src/requests.ts';
+import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, call } from '../src/kit/http.ts';
+import { buildRequest } from '../src/kit/requests.ts';
+import { isConnected, type Operation, operations } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 

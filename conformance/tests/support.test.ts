@@ -5,10 +5,10 @@
 // numbers count per user; HTML tags are stripped from what is stored, entities are kept as sent.
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { needsVariant } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 

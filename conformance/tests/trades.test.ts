@@ -3,10 +3,10 @@
 // state 2 while the offer is out, removed when it is accepted, held when it fails until an admin
 // reverts the trade; the trade lists, resend, and every message.
 import { beforeAll, describe, it } from 'vitest';
-import { content, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, imagedItem, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/http.ts';
-import { getAs as get, postAs as post } from '../src/user-calls.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
 

@@ -2,13 +2,13 @@
 // "2FA reset: link valid 24 hours (second variant)"). The reference variant is the second
 // (envelope A); the checks read the payload of either envelope, and follow the variant each answer
 // shows (variants.ts): a check of the second variant's own rules skips on a first-variant target.
-// TOTP codes are computed by the suite (src/two-factor.ts), an independent check of the server's TOTP.
+// TOTP codes are computed by the suite (src/kit/two-factor.ts), an independent check of the server's TOTP.
 import { beforeAll, describe, it } from 'vitest';
-import { content, getOk, needsHelpers, resetIfPossible } from '../src/behavior.ts';
-import { helpers, session } from '../src/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/http.ts';
-import { activateTwoFactor as activate, totp } from '../src/two-factor.ts';
-import { needsVariant, variantOf } from '../src/variants.ts';
+import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { activateTwoFactor as activate, totp } from '../src/kit/two-factor.ts';
+import { needsVariant, variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -68,6 +68,8 @@ describe('GET /user/2FA/create and POST /user/2FA/validate', () => {
     });
     assertThat(ok, ok.status === 200 && content(ok) === '2FA activated', 'the current code activates');
     assertThat(ok, (await twoFa(me)) === 'true', 'GET /user/infos shows 2fa true');
+    // The codes of base32's TOTP, sent with key as the secret, activate; another window or key does not.
+    pinsMeaning('GET /user/2FA/create base32', 'GET /user/2FA/create key');
   });
 
   it('Given no secret was created, validate answers 2FA not set up [R-MSG-2FA-VALIDATE]', async (ctx) => {
@@ -114,6 +116,15 @@ describe('POST /user/reset2FA/ask and /validate', () => {
           content(removed).twoFactorEnabled === false &&
           content(removed).message === '2FA has been removed',
         '2FA is removed',
+      );
+      // The requestId of the ask is the one validate needs; the reset expires 24 h after it.
+      pinsMeaning(
+        'POST /user/reset2FA/ask requestId',
+        'POST /user/reset2FA/ask emailSent',
+        'POST /user/reset2FA/ask expiresAt',
+        'POST /user/reset2FA/ask message',
+        'POST /user/reset2FA/validate message',
+        'POST /user/reset2FA/validate twoFactorEnabled',
       );
     }
     assertThat(ask, (await twoFa(me)) === 'false', 'GET /user/infos shows 2fa false');

@@ -5,8 +5,8 @@
 // on a target that numbers things differently.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { findOperation, type Json } from '../document.ts';
-import type { Exchange } from './client.ts';
+import { findOperation, type Json } from '../oracle/document.ts';
+import type { ExplorerCall } from './client.ts';
 
 const helpersDocument: Json = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json'), 'utf8'),
@@ -28,8 +28,8 @@ const IDS = new Set(['itemid', 'itemId', 'ids', 'assetId', 'owner', 'platformId'
 export function arazzoWorkflow(f: {
   kind: string;
   message: string;
-  exchanges: Exchange[];
-  evidence: Exchange[];
+  exchanges: ExplorerCall[];
+  evidence: ExplorerCall[];
 }): Json {
   // Values the run created, mapped to the runtime expression of the step output that holds them.
   const known = new Map<string, string>();

@@ -1,15 +1,17 @@
 // The explorer's HTTP client: every exchange of a run is kept in order (what it did, to print the
 // shrunk sequence as curl lines and write it as a workflow), and every answer of a public route is
 // checked with the suite's own contract check (contract.ts) before anything reads it.
-import { checkResponse, errorMessage } from '../contract.ts';
-import { findOperation } from '../document.ts';
-import { curlLine } from '../http.ts';
-import { findHelper } from '../not-implemented.ts';
+
+import { curlLine } from '../kit/http.ts';
+import { findHelper } from '../kit/not-implemented.ts';
+import { checkResponse, errorMessage } from '../oracle/contract.ts';
+import { findOperation } from '../oracle/document.ts';
 
 /** Why the exchange was sent: preparing the run, a step of the sequence, or reading the state. */
 export type Phase = 'setup' | 'step' | 'observe';
 
-export interface Exchange {
+/** One request of an exploration and its answer, kept in the run's log in order. */
+export interface ExplorerCall {
   phase: Phase;
   /** The step of the run it belongs to (0: the set-up). */
   step: number;
@@ -32,8 +34,8 @@ export interface Exchange {
 export class Violation extends Error {
   /** A short stable name (`money is conserved`): shrinking keeps only failures of the same kind. */
   readonly kind: string;
-  readonly evidence: Exchange[];
-  constructor(kind: string, message: string, evidence: Exchange[] = []) {
+  readonly evidence: ExplorerCall[];
+  constructor(kind: string, message: string, evidence: ExplorerCall[] = []) {
     super(`${kind}: ${message}`);
     this.kind = kind;
     this.evidence = evidence;
@@ -42,7 +44,7 @@ export class Violation extends Error {
 
 export interface Client {
   base: string;
-  log: Exchange[];
+  log: ExplorerCall[];
   /** The step the next exchanges belong to. */
   label: number;
   send(
@@ -50,12 +52,12 @@ export interface Client {
     method: 'GET' | 'POST',
     path: string,
     opts?: { json?: unknown; token?: string; ip?: string; query?: Record<string, string | number> },
-  ): Promise<Exchange>;
+  ): Promise<ExplorerCall>;
 }
 
 /** A client of `base` keeping its exchanges in `log`. */
 export function client(base: string): Client {
-  const log: Exchange[] = [];
+  const log: ExplorerCall[] = [];
   return {
     base,
     log,
@@ -82,7 +84,7 @@ export function client(base: string): Client {
           parsed = text;
         }
       const curl = curlLine(method, url, headers, body);
-      const exchange: Exchange = {
+      const exchange: ExplorerCall = {
         phase,
         step: this.label,
         method,
@@ -123,7 +125,7 @@ export function client(base: string): Client {
 }
 
 /** A one-line picture of an answer: status and message, or the start of the body. */
-export function received(x: Exchange): string {
+export function received(x: ExplorerCall): string {
   if (x.message !== undefined) return `${x.status} ${JSON.stringify(x.message)}`;
   const text = typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
   return `${x.status} ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;

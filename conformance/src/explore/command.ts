@@ -1,7 +1,7 @@
 // The `explore` command of the CLI: checks the target (it must be this API and expose the test
 // helpers: exploration needs known state and a clock), runs or replays, prints the report.
 // Exit codes as the CLI's: 0 every invariant held, 1 a failure, 2 the run cannot start.
-import { probeTarget } from '../probe.ts';
+import { probeTarget } from '../run/probe.ts';
 import { type ExploreResult, explore, replay, report } from './explore.ts';
 
 export interface ExploreCommand {

@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../../packages/mock/src/mock.ts';
 import { startTestServer } from '../../../packages/server/src/routes/test-harness.fixture.ts';
-import { runCli } from '../cli-process.ts';
-import { findOperation } from '../document.ts';
-import { FAULTS, type Fault, STATE_FAULTS, startFaultyProxy } from '../faults.ts';
-import { findHelper } from '../not-implemented.ts';
-import { partial, removedBy } from '../partial.fixture.ts';
+import { findHelper } from '../kit/not-implemented.ts';
+import { findOperation } from '../oracle/document.ts';
+import { runCli } from '../testing/cli-process.ts';
+import { FAULTS, type Fault, STATE_FAULTS, startFaultyProxy } from '../testing/faults.ts';
+import { partial, removedBy } from '../testing/partial.fixture.ts';
 import { curlLines, explore, readReplay, replay } from './explore.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'explore-'));

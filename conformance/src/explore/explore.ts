@@ -8,9 +8,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { notImplementedReason } from '../not-implemented.ts';
+import { notImplementedReason } from '../kit/not-implemented.ts';
 import { arazzoWorkflow } from './arazzo.ts';
-import { client, type Exchange, Violation } from './client.ts';
+import { client, type ExplorerCall, Violation } from './client.ts';
 import { leftOutInvariants, probeReads } from './invariants.ts';
 import { Missing, type Real, setUp } from './model.ts';
 import { leftOutSteps } from './step-kit.ts';
@@ -35,9 +35,9 @@ export interface Failure {
   /** The shrunk sequence. */
   steps: StepRecord[];
   /** The exchanges of its last play (set-up and steps, then the reads that show the failure). */
-  exchanges: Exchange[];
+  exchanges: ExplorerCall[];
   /** The reads (or the answer) that show the failure. */
-  evidence: Exchange[];
+  evidence: ExplorerCall[];
   /** Whether playing the shrunk sequence again failed the same way. */
   replays: boolean;
   files: { replay: string; arazzo: string };

@@ -9,9 +9,9 @@
 // read that answered 404 when the session started is not sent, and the entries needing it are left
 // out (`leftOutInvariants`, said in the report as the suite says its skips); the others still run.
 
-import { notImplementedReason } from '../not-implemented.ts';
-import { balancePage } from '../variants.ts';
-import { type Exchange, type Phase, received, Violation } from './client.ts';
+import { notImplementedReason } from '../kit/not-implemented.ts';
+import { balancePage } from '../kit/variants.ts';
+import { type ExplorerCall, type Phase, received, Violation } from './client.ts';
 import { type Model, type Real, reservedOf, sellerShare } from './model.ts';
 
 /** The public reads the invariants are made of, by the operation each sends. */
@@ -47,11 +47,11 @@ const USER_READS: [Read, string, Record<string, number>][] = [
 ];
 
 /** A user's reads (those the target implements). */
-type UserView = Partial<Record<Read, Exchange>>;
+type UserView = Partial<Record<Read, ExplorerCall>>;
 interface ItemView {
   item: number;
-  list?: Exchange;
-  count?: Exchange;
+  list?: ExplorerCall;
+  count?: ExplorerCall;
 }
 
 /** What one check sees: the reads of every user and item, the model, the run. */
@@ -133,7 +133,7 @@ export function leftOutInvariants(missing: ReadonlySet<string>): { invariant: st
   });
 }
 
-const fail = (kind: string, message: string, ...evidence: Exchange[]): never => {
+const fail = (kind: string, message: string, ...evidence: ExplorerCall[]): never => {
   throw new Violation(kind, `${message}\n  received: ${evidence.map(received).join('\n            ')}`, evidence);
 };
 
@@ -195,7 +195,7 @@ const isolated = (read: Read, foreign: (row: Json, u: number, s: State) => strin
   },
 });
 
-const listOf = (read: Read, x: Exchange): Json[] =>
+const listOf = (read: Read, x: ExplorerCall): Json[] =>
   ({
     orders: x.body.content.values,
     purchases: x.body.content.purchases,
@@ -247,9 +247,9 @@ export const INVARIANTS: Invariant[] = [
     kind: 'the state can be read',
     needs: [],
     check: ({ users, items }) => {
-      const reads: [string, Exchange | undefined][] = [
-        ...users.flatMap((v, u) => Object.entries(v).map(([k, x]): [string, Exchange] => [`${name(u)} ${k}`, x])),
-        ...items.flatMap((i): [string, Exchange | undefined][] => [
+      const reads: [string, ExplorerCall | undefined][] = [
+        ...users.flatMap((v, u) => Object.entries(v).map(([k, x]): [string, ExplorerCall] => [`${name(u)} ${k}`, x])),
+        ...items.flatMap((i): [string, ExplorerCall | undefined][] => [
           [`item ${i.item}`, i.list],
           [`item ${i.item}`, i.count],
         ]),
@@ -321,7 +321,7 @@ export const INVARIANTS: Invariant[] = [
     kind: PLACES,
     needs: ['inventory', 'onSale'],
     check: ({ users, m }) => {
-      const seen = new Map<string, { here: string[]; x: Exchange[] }>();
+      const seen = new Map<string, { here: string[]; x: ExplorerCall[] }>();
       for (const [u, v] of users.entries())
         for (const [where, x] of [
           ['inventory', v.inventory!],

@@ -1,7 +1,7 @@
 // What the steps share: the answer check, picking by index, the seed's matching and sale.
 import fc from 'fast-check';
-import { notImplementedReason } from '../not-implemented.ts';
-import { type Exchange, received, Violation } from './client.ts';
+import { notImplementedReason } from '../kit/not-implemented.ts';
+import { type ExplorerCall, received, Violation } from './client.ts';
 import { type AssetModel, type Model, type OrderModel, type Real, sellerShare, USERS } from './model.ts';
 
 export type Args = Record<string, number | string>;
@@ -17,7 +17,7 @@ export interface StepKind {
 export const ANSWER = 'the answer is the one the seed rules give';
 
 /** Fails unless the answer's status (and message, if given) is one of `allowed`. */
-export function expectAnswer(x: Exchange, allowed: { status: number; message?: string }[], why: string): void {
+export function expectAnswer(x: ExplorerCall, allowed: { status: number; message?: string }[], why: string): void {
   const hit = allowed.some(
     (a) => a.status === x.status && (a.message === undefined || a.message === (x.message as string)),
   );
@@ -36,7 +36,7 @@ export const choice = fc.nat({ max: 999 });
 export const as = (r: Real, u: number) => ({ token: r.actors[u]!.token, ip: r.actors[u]!.ip });
 
 /** A 404: the target does not implement the operation; nothing changed (recorded in `m.missing`). */
-export function notImplemented(m: Model, x: Exchange): boolean {
+export function notImplemented(m: Model, x: ExplorerCall): boolean {
   if (x.status !== 404) return false;
   m.missing.add(x.operation);
   return true;

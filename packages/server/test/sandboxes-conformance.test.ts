@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startServer } from '@marketplace/server';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../conformance/src/cli-process.ts';
+import { runCli } from '../../../conformance/src/testing/cli-process.ts';
 import { parseConfig } from '../src/config.ts';
 
 describe('two conformance runs at once on two sandboxes of one server', () => {

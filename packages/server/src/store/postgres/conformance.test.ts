@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../../../conformance/src/cli-process.ts';
+import { runCli } from '../../../../../conformance/src/testing/cli-process.ts';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { auditMoney } from '../../domain/audit.ts';
 import { contentOf, startInstances, startRoundRobin } from './instances.fixture.ts';

@@ -1,0 +1,109 @@
+// The contract check applied to every response the suite sees: the status is documented for the
+// operation (or is one of the shared 403/404/429/500 answers), the body is JSON in the documented
+// envelope and validates against the documented schema (Ajv, JSON Schema 2020-12, on the bundled
+// document), a 429 carries the four integer rate-limit headers, and a business error's message is
+// one the operation (or the document, globally) lists.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { deref, document, findOperation, globalMessages, type Json } from './document.ts';
+import { apiPath } from './target-url.ts';
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+addFormats.default(ajv);
+ajv.addSchema({ ...document, $id: 'doc' }, 'doc');
+
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+function validatorFor(pointer: string): ReturnType<typeof ajv.compile> {
+  let v = validators.get(pointer);
+  if (!v) {
+    v = ajv.compile({ $ref: `doc#${pointer}` });
+    validators.set(pointer, v);
+  }
+  return v;
+}
+
+const pointerEscape = (p: string) => p.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** A message template (`invalid deposit key for assetId: <asset_id>`) as a regular expression. */
+export function templateRegex(message: string): RegExp {
+  return new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[a-z_]+>/gi, '.+')}$`);
+}
+
+/** A request and its answer as the suite recorded them (its client, the proxy): what `checkResponse` judges. */
+export interface RecordedExchange {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  contentType: string;
+}
+
+const SHARED = ['403', '404', '429', '500'];
+
+/**
+ * Every way a recorded exchange breaks the document; empty when it conforms. `target`: the base URL
+ * the exchange was sent to, when it has a path of its own (a sandbox's `/sandboxes/<id>`).
+ */
+export function checkResponse(exchange: RecordedExchange, target?: string | URL): string[] {
+  const path = apiPath(new URL(exchange.url), target);
+  const found = findOperation(exchange.method, path);
+  if (!found)
+    return exchange.status === 404
+      ? []
+      : [`${exchange.method} ${path} is not in the document but answered ${exchange.status}`];
+  const status = String(exchange.status);
+  const documented = found.op.responses[status];
+  if (!documented && !SHARED.includes(status)) return [`status ${status} is not documented for ${found.name}`];
+  if (exchange.status === 429) {
+    const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].filter(
+      (h) => !/^\d+$/.test(exchange.headers[h] ?? ''),
+    );
+    if (missing.length) return [`429 without integer ${missing.join(', ')}`];
+  }
+  const SHARED_NAMES: Record<string, string> = {
+    403: 'Forbidden',
+    404: 'NotFound',
+    429: 'TooManyRequests',
+    500: 'InternalError',
+  };
+  const raw = documented ?? { $ref: `#/components/responses/${SHARED_NAMES[status]}` };
+  const response = deref(raw);
+  const media = Object.keys(response?.content ?? {});
+  const type = exchange.contentType.split(';')[0]!.trim();
+  if (media.length && !media.includes(type)) return [`content type ${type} is not documented (${media.join(', ')})`];
+  if (type !== 'application/json') return [];
+  // The schema's JSON pointer: through the shared response when the operation references one.
+  const where =
+    typeof raw.$ref === 'string'
+      ? raw.$ref.slice(1)
+      : `/paths/${pointerEscape(found.path)}/${found.method.toLowerCase()}/responses/${status}`;
+  const validate = validatorFor(`${where}/content/application~1json/schema`);
+  if (!validate(exchange.body)) {
+    return (validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message}`);
+  }
+  if (exchange.status === 300) {
+    const message = errorMessage(exchange.body);
+    const listed: { message: string; type?: string }[] = [...(found.op['x-error-messages'] ?? []), ...globalMessages];
+    const known = listed.some((m) =>
+      typeof message === 'string'
+        ? templateRegex(m.message).test(message)
+        : m.type !== undefined && m.type === (message as Json)?.type,
+    );
+    if (!known) return [`300 message ${JSON.stringify(message)} is not documented for ${found.name}`];
+  }
+  return [];
+}
+
+/** The message of an error body in either envelope. */
+export function errorMessage(body: unknown): unknown {
+  const b = body as Json;
+  return b?.message ?? b?.content;
+}
+
+/** The text of an error message, also when it is an object `{type, message}`. */
+export function messageText(message: unknown): string | undefined {
+  if (typeof message === 'string') return message;
+  const text = (message as Json)?.message;
+  return typeof text === 'string' ? text : undefined;
+}

@@ -1,0 +1,141 @@
+// The meaning matrix (issue 32), beside the rule matrix of rules.ts: every field of every documented
+// success answer, and every documented event, needs a passing test whose data makes the nearest
+// wrong readings give another value (counts vs units, open vs settled, gross vs net, first vs last,
+// by creation vs by activity, ID vs slug, the period's unit). A shape check cannot tell a total that
+// counts open requests from one that counts settled ones: only data where the two differ can.
+//
+// The fields are read from the document (the success response schemas), so a field the document
+// gains appears in `missingMeanings` by itself. A test says which meanings its data pins with
+// `pinsMeaning('GET /user/getCashoutHistory totalCashedOut')` (http.ts), the way it names its rules.
+import { readFileSync } from 'node:fs';
+import { deref, type Json, operations } from '../oracle/document.ts';
+
+/** The envelope's own keys: their meaning is the envelope's, checked on every answer. */
+const ENVELOPE = new Set(['err', 'success', 'content', 'status', 'data']);
+
+/** The property paths a schema describes (`cashouts[].amount`), through refs, allOf/oneOf/anyOf and items. */
+function fieldPaths(schema: Json, prefix: string, out: Set<string>, seen: Set<Json> = new Set()): void {
+  const s = deref(schema);
+  if (!s || typeof s !== 'object' || seen.has(s)) return;
+  const inner = new Set(seen).add(s);
+  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) for (const x of s[k] ?? []) fieldPaths(x, prefix, out, inner);
+  if (s.items) fieldPaths(s.items, `${prefix}[]`, out, inner);
+  for (const x of s.prefixItems ?? []) fieldPaths(x, `${prefix}[]`, out, inner);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object')
+    fieldPaths(s.additionalProperties, `${prefix}.*`, out, inner);
+  for (const [name, sub] of Object.entries(s.properties ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    out.add(path);
+    fieldPaths(sub, path, out, inner);
+  }
+}
+
+/**
+ * Every field of every documented success answer, as `METHOD /path field` with the field's path
+ * under the envelope's payload (`GET /user/getCashoutHistory cashouts[].amount`).
+ */
+export function documentedFields(): string[] {
+  const keys = new Set<string>();
+  for (const o of operations) {
+    const ok = deref(o.op.responses?.['200']);
+    for (const media of Object.values<Json>(ok?.content ?? {})) {
+      const paths = new Set<string>();
+      fieldPaths(media.schema, '', paths);
+      for (const p of paths) {
+        const [top, ...rest] = p.split('.');
+        const field = top === 'content' || top === 'data' ? rest.join('.') : ENVELOPE.has(p) ? '' : p;
+        if (field) keys.add(`${o.name} ${field}`);
+      }
+    }
+  }
+  return [...keys].sort();
+}
+
+/**
+ * The events the document promises besides answers (seed "Events", "Administration", "User
+ * account"), as the outbox test helper shows them: each needs a test whose data tells it from its
+ * nearest miss (sent for the other transition, to another address, twice, or not at all).
+ */
+export const EVENTS: readonly string[] = [
+  'event moderation: POST /admin/ban bans',
+  'event moderation: POST /admin/ban unbans (time 0)',
+  'event moderation: POST /admin/support/post',
+  'event affiliate: POST /user/setAffiliates',
+  'event email: POST /user/email/change/request (the code to the new address)',
+  'event email: cashout stages',
+  'event email: buyOrderFilled',
+  'event email: itemSold',
+  'event email: tradeCompleted',
+  'event email: offerReceived',
+  'event email: depositCompleted',
+  'event email: marketing (never sent)',
+];
+
+/**
+ * Meanings the document leaves open, and why: the suite accepts each reading there, so no test
+ * can tell the readings apart (and none must).
+ */
+const WORDING_OPEN =
+  'a confirmation whose wording neither the seed nor the document fixes (the description says only that it confirms; examples are not normative): any text is accepted';
+
+export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    [
+      'POST /admin/support/post message',
+      'POST /admin/support/status message',
+      'POST /admin/support/block message',
+      'POST /admin/ban message',
+      'POST /inventory/withdraw message',
+      'POST /cashout/process message',
+      'POST /cashout/link message',
+      'POST /cashout/unlink message',
+      'POST /cashout/cancel message',
+      'POST /support/create message',
+      'POST /support/post message',
+    ].map((key) => [key, WORDING_OPEN]),
+  ),
+  'GET /user/infos informations.message':
+    'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed',
+  'GET /user/getSalesHistory sales[].status':
+    'the seed names a sale record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
+  'GET /user/getPurchaseHistory purchases[].status':
+    'the seed names a purchase record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
+};
+
+/**
+ * The fields and events no test pins yet (issue 32 lands the matrix before it is full): a
+ * committed list that may only shrink. `src/testing/suite.test.ts` requires it to be exactly what the
+ * reference run leaves unpinned, so a test that pins one must take it off the list, and a field
+ * the document gains must be pinned or added here on purpose.
+ */
+export function notYetPinned(): ReadonlySet<string> {
+  // Read when asked: the published package compiles this module but ships no .txt beside it.
+  return new Set(
+    readFileSync(new URL('./meanings-not-yet.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
+}
+
+/** Every meaning the matrix needs pinned: the documented fields and the events. */
+export const allMeanings = (): string[] => [...documentedFields(), ...EVENTS];
+
+/**
+ * The fields and events no passing test pins, the open ones aside: `GET /user/getCashoutHistory
+ * totalCashedOut`. A failed or skipped test pins nothing.
+ */
+export function missingMeanings(
+  outcomes: { state: 'passed' | 'failed' | 'skipped'; meanings?: string[] }[],
+  all: string[] = allMeanings(),
+): string[] {
+  const pinned = new Set(outcomes.flatMap((o) => (o.state === 'passed' ? (o.meanings ?? []) : [])));
+  return all.filter((m) => !pinned.has(m) && !(m in OPEN_MEANINGS));
+}
+
+const PINS = /pinsMeaning\(\s*((?:'[^']*'\s*,?\s*)+)\)/g;
+
+/** The meanings a test file's source pins (`pinsMeaning('…', '…')`), for the check against misspelt keys. */
+export function pinnedIn(source: string): string[] {
+  return [...source.matchAll(PINS)].flatMap((m) => [...m[1]!.matchAll(/'([^']*)'/g)].map((q) => q[1]!));
+}
