@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Json } from '../packages/contract/src/document.ts';
 import { breakingChanges, checkRelease, releasedVersions } from './breaking-changes.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: fixture documents
-type Json = any;
 
 /** A small document: one operation with a body, a query parameter and an enveloped answer. */
 function doc(version = '1.0.0'): Json {

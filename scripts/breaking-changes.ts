@@ -14,9 +14,7 @@
 // Additions (operations, optional fields, response fields, enum values in requests) are not.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked generically
-type Json = any;
+import { type Json, resolveRef } from '../packages/contract/src/document.ts';
 
 export interface Breaking {
   operation: string;
@@ -38,18 +36,6 @@ const PERMISSION_RANK: Record<string, number> = {
   'Connected + API + 2FA': 3,
   admin: 4,
 };
-
-/** Follows local `$ref`s (`#/components/...`) until a node without one. */
-function resolveRef(doc: Json, node: Json, seen = new Set<string>()): Json {
-  if (!node || typeof node !== 'object' || typeof node.$ref !== 'string') return node;
-  if (seen.has(node.$ref)) return {};
-  seen.add(node.$ref);
-  const target = node.$ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce((at: Json, key: string) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
-  return resolveRef(doc, target, seen);
-}
 
 /** A schema's JSON types as a set (`type` may be a string or a list; none means any). */
 function typesOf(schema: Json): Set<string> | undefined {

@@ -3,8 +3,7 @@
 // own examples, so a sample is a request the document describes; code-samples.test.ts type-checks
 // every TypeScript sample and byte-compiles every Python one.
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-type Json = any;
+import { type Json, resolveRef } from '../packages/contract/src/document.ts';
 
 /** The example request body of an operation, if it documents one. */
 export function exampleBody(op: Json): unknown {
@@ -30,14 +29,7 @@ export function exampleValue(parameter: Json): unknown {
 
 /** The operation's parameters with `$ref`s resolved against the document. */
 function parametersOf(doc: Json, op: Json): Json[] {
-  return (op.parameters ?? []).map((p: Json) =>
-    p.$ref
-      ? p.$ref
-          .split('/')
-          .slice(1)
-          .reduce((node: Json, key: string) => node[key], doc)
-      : p,
-  );
+  return (op.parameters ?? []).map((p: Json) => resolveRef(doc, p));
 }
 
 const needsUser = (op: Json) => !['None', 'API only'].includes(op['x-permission']);

@@ -3,8 +3,7 @@
 // code and example name (`Prefer: code=300, example=noBuyOrderFound`); the names are the keys of
 // each response's `examples`, and an error message is matched to the example carrying it.
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-type Json = any;
+import { type Json, resolveRef } from '../packages/contract/src/document.ts';
 
 export interface MockExample {
   status: string;
@@ -12,17 +11,6 @@ export interface MockExample {
   /** The error message the example carries, when it has one. */
   message?: string;
 }
-
-const resolveRef = (doc: Json, node: Json): Json =>
-  node?.$ref
-    ? resolveRef(
-        doc,
-        node.$ref
-          .split('/')
-          .slice(1)
-          .reduce((n: Json, key: string) => n?.[key], doc),
-      )
-    : node;
 
 /** The message an error body carries: envelope A `content`, its `content.message`, or B's `message`. */
 export function messageOf(body: Json): string | undefined {

@@ -5,9 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-
-// biome-ignore lint/suspicious/noExplicitAny: Arazzo and OpenAPI documents are plain data
-type Json = any;
+import type { Json } from '../packages/contract/src/document.ts';
 
 export interface Operation {
   method: string;

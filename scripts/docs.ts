@@ -11,6 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bodyLimitOf } from '../packages/contract/src/body-limit.ts';
+import type { Json } from '../packages/contract/src/document.ts';
 import { ANONYMOUS_BODY_LIMIT } from '../packages/server/src/http/app.ts';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { clientSample, curlSample, pythonSample } from './code-samples.ts';
@@ -18,8 +19,6 @@ import { errorExamples, exampleFor, type MockExample, preferHeader } from './doc
 import { addWorkflowPages } from './docs-workflows.ts';
 import { TOOLS_DIR } from './generated-files.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-type Json = any;
 const root = resolve(import.meta.dirname, '..');
 
 const cell = (text: string) => text.replaceAll('|', '\\|');

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import type { Json } from '../packages/contract/src/document.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: the document is plain YAML data
-export type Json = any;
+export type { Json };
 
 /** The document of `file` with every `$ref` resolved in place. */
 export function loadDocument(file: string): Json {

@@ -21,6 +21,7 @@ export const ARTIFACTS = [
   'packages/types/src/openapi.ts',
   'packages/types/src/test-helpers.ts',
   'packages/types/src/operation-index.ts',
+  'packages/types/src/test-helper-index.ts',
 ] as const;
 
 /** Bundles one API of redocly.yaml with the Redocly CLI and returns the parsed document. */
@@ -56,14 +57,8 @@ interface OperationEntry {
   messages: string[];
 }
 
-/**
- * What the types cannot say: each operation's ID, permission level and documented business error
- * messages (`x-error-messages`), by path and method, as literal types. The client names the
- * operation of an error with it and types a 300's message as the union of the documented ones.
- * Written from the contract's `indexOperations`, the table the server and the mock read at run
- * time, so the operation facts have one derivation.
- */
-export function operationIndex(doc: Record<string, unknown>): string {
+/** Each operation's ID, permission level and distinct documented messages, by path and method. */
+function indexByPath(doc: Record<string, unknown>): Record<string, Record<string, OperationEntry>> {
   const index: Record<string, Record<string, OperationEntry>> = {};
   for (const op of indexOperations(doc).values()) {
     index[op.path] ??= {};
@@ -73,16 +68,43 @@ export function operationIndex(doc: Record<string, unknown>): string {
       messages: [...new Set(op.errorMessages.map((m) => m.message))],
     };
   }
+  return index;
+}
+
+/**
+ * What the types cannot say: each operation's ID, permission level and documented business error
+ * messages (`x-error-messages`), by path and method, as literal types. The client names the
+ * operation of an error with it and types a 300's message as the union of the documented ones;
+ * the server's handlers may answer only those (by operationId, types/src/operation-types.ts).
+ * Written from the contract's `indexOperations`, the table the server and the mock read at run
+ * time, so the operation facts have one derivation.
+ */
+export function operationIndex(doc: Record<string, unknown>): string {
   const globals = ((doc['x-global-error-messages'] as { message: string }[] | undefined) ?? []).map((m) => m.message);
   return [
     `// ${GENERATED_NOTE}`,
     `// Source: ${doc['x-source']}`,
     '',
     '/** Operation ID, permission level and documented business error messages, by path and method. */',
-    `export const operationIndex = ${JSON.stringify(index, null, 2)} as const;`,
+    `export const operationIndex = ${JSON.stringify(indexByPath(doc), null, 2)} as const;`,
     '',
     '/** Messages any operation may answer (`x-global-error-messages`; `<field>` stands for a field name). */',
     `export const globalErrorMessages = ${JSON.stringify(globals, null, 2)} as const;`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The same index for the test-helpers document: the reference server registers its helpers by
+ * operationId from it, and a helper may answer only the messages its operation documents.
+ */
+export function testHelperIndex(doc: Record<string, unknown>): string {
+  return [
+    `// ${GENERATED_NOTE}`,
+    `// Source: ${doc['x-source']}`,
+    '',
+    '/** Test-helper operation ID, permission level and documented error messages, by path and method. */',
+    `export const testHelperIndex = ${JSON.stringify(indexByPath(doc), null, 2)} as const;`,
     '',
   ].join('\n');
 }
@@ -99,6 +121,7 @@ export async function generate(repoRoot: string, outRoot: string): Promise<void>
     'packages/types/src/openapi.ts': await types(api),
     'packages/types/src/test-helpers.ts': await types(helpers),
     'packages/types/src/operation-index.ts': operationIndex(api),
+    'packages/types/src/test-helper-index.ts': testHelperIndex(helpers),
   };
   // The tool files are a folder: written anew, so an operation taken out leaves no page behind.
   rmSync(join(outRoot, TOOLS_DIR), { recursive: true, force: true });

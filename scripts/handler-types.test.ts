@@ -1,6 +1,7 @@
 // The server's handlers are typed from the document: in a copy of the document where a request
-// field is renamed and a response field changes its type, regenerated types make `tsc` fail in the
-// handlers of exactly those operations (packages/server/src/http/context.ts, ADR 0026).
+// field is renamed and a response field changes its type, or where an operation no longer lists a
+// message its handler answers, regenerated types make `tsc` fail in the handlers of exactly those
+// operations (packages/server/src/http/context.ts, ADR 0026).
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,13 +9,50 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, expect, it } from 'vitest';
+import { operationIndex } from './generated.ts';
 
 const repo = resolve(import.meta.dirname, '..');
 const scratch = mkdtempSync(join(tmpdir(), 'handler-types-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-it('tsc fails in the handler whose operation the document changed', { timeout: 180_000 }, async () => {
-  const doc = JSON.parse(readFileSync(join(repo, 'openapi/bundled/openapi.json'), 'utf8'));
+/** The files under packages/server/src where `tsc` fails once the types are generated from `doc`, and its output. */
+async function failingWith(doc: Record<string, unknown>, name: string): Promise<{ failing: string[]; output: string }> {
+  const dir = join(scratch, name);
+  const types = join(dir, 'types');
+  cpSync(join(repo, 'packages/types/src'), types, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  writeFileSync(
+    join(types, 'openapi.ts'),
+    astToString(await openapiTS(doc as never, { alphabetize: false, exportType: false })),
+  );
+  writeFileSync(join(types, 'operation-index.ts'), operationIndex(doc));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      extends: join(repo, 'tsconfig.json'),
+      compilerOptions: {
+        paths: { '@marketplace/types': [join(types, 'index.ts')] },
+        typeRoots: [join(repo, 'node_modules/@types')],
+      },
+      include: [join(repo, 'packages/server/src/routes'), join(repo, 'packages/server/src/http/context.ts')],
+      exclude: [join(repo, 'packages/server/src/**/*.test.ts')],
+    }),
+  );
+  const tsc = join(repo, 'node_modules/typescript/bin/tsc');
+  const output = await promisify(execFile)(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], {
+    maxBuffer: 16 * 1024 * 1024,
+  }).then(
+    () => '',
+    (e: { stdout: string }) => e.stdout,
+  );
+  const files = new Set([...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1] ?? ''));
+  return { failing: [...files].map((f) => f.replace(/^.*packages\/server\/src\//, '')).sort(), output };
+}
+
+const bundled = () => JSON.parse(readFileSync(join(repo, 'openapi/bundled/openapi.json'), 'utf8'));
+
+it('tsc fails in the handler whose operation the document changed', { timeout: 300_000 }, async () => {
+  const doc = bundled();
   // A request field renamed: the buy order's `itemid` becomes `itemId`.
   const order = doc.components.schemas.BuyOrderCreateRequest;
   order.properties.itemId = order.properties.itemid;
@@ -30,39 +68,24 @@ it('tsc fails in the handler whose operation the document changed', { timeout: 1
   expect(JSON.stringify(patched)).not.toBe(JSON.stringify(content));
   doc.paths['/user/balance'].get.responses['200'].content['application/json'].schema = patched;
 
-  const types = join(scratch, 'types');
-  cpSync(join(repo, 'packages/types/src'), types, { recursive: true });
-  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ type: 'module' }));
-  writeFileSync(
-    join(types, 'openapi.ts'),
-    astToString(await openapiTS(doc, { alphabetize: false, exportType: false })),
-  );
-  writeFileSync(
-    join(scratch, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(repo, 'tsconfig.json'),
-      compilerOptions: {
-        paths: { '@marketplace/types': [join(types, 'index.ts')] },
-        typeRoots: [join(repo, 'node_modules/@types')],
-      },
-      include: [join(repo, 'packages/server/src/routes'), join(repo, 'packages/server/src/http/context.ts')],
-      exclude: [join(repo, 'packages/server/src/**/*.test.ts')],
-    }),
-  );
-  const tsc = join(repo, 'node_modules/typescript/bin/tsc');
-  const output = await promisify(execFile)(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.json')], {
-    maxBuffer: 16 * 1024 * 1024,
-  }).then(
-    () => '',
-    (e: { stdout: string }) => e.stdout,
-  );
-  const failing = [...new Set([...output.matchAll(/^(\S+?\.ts)\(\d+,\d+\): error/gm)].map((m) => m[1] ?? ''))];
+  const { failing, output } = await failingWith(doc, 'fields');
   // The two handlers, and the table of every handler that then no longer holds.
-  expect(failing.map((f) => f.replace(/^.*packages\/server\/src\//, '')).sort()).toEqual([
-    'routes/account.ts',
-    'routes/buy-orders.ts',
-    'routes/index.ts',
-  ]);
+  expect(failing).toEqual(['routes/account.ts', 'routes/buy-orders.ts', 'routes/index.ts']);
   expect(output).toMatch(/itemid/);
   expect(output).toMatch(/balance/);
+});
+
+it('tsc fails in the handler that answers a message the document no longer lists', { timeout: 300_000 }, async () => {
+  const doc = bundled();
+  // `Not enough balance` dropped from POST /item/buyorder: placeOrder still answers it.
+  const op = doc.paths['/item/buyorder'].post;
+  const before = op['x-error-messages'].length;
+  op['x-error-messages'] = op['x-error-messages'].filter(
+    (m: { message: string }) => m.message !== 'Not enough balance',
+  );
+  expect(op['x-error-messages'].length).toBe(before - 1);
+
+  const { failing, output } = await failingWith(doc, 'messages');
+  expect(failing).toEqual(['routes/buy-orders.ts', 'routes/index.ts']);
+  expect(output).toMatch(/'"Not enough balance"' is not assignable/);
 });

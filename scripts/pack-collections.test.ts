@@ -10,9 +10,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../packages/contract/src/document.ts';
 import { packWorkspaces } from './pack.ts';
 import { answering, freePort, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
-import { type Json, toolOperations } from './tools-operations.ts';
+import { toolOperations } from './tools-operations.ts';
 
 const doc = JSON.parse(readFileSync(join(repo, 'openapi/bundled/openapi.json'), 'utf8'));
 const operations = toolOperations(doc);

@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { chromiumPath } from './ensure-chromium.ts';
 import { packWorkspaces } from './pack.ts';
-import { answering, freePort, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
+import { answering, freePort, installProject, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
 import { commandsOf, readmeBlock as shellBlockUnder } from './readme-blocks.ts';
 
 const PACKAGES = ['openapi', 'types', 'contract', 'client', 'server', 'mock', 'conformance'].map(
@@ -136,22 +136,7 @@ beforeAll(async () => {
   mkdirSync(app);
   // npm pack runs each workspace's prepack: a clean build of dist/ and, for the document, the docs page.
   const files = await packWorkspaces(tarballs);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({
-      name: 'a-team-project',
-      private: true,
-      type: 'module',
-      // Prism pulls in a telemetry postinstall; a team would say no to it the same way.
-      allowScripts: { '@scarf/scarf': false },
-      scarfSettings: { enabled: false },
-    }),
-  );
-  await run('npm', ['install', '--no-audit', '--no-fund', ...files], {
-    cwd: app,
-    env: userEnv(),
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await installProject(app, files);
   writeFileSync(join(app, 'first-calls.ts'), CLIENT_PROGRAM);
   writeFileSync(join(app, 'readme-frontend.ts'), readmeBlock('### Frontend: the client against the mock', 'ts'));
   writeFileSync(join(app, 'readme-docs.js'), readmeBlock('### Docs: the document and the docs page', 'js'));

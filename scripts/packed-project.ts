@@ -1,9 +1,10 @@
-// What the tests of the packed packages share (pack-install.test.ts, server-stubs.test.ts): a
+// What the tests of the packed packages share (pack-install, server-stubs, readme-installed): a
 // user's shell environment, free ports, bins started in their own
 // process group and stopped with their children.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { delimiter, dirname, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 export const run = promisify(execFile);
@@ -21,6 +22,26 @@ export function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     if (!/^(npm_|NODE_OPTIONS$|INIT_CWD$|VITEST|TEST$)/i.test(key)) env[key] = value;
   const path = (process.env.PATH ?? '').split(delimiter).filter((dir) => !dir.startsWith(repo));
   return { ...env, PATH: [dirname(process.execPath), ...path].join(delimiter), NO_COLOR: '1', ...extra };
+}
+
+/** A new project in `app` (its own package.json, no workspace around it) with the tarballs installed. */
+export async function installProject(app: string, tarballs: string[]): Promise<void> {
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({
+      name: 'a-team-project',
+      private: true,
+      type: 'module',
+      // Prism pulls in a telemetry postinstall; a team would say no to it the same way.
+      allowScripts: { '@scarf/scarf': false },
+      scarfSettings: { enabled: false },
+    }),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], {
+    cwd: app,
+    env: userEnv(),
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** A port nothing listens on right now. */

@@ -72,7 +72,7 @@ const BLOCKS: Record<string, Account> = {
     run: 'scripts/pack-collections.test.ts',
   },
   'README.md › ### Many sandboxes on one server › npx marketplace-server --sandboxes --db :memory: --port 8080 &': {
-    notRun: 'the sandboxes are tested in-process (packages/server/src/sandboxes.test.ts), not through these commands',
+    run: 'scripts/readme-installed.test.ts',
   },
   'README.md › ### Slow and failing on purpose › npx redocly respect openapi/workflows/*.arazzo.yaml --server marketplace=http://127.0.0.1:8080,testHelpers=http://127.0.0.1:8080':
     {
@@ -91,14 +91,13 @@ const BLOCKS: Record<string, Account> = {
     run: 'scripts/readme-postgres.test.ts',
   },
   'conformance/README.md › # Conformance suite › npx marketplace-conformance --target http://127.0.0.1:8080 --blocked-country KP':
-    { notRun: 'the three ways to point the suite (test mode, read-only deployment, mock) as written' },
+    { run: 'scripts/readme-installed.test.ts' },
   'conformance/README.md › ### Live traffic: `marketplace-conformance proxy` › npx marketplace-conformance proxy --target http://127.0.0.1:8080 --port 8090 --reporter html':
-    { notRun: 'the proxy is tested through its module (proxy.test.ts), not this command from the installed package' },
-  'conformance/README.md › ### Seeded exploration: `marketplace-conformance explore` › npx marketplace-conformance explore --target http://127.0.0.1:8080                # 60 s, a random seed (printed)':
-    { notRun: 'explore is tested from the sources (src/explore/), not these commands from the installed package' },
+    { run: 'scripts/readme-installed.test.ts' },
+  'conformance/README.md › ### Seeded exploration: `marketplace-conformance explore` › npx marketplace-conformance explore --target http://127.0.0.1:8080 --time 10      # 10 s (60 s by default), a random seed (printed)':
+    { run: 'scripts/readme-installed.test.ts' },
   "conformance/README.md › ## A team's adoption path › BASE=http://127.0.0.1:8080": {
-    notRun:
-      'readme-adoption.test.ts runs each step as written but against an address where nothing listens (the options reach the target check); no green run of them',
+    run: 'scripts/readme-installed.test.ts',
   },
   'packages/contract/README.md › ## Server stubs for a backend team › npx @marketplace/contract init market-api     # a TypeScript project of typed handler stubs behind the gate':
     {
@@ -110,7 +109,7 @@ const BLOCKS: Record<string, Account> = {
     how: 'installed from its tarball, marketplace-mock started on PORT',
   },
   "packages/mock/README.md › # @marketplace/mock › curl -H 'Prefer: delay=1500' http://127.0.0.1:4010/item/listing/count/1   # waits 1.5 s, then the example":
-    { notRun: 'the failures on purpose are tested in-process (on-purpose.test.ts), not these curl lines' },
+    { run: 'scripts/readme-installed.test.ts' },
   'packages/server/README.md › # @marketplace/server › npm install @marketplace/server': {
     equivalent: 'scripts/pack-install.test.ts',
     how: 'installed from its tarball, marketplace-server started with --port, --db :memory:, --test-mode and --demo',

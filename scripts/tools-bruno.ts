@@ -6,9 +6,10 @@
 // request but the public ones sends as its bearer. The .bru text is written by Bruno's own
 // serializer (@usebruno/lang), and `bru run` runs the folder (scripts/tools.test.ts).
 import { envJsonToBruV2, jsonToBruV2, jsonToCollectionBru } from '@usebruno/lang';
+import type { Json } from '../packages/contract/src/document.ts';
 import { GENERATED_NOTE } from './generated-files.ts';
 import { FILLS, KEEPS } from './tools-flows.ts';
-import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
+import { LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
 /** A folder's directory: its name in kebab case (the displayed name is in its folder.bru). */

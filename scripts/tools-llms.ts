@@ -4,9 +4,11 @@
 // scripts/docs.ts), its parameters and body fields, its answers with their example names, one
 // example answer, and the curl, TypeScript and Python samples. Links are relative, so they work in
 // the repository, in the installed package and wherever the folder is served.
+
+import { type Json, resolveRef } from '../packages/contract/src/document.ts';
 import { clientErrorSample, sampleMessage } from './code-samples.ts';
 import { GENERATED_NOTE } from './generated-files.ts';
-import { type Json, LOGIN, resolveRef, type ToolOperation } from './tools-operations.ts';
+import { LOGIN, type ToolOperation } from './tools-operations.ts';
 
 const cell = (text: unknown) =>
   String(text ?? '')

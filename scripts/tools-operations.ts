@@ -2,12 +2,10 @@
 // document's tag order, the login first), with the request its example values make and the answers
 // it documents.
 import { STATUS_CODES } from 'node:http';
+import { type Json, resolveRef } from '../packages/contract/src/document.ts';
 import { exampleBody, exampleUrl } from './code-samples.ts';
 import { decorate } from './docs.ts';
 import { DEMO_REQUESTS, RUN_BEFORE } from './tools-demo.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-export type Json = any;
 
 /** The operation that logs in: its answer's `content.jwt` becomes the `jwt` variable. */
 export const LOGIN = 'postUserLogin';
@@ -75,18 +73,6 @@ export interface ToolOperation {
   /** The first documented success example. */
   example?: ToolExample;
 }
-
-/** Follows local `$ref`s of the document to the node they name. */
-export const resolveRef = (doc: Json, node: Json): Json =>
-  node?.$ref
-    ? resolveRef(
-        doc,
-        node.$ref
-          .slice(2)
-          .split('/')
-          .reduce((at: Json, key: string) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc),
-      )
-    : node;
 
 /** The first named example (or `example`) of the first 2xx response. */
 function successExample(doc: Json, op: Json): ToolExample | undefined {

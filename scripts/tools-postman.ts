@@ -5,9 +5,10 @@
 // request's test script fills from `content.jwt`, and every request but the public ones sends it as
 // its bearer. `newman run` runs it as is (scripts/tools.test.ts runs it against the sandbox).
 import { createHash } from 'node:crypto';
+import type { Json } from '../packages/contract/src/document.ts';
 import { GENERATED_NOTE } from './generated-files.ts';
 import { FILLS, KEEPS } from './tools-flows.ts';
-import { type Json, LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
+import { LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';

@@ -4,7 +4,7 @@
 // (JSON Schema 2020-12): component references become `#/definitions/<name>`, `prefixItems` the
 // draft-07 tuple `items`, and what only documents (descriptions, examples, formats, `x-` keys) is
 // left out, so a script carries only the components its operation's answers use.
-import { type Json, resolveRef } from './tools-operations.ts';
+import { type Json, resolveRef } from '../packages/contract/src/document.ts';
 
 const COMPONENT = '#/components/schemas/';
 

@@ -11,13 +11,14 @@ import { dirname, join, resolve } from 'node:path';
 import { bruToJsonV2 } from '@usebruno/lang';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startValidatingProxy, type ValidatingProxy } from '../conformance/src/proxy/proxy.ts';
+import type { Json } from '../packages/contract/src/document.ts';
 import { startMock } from '../packages/mock/src/mock.ts';
 import { startSandbox } from '../packages/server/src/sandbox.ts';
 import { TOOLS_DIR } from './generated-files.ts';
 import { toolFiles } from './tools.ts';
 import { folderDir } from './tools-bruno.ts';
 import { FILLS } from './tools-flows.ts';
-import { type Json, LOGIN, toolOperations } from './tools-operations.ts';
+import { LOGIN, toolOperations } from './tools-operations.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const tools = join(root, TOOLS_DIR);

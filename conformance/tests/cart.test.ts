@@ -7,7 +7,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
-import { type Answer, assertThat, setUpOk } from '../src/kit/http.ts';
+import { type Answer, assertThat, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
 import { sides } from '../src/kit/rule.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
@@ -232,7 +232,11 @@ describe('POST /cart/update', () => {
     const repriced = await listed(seller, coat.id, 900); // plain, re-priced, no equivalent: removed
     const gone = await listed(seller, coat.id, 500); // withdrawn and delivered: not_found, removed
     const boughtBack = await listed(seller, coat.id, 300); // bought by me and listed again: own_item
-    for (const a of [sold, spelled, repriced, gone, boughtBack]) await postAs(me, '/cart/add', { assetId: a.assetId });
+    let held: Row[] = [];
+    for (const a of [sold, spelled, repriced, gone, boughtBack])
+      held = cartOf(await postAs(me, '/cart/add', { assetId: a.assetId }));
+    // The row that held each asset before the update: its cartId is what the update reports.
+    const rowOf = (assetId: string) => held.find((r) => r.assetId.split(',').includes(assetId))?.cartId;
     const spare = await listed(seller, hat.id, 1000); // the plain equivalent at the stored price
     await listed(seller, hat.id, 1000, { sheen: 'Team Shine' }); // an equivalent that is not plain
 
@@ -305,8 +309,180 @@ describe('POST /cart/update', () => {
       shape(cartOf(updated)) === `1000:${spare.assetId}`,
       'the coat rows are deleted (no assets left); the hat row holds the equivalent',
     );
+    // Each report names the row that held the asset (the hat row at 1000 holds sold and spelled,
+    // the coat rows one asset each): not the asset's ID, an index, or the row it was swapped into.
+    const rowsRight = (list: Json[], key: string) => list.every((r) => r.cartId === rowOf(String(r[key])));
+    assertThat(
+      updated,
+      rowsRight(c.integrity.invalidItems, 'assetId') &&
+        rowsRight(c.replaced, 'oldAssetId') &&
+        rowsRight(c.removed, 'assetId') &&
+        new Set((c.integrity.invalidItems as Json[]).map((i) => i.cartId)).size === 4,
+      `each invalid, replaced and removed asset names the cartId of the row that held it (rows ${JSON.stringify(held.map((r) => [r.cartId, r.assetId]))})`,
+    );
+    pinsMeaning(
+      'POST /cart/update integrity',
+      'POST /cart/update integrity.valid',
+      'POST /cart/update integrity.invalidItems',
+      'POST /cart/update integrity.invalidItems[].assetId',
+      'POST /cart/update integrity.invalidItems[].cartId',
+      'POST /cart/update integrity.invalidItems[].currentPrice',
+      'POST /cart/update integrity.invalidItems[].expectedPrice',
+      'POST /cart/update integrity.invalidItems[].reason',
+      'POST /cart/update replaced',
+      'POST /cart/update replaced[].cartId',
+      'POST /cart/update replaced[].newAssetId',
+      'POST /cart/update replaced[].oldAssetId',
+      'POST /cart/update replaced[].reason',
+      'POST /cart/update removed',
+      'POST /cart/update removed[].assetId',
+      'POST /cart/update removed[].cartId',
+      'POST /cart/update removed[].reason',
+    );
     const again = content(await postAs(me, '/cart/update', {}));
     assertThat(updated, again.integrity.valid === true, 'a second update finds the cart valid');
+  });
+});
+
+// Every field of a cart row told apart from its near misses: two items whose data differ in every
+// field (game 440 uncraftable beside game 570, where craftable is ''), a row of two assets beside a
+// row of one, slugs given apart from the names, rows at a price that is neither asset's stored price.
+const ROW_FIELDS = [
+  'cart',
+  'assetId',
+  'cartId',
+  'count',
+  'item_id',
+  'price',
+  'name',
+  'image',
+  'effect',
+  'rarity',
+  'quality',
+  'game',
+  'color',
+  'url',
+  'craftable',
+];
+const rowMeanings = (op: string) => ROW_FIELDS.map((f) => (f === 'cart' ? `${op} cart` : `${op} cart[].${f}`));
+
+describe('Cart rows carry their own item and assets', () => {
+  it('Given two items that differ in every field, each answer holding the cart shows each row with its own item data, assets, count and stored price [R-CART-ROW]', async (ctx) => {
+    await needsHelpers(ctx);
+    const hatData = {
+      name: 'Row Field Hat',
+      game: 440,
+      effect: 'Burning Flames',
+      quality: 'Unusual',
+      craftable: 0,
+      url: 'row-hat-given-slug',
+      image: 'https://images.example.com/row-hat.png',
+      rarity: 'Mythical',
+      color: '#8650AC',
+    } as const;
+    const boxData = {
+      name: 'Row Field Box',
+      game: 570,
+      effect: 'Ethereal Flame',
+      quality: 'Genuine',
+      url: 'row-box-given-slug',
+      image: 'https://images.example.com/row-box.png',
+      rarity: 'Immortal',
+      color: '#E4AE39',
+    } as const;
+    const hat = await helpers.item(hatData);
+    const box = await helpers.item(boxData);
+    const seller = await session();
+    const me = await session({ balance: 100_000 });
+    const h1 = await listed(seller, hat.id, 2_300);
+    const h2 = await listed(seller, hat.id, 2_300);
+    const b1 = await listed(seller, box.id, 1_700);
+    const b2 = await listed(seller, box.id, 1_900);
+    type Want = { item: typeof hatData | typeof boxData; id: number; price: number; assets: string[] };
+    const expected = (want: Want[]) =>
+      want
+        .map((w) =>
+          [
+            w.assets.slice().sort().join('+'),
+            w.assets.length,
+            w.id,
+            w.price,
+            w.item.name,
+            w.item.image,
+            w.item.effect,
+            w.item.rarity,
+            w.item.quality,
+            w.item.game,
+            w.item.color,
+            w.item.url,
+            w.item.game === 440 && 'craftable' in w.item ? w.item.craftable : '',
+          ].join('|'),
+        )
+        .sort()
+        .join(' ');
+    const seen = (rows: Row[]) =>
+      (rows as (Row & Record<string, unknown>)[])
+        .map((r) =>
+          [
+            r.assetId.split(',').sort().join('+'),
+            r.count,
+            r.item_id,
+            r.price,
+            r.name,
+            r.image,
+            r.effect,
+            r.rarity,
+            r.quality,
+            r.game,
+            r.color,
+            r.url,
+            r.craftable,
+          ].join('|'),
+        )
+        .sort()
+        .join(' ');
+    const check = (a: Answer, want: Want[], what: string) =>
+      assertThat(
+        a,
+        a.status === 200 && seen(cartOf(a)) === expected(want),
+        `${what}: every row's assets, count, item ID, stored price and its own item's data (want ${expected(want)}, got ${JSON.stringify(cartOf(a))})`,
+      );
+    const hatRow = (assets: string[]): Want => ({ item: hatData, id: hat.id, price: 2_300, assets });
+    const boxRow = (price: number, assets: string[]): Want => ({ item: boxData, id: box.id, price, assets });
+
+    setUpOk(await postAs(me, '/cart/add', { assetId: h1.assetId }));
+    const added = await postAs(me, '/cart/add', { assetId: h2.assetId });
+    check(added, [hatRow([h1.assetId, h2.assetId])], 'POST /cart/add');
+    const bulk = await postAs(me, '/cart/bulk', { itemId: box.id, count: 2 });
+    const rows = [hatRow([h1.assetId, h2.assetId]), boxRow(1_700, [b1.assetId]), boxRow(1_900, [b2.assetId])];
+    check(bulk, rows, 'POST /cart/bulk');
+    const ids = cartOf(bulk).map((r) => r.cartId);
+    assertThat(bulk, new Set(ids).size === 3, `each row has its own cartId (got ${ids.join(', ')})`);
+    const got = await getAs(me, '/cart/get');
+    check(got, rows, 'GET /cart/get');
+    assertThat(
+      got,
+      cartOf(got)
+        .map((r) => `${r.price}:${r.cartId}`)
+        .sort()
+        .join() ===
+        cartOf(bulk)
+          .map((r) => `${r.price}:${r.cartId}`)
+          .sort()
+          .join(),
+      'each row keeps its cartId',
+    );
+    // The cartId of the row of 1,900 removes that row, not the row at that position or of that item.
+    const at1900 = cartOf(bulk).find((r) => r.price === 1_900)!;
+    const removed = await postAs(me, '/cart/remove', { cartId: at1900.cartId });
+    check(removed, rows.slice(0, 2), 'POST /cart/remove of the row at 1,900');
+    const updated = await postAs(me, '/cart/update', {});
+    check(updated, rows.slice(0, 2), 'POST /cart/update of a valid cart');
+    pinsMeaning(
+      ...['POST /cart/add', 'POST /cart/bulk', 'GET /cart/get', 'POST /cart/remove', 'POST /cart/update'].flatMap(
+        rowMeanings,
+      ),
+    );
   });
 });
 
@@ -342,6 +518,24 @@ describe('POST /cart/checkout (extension)', () => {
         .sort()
         .join() === [`${x.assetId}:${p1}:Checkout Mask`, `${y.assetId}:${p2}:Checkout Mask`].sort().join(),
       'both assets bought at their cart price',
+    );
+    assertThat(
+      done,
+      (c.purchased as Json[]).length === 2 && (c.purchased as Json[]).every((p) => p.item_id === item.id),
+      `one entry per asset (2, not one per row or seller), each with the item ID ${item.id}`,
+    );
+    // Prices 1,001-ish and 499-ish from two sellers: the total is their sum (gross, not the sellers'
+    // 95 %), the balance the one after (not before) the purchase, the cart the one after (empty).
+    pinsMeaning(
+      'POST /cart/checkout message',
+      'POST /cart/checkout total',
+      'POST /cart/checkout balance',
+      'POST /cart/checkout cart',
+      'POST /cart/checkout purchased',
+      'POST /cart/checkout purchased[].assetId',
+      'POST /cart/checkout purchased[].item_id',
+      'POST /cart/checkout purchased[].name',
+      'POST /cart/checkout purchased[].price',
     );
     await assertBalance(me, 2_500 - total, `my balance is ${2_500 - total}`, 2_500);
     await assertBalance(one, proceeds(p1), `seller one is credited floor(${p1} x 95 %) = ${proceeds(p1)}`, 0);

@@ -8,10 +8,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { helpers, session } from '../src/kit/helpers.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
 import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
+import type { Json } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -97,6 +98,7 @@ describe('POST /giveaways/create', () => {
     });
     const giveaway = await create(me, privateOf([...ids, listed.assetId]));
     const { answer } = giveaway;
+    pinsMeaning('POST /giveaways/create message');
     assertThat(
       answer,
       giveaway.items.map((i) => i.assetId).join() === [...ids, listed.assetId].join(),
@@ -246,6 +248,15 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
     assertThat(after, content(after).count === 0, 'no longer in the joined list');
     const third = await post(c, `/giveaways/join/${url}`, {});
     assertThat(third, third.status === 200 && content(third).entries === 2, 'the freed place is taken');
+    // Entries after each step (1, 1 after a join and a leave around b's, 2): not the places (2), the
+    // caller's own joins or the count before the step; isIn told apart for a joined and another user.
+    pinsMeaning(
+      'POST /giveaways/join/{url} entries',
+      'POST /giveaways/join/{url} message',
+      'POST /giveaways/leave/{url} entries',
+      'POST /giveaways/leave/{url} message',
+      'GET /giveaways/isIn/{url} isIn',
+    );
     const details = await get(c, `/giveaways/details/${url}`);
     const participants = content(details).participants as { platformId: string }[];
     assertThat(
@@ -301,6 +312,7 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
     await helpers.advance(10);
     const again = await say('again');
     assertThat(again, again.status === 200, 'after 10 minutes');
+    pinsMeaning('POST /giveaways/comment message', 'POST /giveaways/comment comment.comment');
   });
 
   it(
@@ -311,11 +323,22 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
       const { me, ids } = await creator(1);
       const { url } = await create(me, privateOf(ids));
       const commentIds: number[] = [];
+      // Each comment's id, author, author's name and time as posted: a page must show each comment
+      // with its own (not the page's first, the giveaway's creator, or the time it was read).
+      const posted: string[] = [];
       for (let i = 0; i < 22; i++) {
-        const user = await session();
-        const posted = await post(user, '/giveaways/comment', { url, comment: `comment ${i}` });
-        commentIds.push(content(posted).comment.id);
-        await helpers.advance(1);
+        const user = await session({ name: `Commenter ${i}` });
+        const at = await helpers.pinClock();
+        const answer = await post(user, '/giveaways/comment', { url, comment: `comment ${i}` });
+        const c = content(answer)?.comment;
+        commentIds.push(c?.id);
+        const own = JSON.stringify([c?.id, `comment ${i}`, user.platformId, `Commenter ${i}`, at]);
+        assertThat(
+          answer,
+          JSON.stringify([c?.id, c?.comment, c?.user?.platformId, c?.user?.name, c?.timestamp]) === own,
+          `the posted comment ${i} with its author, their name and the time posted (${at})`,
+        );
+        posted.push(own);
       }
       const page0 = await get(me, `/giveaways/comments/${url}`);
       const texts = (a: Answer) => (content(a).comments as { comment: string }[]).map((c) => c.comment);
@@ -327,8 +350,40 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
         texts(page0).join() === down(21, 12) && content(page0).count === 22 && content(page0).page === 0,
         'page 0: the 10 newest, count 22',
       );
+      const rowsOf = (a: Answer) =>
+        ((content(a)?.comments ?? []) as Json[]).map((c) =>
+          JSON.stringify([c.id, c.comment, c.user?.platformId, c.user?.name, c.timestamp]),
+        );
+      assertThat(
+        page0,
+        rowsOf(page0).join() === posted.slice(12).reverse().join() && new Set(commentIds).size === 22,
+        'page 0: each comment with its own id, author, name and time',
+      );
       const page1 = await get(me, `/giveaways/comments/${url}`, { page: 1 });
-      assertThat(page1, texts(page1).join() === down(11, 2), 'page 1: the next 10');
+      assertThat(
+        page1,
+        texts(page1).join() === down(11, 2) &&
+          content(page1).page === 1 &&
+          rowsOf(page1).join() === posted.slice(2, 12).reverse().join(),
+        'page 1: the next 10, page 1',
+      );
+      pinsMeaning(
+        'POST /giveaways/comment comment',
+        'POST /giveaways/comment comment.id',
+        'POST /giveaways/comment comment.timestamp',
+        'POST /giveaways/comment comment.user',
+        'POST /giveaways/comment comment.user.platformId',
+        'POST /giveaways/comment comment.user.name',
+        'GET /giveaways/comments/{url} comments',
+        'GET /giveaways/comments/{url} comments[].comment',
+        'GET /giveaways/comments/{url} comments[].id',
+        'GET /giveaways/comments/{url} comments[].timestamp',
+        'GET /giveaways/comments/{url} comments[].user',
+        'GET /giveaways/comments/{url} comments[].user.platformId',
+        'GET /giveaways/comments/{url} comments[].user.name',
+        'GET /giveaways/comments/{url} count',
+        'GET /giveaways/comments/{url} page',
+      );
       const page2 = await get(me, `/giveaways/comments/${url}`, { page: 2 });
       assertThat(page2, texts(page2).join() === down(1, 0), 'page 2: the 2 oldest');
       const page3 = await get(me, `/giveaways/comments/${url}`, { page: 3 });
@@ -346,6 +401,7 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
         deleted.status === 200 && content(deleted).message === 'Comment deleted',
         'the admin deletes',
       );
+      pinsMeaning('POST /giveaways/deleteComment/{id} message');
       refused(
         await post(admin, `/giveaways/deleteComment/${commentIds[0]}`, {}),
         'Comment not found',
@@ -355,6 +411,265 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
       assertThat(left, texts(left).join() === 'comment 1' && content(left).count === 21, 'the comment is gone');
     },
   );
+});
+
+// Every field of a giveaway as the lists, the details and the creation show it, told apart from its
+// near misses: a public giveaway of 100 places beside a private one of 3 (type and maxEntries never
+// the defaults), two entries (not the maximum, not 0), a duration of two hours (endsAt is not
+// created + an hour), two items of their own names and images in the order given, creators and
+// participants of their own names, and a clock pinned at each step so that times are exact.
+const SUMMARY = [
+  'url',
+  'name',
+  'type',
+  'maxEntries',
+  'entries',
+  'created',
+  'endsAt',
+  'ended',
+  'creator',
+  'creator.platformId',
+  'creator.name',
+  'items',
+  'items[].assetId',
+  'items[].item_id',
+  'items[].name',
+  'items[].image',
+  'winner',
+  'winner.platformId',
+  'winner.name',
+];
+const DETAILS = ['descriptionBefore', 'descriptionAfter', 'chatVerification'];
+
+describe('The fields of a giveaway', () => {
+  it('Given a public and a private giveaway with two participants each, every list, the details and the creation show each giveaway with its own name, type, places, entries, times, creator, items and (once drawn) winner [R-GIVEAWAY-LISTS, R-GIVEAWAY-DETAILS, R-GIVEAWAY-JOIN]', async (ctx) => {
+    await needsHelpers(ctx);
+    const pub = await session({ name: 'Pub Creator' });
+    const priv = await session({ name: 'Priv Creator' });
+    const a = await session({ name: 'Joiner Ada' });
+    const b = await session({ name: 'Joiner Bo' });
+    const byId = new Map<string, string>([
+      [pub.platformId, 'Pub Creator'],
+      [priv.platformId, 'Priv Creator'],
+      [a.platformId, 'Joiner Ada'],
+      [b.platformId, 'Joiner Bo'],
+    ]);
+    const poolOf = async (owner: Me, tag: string) => {
+      const first = await imagedItem({ name: `Pool ${tag} First ${++serial}`, game: 440 });
+      const second = await imagedItem({ name: `Pool ${tag} Second ${++serial}`, game: 440 });
+      const x = await helpers.asset({ owner: owner.platformId, itemId: first.id });
+      const y = await helpers.asset({ owner: owner.platformId, itemId: second.id });
+      // Given second first: the pool keeps the order given, not the items' or assets' creation order.
+      return [
+        { assetId: y.assetId, item_id: second.id, name: second.name, image: second.image },
+        { assetId: x.assetId, item_id: first.id, name: first.name, image: first.image },
+      ];
+    };
+    const pubItems = await poolOf(pub, 'Pub');
+    const privItems = await poolOf(priv, 'Priv');
+    type Want = {
+      url?: string;
+      name: string;
+      type: number;
+      maxEntries: number;
+      entries: number;
+      created: number;
+      endsAt: number;
+      ended: boolean;
+      creator: Me;
+      items: typeof pubItems;
+      winner: string | null;
+      descriptionBefore: string;
+      descriptionAfter: string;
+      chatVerification: boolean;
+    };
+    const made = async (me: Me, items: typeof pubItems, body: Record<string, unknown>) => {
+      const created = await helpers.pinClock();
+      const g = await create(me, { ...body, duration: 2 * HOUR, items: items.map((i) => i.assetId) });
+      return { g, created };
+    };
+    const p = await made(pub, pubItems, {
+      name: 'Public Pinned',
+      type: 0,
+      maxEntries: 100,
+      descriptionBefore: 'Before public',
+      descriptionAfter: 'After public',
+    });
+    await helpers.advance(7);
+    const q = await made(priv, privItems, {
+      name: 'Private Pinned',
+      type: 1,
+      maxEntries: 3,
+      descriptionBefore: 'Before private',
+      descriptionAfter: 'After private',
+      chatVerification: false,
+    });
+    const want: Record<string, Want> = {
+      [p.g.url]: {
+        name: 'Public Pinned',
+        type: 0,
+        maxEntries: 100,
+        entries: 0,
+        created: p.created,
+        endsAt: p.created + 2 * HOUR,
+        ended: false,
+        creator: pub,
+        items: pubItems,
+        winner: null,
+        descriptionBefore: 'Before public',
+        descriptionAfter: 'After public',
+        chatVerification: false,
+      },
+      [q.g.url]: {
+        name: 'Private Pinned',
+        type: 1,
+        maxEntries: 3,
+        entries: 0,
+        created: q.created,
+        endsAt: q.created + 2 * HOUR,
+        ended: false,
+        creator: priv,
+        items: privItems,
+        winner: null,
+        descriptionBefore: 'Before private',
+        descriptionAfter: 'After private',
+        chatVerification: false,
+      },
+    };
+    /** The fields of `g` as this test set them up, and as the answer shows them. */
+    const expected = (url: string, details: boolean) => {
+      const w = want[url]!;
+      return JSON.stringify([
+        url,
+        w.name,
+        w.type,
+        w.maxEntries,
+        w.entries,
+        w.created,
+        w.endsAt,
+        w.ended,
+        w.creator.platformId,
+        byId.get(w.creator.platformId),
+        w.items.map((i) => [i.assetId, i.item_id, i.name, i.image]),
+        w.winner === null ? null : [w.winner, byId.get(w.winner)],
+        ...(details ? [w.descriptionBefore, w.descriptionAfter, w.chatVerification] : []),
+      ]);
+    };
+    const shown = (g: Json, details: boolean) =>
+      JSON.stringify([
+        g.url,
+        g.name,
+        g.type,
+        g.maxEntries,
+        g.entries,
+        g.created,
+        g.endsAt,
+        g.ended,
+        g.creator?.platformId,
+        g.creator?.name,
+        (g.items as Json[] | undefined)?.map((i) => [i.assetId, i.item_id, i.name, i.image]),
+        g.winner === null ? null : [g.winner?.platformId, g.winner?.name],
+        ...(details ? [g.descriptionBefore, g.descriptionAfter, g.chatVerification] : []),
+      ]);
+    const checkOne = (answer: Answer, g: Json | undefined, url: string, details: boolean, what: string) =>
+      assertThat(
+        answer,
+        g !== undefined && shown(g, details) === expected(url, details),
+        `${what}: giveaway ${url} as set up (want ${expected(url, details)}, got ${g === undefined ? 'none' : shown(g, details)})`,
+      );
+    checkOne(p.g.answer, content(p.g.answer).giveaway, p.g.url, true, 'POST /giveaways/create (public)');
+    checkOne(q.g.answer, content(q.g.answer).giveaway, q.g.url, true, 'POST /giveaways/create (private)');
+    /** Checks that `path`, read by `me`, lists exactly `urls` of this test's giveaways, each as set up. */
+    const checkList = async (me: Me, path: string, wantUrls: string[], count?: number) => {
+      const answer = await get(me, path);
+      const list = (content(answer)?.list ?? []) as Json[];
+      const mine = list.filter((g) => g.url in want);
+      assertThat(
+        answer,
+        mine
+          .map((g) => g.url)
+          .sort()
+          .join() === [...wantUrls].sort().join(),
+        `${path} lists ${wantUrls.join() || 'none'} of this test's giveaways`,
+      );
+      for (const g of mine) checkOne(answer, g, String(g.url), false, path);
+      if (count !== undefined)
+        assertThat(answer, content(answer).count === count, `${path}: count ${count} (got ${content(answer).count})`);
+    };
+
+    // a joins both, b the private one only, at pinned times: entries 2 and 1, not the places.
+    const joinedAt: Record<string, [string, number][]> = { [p.g.url]: [], [q.g.url]: [] };
+    for (const [who, url] of [
+      [a, q.g.url],
+      [a, p.g.url],
+      [b, q.g.url],
+    ] as const) {
+      await helpers.advance(3);
+      const at = await helpers.pinClock();
+      setUpOk(await post(who, `/giveaways/join/${url}`, {}));
+      joinedAt[url]!.push([who.platformId, at]);
+      want[url]!.entries++;
+    }
+    await checkList(a, '/giveaways', [p.g.url]);
+    await checkList(pub, '/giveaways/my', [p.g.url], 1);
+    await checkList(priv, '/giveaways/my', [q.g.url], 1);
+    await checkList(a, '/giveaways/joinedList', [p.g.url, q.g.url].sort(), 2);
+    await checkList(b, '/giveaways/joinedList', [q.g.url], 1);
+    for (const url of [p.g.url, q.g.url]) {
+      const details = await get(b, `/giveaways/details/${url}`);
+      checkOne(details, content(details)?.giveaway, url, true, 'GET /giveaways/details/{url}');
+      const seen = ((content(details)?.participants ?? []) as Json[]).map((x) => [x.platformId, x.name, x.joined]);
+      const wanted = joinedAt[url]!.map(([id, at]) => [id, byId.get(id), at]);
+      assertThat(
+        details,
+        JSON.stringify(seen) === JSON.stringify(wanted),
+        `participants of ${url}: who joined, their names and join times, by join time (want ${JSON.stringify(wanted)}, got ${JSON.stringify(seen)})`,
+      );
+    }
+
+    // Past both ends: each winner is one of its own participants, shown with their own name.
+    await helpers.advance(2 * HOUR + 60);
+    for (const url of [p.g.url, q.g.url]) {
+      const details = await get(b, `/giveaways/details/${url}`);
+      const winner = content(details)?.giveaway?.winner?.platformId as string | undefined;
+      assertThat(
+        details,
+        winner !== undefined && joinedAt[url]!.some(([id]) => id === winner),
+        `the winner of ${url} is one of its participants`,
+      );
+      want[url]!.winner = winner ?? null;
+      want[url]!.ended = true;
+      checkOne(details, content(details)?.giveaway, url, true, 'GET /giveaways/details/{url} after the end');
+    }
+    await checkList(a, '/giveaways/history', [p.g.url]);
+    await checkList(pub, '/giveaways/history/my', [p.g.url], 1);
+    await checkList(priv, '/giveaways/history/my', [q.g.url], 1);
+    await checkList(a, '/giveaways/joinedList', [p.g.url, q.g.url].sort(), 2);
+    await checkList(pub, '/giveaways/my', [], 0);
+    // The active lists and the creation never hold a drawn winner: their winner (null) is pinned, its
+    // fields are in OPEN_MEANINGS (meanings.ts).
+    const drawn = (path: string) => !['GET /giveaways', 'GET /giveaways/my', 'POST /giveaways/create'].includes(path);
+    const fields = (path: string) => [...SUMMARY].filter((f) => drawn(path) || !f.startsWith('winner.'));
+    const listed = (path: string) => [`${path} list`, ...fields(path).map((f) => `${path} list[].${f}`)];
+    pinsMeaning(
+      ...[
+        'GET /giveaways',
+        'GET /giveaways/history',
+        'GET /giveaways/my',
+        'GET /giveaways/history/my',
+        'GET /giveaways/joinedList',
+      ].flatMap(listed),
+      ...['GET /giveaways/my count', 'GET /giveaways/history/my count', 'GET /giveaways/joinedList count'],
+      ...['POST /giveaways/create', 'GET /giveaways/details/{url}'].flatMap((op) => [
+        `${op} giveaway`,
+        ...[...fields(op), ...DETAILS].map((f) => `${op} giveaway.${f}`),
+      ]),
+      'GET /giveaways/details/{url} participants',
+      'GET /giveaways/details/{url} participants[].platformId',
+      'GET /giveaways/details/{url} participants[].name',
+      'GET /giveaways/details/{url} participants[].joined',
+    );
+  });
 });
 
 /** What the document's GiveawayFairness says the draw is, computed here from the revealed seed. */
@@ -385,6 +700,20 @@ describe('The ending of a giveaway', () => {
       fairness.serverSeedHash === created.fairness!.serverSeedHash &&
         createHash('sha256').update(seed, 'utf8').digest('hex') === fairness.serverSeedHash,
       'the revealed seed is the one committed at creation',
+    );
+    assertThat(
+      created.answer,
+      created.fairness?.serverSeed === null && created.fairness.winnerIndex === null,
+      'at creation the seed is only committed (serverSeed null) and no index is drawn',
+    );
+    pinsMeaning(
+      'POST /giveaways/create giveaway.fairness',
+      'POST /giveaways/create giveaway.fairness.serverSeed',
+      'POST /giveaways/create giveaway.fairness.serverSeedHash',
+      'POST /giveaways/create giveaway.fairness.winnerIndex',
+      'GET /giveaways/details/{url} giveaway.fairness',
+      'GET /giveaways/details/{url} giveaway.fairness.serverSeed',
+      'GET /giveaways/details/{url} giveaway.fairness.serverSeedHash',
     );
     const participants = content(details).participants as { platformId: string; joined: number }[];
     const order = [...participants].sort((x, y) => x.joined - y.joined).map((p) => p.platformId);

@@ -2,7 +2,7 @@
 // state this file sets up through the test helpers.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { helpers, session } from '../src/kit/helpers.ts';
+import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
 import { compactPrices } from '../src/kit/variants.ts';
@@ -55,6 +55,8 @@ describe('listings', () => {
     assertThat(count, content(count).count === 6, 'six listings on sale');
     const countBySeller = await get(`/item/listing/count/${item.id}/${seller.platformId}`);
     assertThat(countBySeller, content(countBySeller).count === 5, 'five by the seller');
+    // Listings on sale only (the seller's unlisted asset is not counted), of the seller asked for.
+    pinsMeaning('GET /item/listing/count/{item} count', 'GET /item/listing/count/{item}/{userid} count');
 
     const admin = await session({ admin: true });
     const seen = await get(`/item/listing/${item.id}`, { count: 1 }, admin.token, admin.ip);
@@ -99,6 +101,15 @@ describe('buy order tiers', () => {
         more: { count: 7, price: 200 },
       };
       assertThat(answer, JSON.stringify(tiers) === JSON.stringify(want), `tiers ${JSON.stringify(want)}`);
+      // Units, not orders (450: 2 + 3), the five highest prices in order, the rest summed in more at its lowest price.
+      pinsMeaning(
+        'GET /item/buyorderList/{item} informations',
+        ...['0', '1', '2', '3', '4', 'more'].flatMap((k) => [
+          `GET /item/buyorderList/{item} informations.${k}`,
+          `GET /item/buyorderList/{item} informations.${k}.count`,
+          `GET /item/buyorderList/{item} informations.${k}.price`,
+        ]),
+      );
     },
   );
 });
@@ -153,6 +164,167 @@ describe('item details', () => {
   });
 });
 
+// Every field of a listing and of a backpack entry told apart from its near misses: two sellers'
+// listings of one item, each asset with attributes of its own (not the item's, not the other
+// asset's), the item with every field set (craftable 0 on game 440, where 1 is the default), an
+// unlisted asset of the same item beside them (its state 0, not 1), and the seller shown to an admin.
+describe('listing and backpack entry fields', () => {
+  it('Given two sellers with listed assets of their own attributes, every listing and backpack entry shows its own asset, owner, state, price and item fields [R-LISTINGS, R-LISTING-SELLER-HIDDEN, R-BACKPACK-DETAILS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const one = await helpers.user();
+    const two = await helpers.user();
+    const now = await helpers.now();
+    for (const [game, details] of [
+      [440, '/item/details/fromid/'],
+      [730, '/item/cs/details/fromid/'],
+    ] as const) {
+      const body = {
+        name: `Entry Field Item ${game}`,
+        game,
+        effect: `Effect ${game}`,
+        quality: `Quality ${game}`,
+        type: `Type ${game}`,
+        craftable: 0 as const,
+        url: `entry-field-given-${game}`,
+        rarity: `Rarity ${game}`,
+        color: `#${game}AA`,
+      };
+      const item = { ...body, ...(await imagedItem(body)) };
+      const assetOf = (owner: string, n: number, extra: Partial<Parameters<typeof helpers.asset>[0]>) =>
+        helpers.asset({
+          owner,
+          itemId: item.id,
+          wear: n / 100,
+          sheen: `Sheen ${game}-${n}`,
+          killstreaker: `Killstreaker ${game}-${n}`,
+          spell: `Spell ${game}-${n}`,
+          parts: `Parts ${game}-${n}`,
+          paint: `Paint ${game}-${n}`,
+          lastupdate: now - 1000 * n,
+          ...extra,
+        });
+      type Made = { id: number; assetId: string; owner: string; n: number; state: number; price: number | undefined };
+      const made = async (owner: string, n: number, price?: number): Promise<Made> => {
+        const listed = price === undefined ? {} : { state: 1 as const, price };
+        const a = await assetOf(owner, n, listed);
+        return { id: a.id, assetId: a.assetId, owner, n, state: price === undefined ? 0 : 1, price };
+      };
+      const x = await made(one.platformId, 7, 777);
+      const y = await made(two.platformId, 3, 333);
+      const z = await made(one.platformId, 5); // unlisted: state 0
+      const asListed = (a: Made) =>
+        JSON.stringify([
+          a.id,
+          a.assetId,
+          item.id,
+          a.owner,
+          a.state,
+          a.price,
+          game,
+          a.n / 100,
+          ...['Sheen', 'Killstreaker', 'Spell', 'Parts', 'Paint'].map((k) => `${k} ${game}-${a.n}`),
+        ]);
+      const seenListed = (l: Json) =>
+        JSON.stringify([
+          l.id,
+          l.assetId,
+          l.item_id,
+          l.user,
+          l.state,
+          l.price,
+          l.game,
+          l.wear,
+          l.sheen,
+          l.killstreaker,
+          l.spell,
+          l.parts,
+          l.paint,
+        ]);
+      const all = await get(`/item/listing/${item.id}`, {}, admin.token, admin.ip);
+      assertThat(
+        all,
+        (content(all) as Json[]).map(seenListed).join() === [y, x].map(asListed).join(),
+        `the listings of item ${item.id}, cheapest first, each with its own entry ID, asset, owner, state, price, game and attributes (got ${JSON.stringify(content(all))})`,
+      );
+      const ofOne = await get(`/item/listing/${item.id}/${one.platformId}`, {}, admin.token, admin.ip);
+      assertThat(
+        ofOne,
+        (content(ofOne) as Json[]).map(seenListed).join() === asListed(x),
+        `the listings of seller one: x only, with its own fields (got ${JSON.stringify(content(ofOne))})`,
+      );
+      for (const a of [x, y, z]) {
+        const answer = await get(`${details}${a.assetId}`, {}, admin.token, admin.ip);
+        const d = content(answer)?.informations ?? {};
+        const want = JSON.stringify([
+          JSON.parse(asListed(a)),
+          a.state === 1 ? a.price : null,
+          now - 1000 * a.n,
+          [
+            item.name,
+            item.effect,
+            item.quality,
+            item.type,
+            game === 440 ? 0 : '',
+            item.image,
+            item.rarity,
+            item.url,
+            item.color,
+          ],
+        ]);
+        const got = JSON.stringify([
+          JSON.parse(seenListed({ ...d, price: a.state === 1 ? d.price : undefined })),
+          a.state === 1 ? d.price : null,
+          d.lastupdate,
+          [d.name, d.effect, d.quality, d.type, d.craftable, d.image, d.rarity, d.url, d.color],
+        ]);
+        assertThat(
+          answer,
+          got === want,
+          `${details}${a.assetId}: the entry's own fields and its item's (want ${want}, got ${got})`,
+        );
+      }
+    }
+    const fields = [
+      'id',
+      'assetId',
+      'item_id',
+      'user',
+      'state',
+      'price',
+      'game',
+      'wear',
+      'sheen',
+      'killstreaker',
+      'spell',
+      'parts',
+      'paint',
+    ];
+    const entry = [
+      ...fields,
+      'lastupdate',
+      'name',
+      'effect',
+      'quality',
+      'type',
+      'craftable',
+      'image',
+      'rarity',
+      'url',
+      'color',
+    ];
+    pinsMeaning(
+      ...['GET /item/listing/{item}', 'GET /item/listing/{item}/{userid}'].flatMap((op) =>
+        fields.map((f) => `${op} content[].${f}`),
+      ),
+      ...['GET /item/details/fromid/{backpackid}', 'GET /item/cs/details/fromid/{backpackid}'].flatMap((op) => [
+        `${op} informations`,
+        ...entry.map((f) => `${op} informations.${f}`),
+      ]),
+    );
+  });
+});
+
 describe('pricing', () => {
   it('GET /item/pricing/{item}: Given listings and buy orders, then the pricing is computed, cached for 20 minutes, then recomputed [R-PRICING, R-LIMIT-PRICE-CACHE]', async (ctx) => {
     await needsHelpers(ctx);
@@ -186,6 +358,15 @@ describe('pricing', () => {
       later,
       content(later).cached === false && content(later).pricing.lowest_sale_price === 150,
       'after 21 minutes: recomputed, with the 150 listing',
+    );
+    // The lowest of two listings (205, not the first created 220), the item's external price, and
+    // cached told apart on the first and second reading.
+    pinsMeaning(
+      'GET /item/pricing/{item} cached',
+      'GET /item/pricing/{item} item_id',
+      'GET /item/pricing/{item} pricing',
+      'GET /item/pricing/{item} pricing.lowest_sale_price',
+      'GET /item/pricing/{item} pricing.platform_price',
     );
   });
 
@@ -225,6 +406,14 @@ describe('pricing', () => {
       JSON.stringify(shape(stale)) ===
         JSON.stringify({ totals: '2,0,2', ids: `${a.id},${b.id}`, fromCache: 'false,false' }),
       'after 6 minutes: both recomputed',
+    );
+    pinsMeaning(
+      'GET /item/pricing/bulk total_items',
+      'GET /item/pricing/bulk cached_items',
+      'GET /item/pricing/bulk refreshed_items',
+      'GET /item/pricing/bulk items',
+      'GET /item/pricing/bulk items[].item_id',
+      'GET /item/pricing/bulk items[].from_cache',
     );
     const tooMany = await call('GET', '/item/pricing/bulk', {
       query: { items: Array.from({ length: 101 }, () => a.id).join(',') },

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../../packages/contract/src/document.ts';
 import { startTestServer, type TestServer } from '../../packages/server/src/routes/test-harness.fixture.ts';
 import { readWorkflows } from '../../scripts/docs-workflows.ts';
 
@@ -21,9 +22,6 @@ interface RespectRun {
     files: Record<string, { executedWorkflows: { workflowId: string; status: string; executedSteps: Json[] }[] }>;
   };
 }
-// biome-ignore lint/suspicious/noExplicitAny: respect's JSON report is plain data
-type Json = any;
-
 let server: TestServer;
 const scratch = mkdtempSync(join(tmpdir(), 'workflows-'));
 beforeAll(async () => {

@@ -3,23 +3,8 @@
 // test-helpers document, with the answers seen as success criteria; the JWTs, item IDs and asset
 // IDs of the run are taken from the outputs of the steps that created them, so the workflow runs
 // on a target that numbers things differently.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { findOperation, type Json } from '../oracle/document.ts';
+import { findHelper, findOperation, type Json } from '../oracle/document.ts';
 import type { ExplorerCall } from './client.ts';
-
-const helpersDocument: Json = JSON.parse(
-  readFileSync(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json'), 'utf8'),
-);
-
-/** The operationId of a test helper request (its path matched against the helpers document). */
-function helperOperation(method: string, path: string): string | undefined {
-  for (const [template, item] of Object.entries(helpersDocument.paths as Json)) {
-    const re = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    if (re.test(path)) return (item as Json)[method.toLowerCase()]?.operationId;
-  }
-  return undefined;
-}
 
 /** The fields that carry an identifier the run created (swapped for the step output that holds it). */
 const IDS = new Set(['itemid', 'itemId', 'ids', 'assetId', 'owner', 'platformId', 'apiKey', 'cartId']);
@@ -41,7 +26,7 @@ export function arazzoWorkflow(f: {
     const found = findOperation(x.method, url.pathname);
     const operationId = found
       ? `$sourceDescriptions.marketplace.${found.id}`
-      : `$sourceDescriptions.testHelpers.${helperOperation(x.method, url.pathname)}`;
+      : `$sourceDescriptions.testHelpers.${findHelper(x.method, url.pathname)?.id}`;
     const swap = (v: unknown): unknown => known.get(String(v)) ?? v;
     const swapFields = (body: unknown): unknown =>
       body && typeof body === 'object'

@@ -3,9 +3,8 @@
 // checked with the suite's own contract check (contract.ts) before anything reads it.
 
 import { curlLine } from '../kit/http.ts';
-import { findHelper } from '../kit/not-implemented.ts';
 import { checkResponse, errorMessage } from '../oracle/contract.ts';
-import { findOperation } from '../oracle/document.ts';
+import { findHelper, findOperation } from '../oracle/document.ts';
 
 /** Why the exchange was sent: preparing the run, a step of the sequence, or reading the state. */
 export type Phase = 'setup' | 'step' | 'observe';

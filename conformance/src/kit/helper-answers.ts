@@ -5,7 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { RecordedExchange } from '../oracle/contract.ts';
-import { findHelper, helperDocument } from './not-implemented.ts';
+import { findHelper, helperDocument } from '../oracle/document.ts';
 
 export { HELPER_ANSWER } from './not-implemented.ts';
 

@@ -4,10 +4,9 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, TestRunner } from 'vitest';
 import { checkResponse, errorMessage, type RecordedExchange } from '../oracle/contract.ts';
-import { findOperation, namedOperation, operations } from '../oracle/document.ts';
+import { findHelper, findOperation, namedOperation, operations } from '../oracle/document.ts';
 import { apiPath, targetUrl } from '../oracle/target-url.ts';
 import {
-  findHelper,
   helperPurpose,
   inScope,
   isNotImplemented,

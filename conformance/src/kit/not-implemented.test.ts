@@ -1,7 +1,7 @@
 // The names of --operations and the scope they set: report names or operationIds, of the document
 // or of the test helpers; helpers stay callable unless the list names some.
 import { describe, expect, it } from 'vitest';
-import { findHelper, inScope, isNotImplemented, notImplementedReason, parseOperations } from './not-implemented.ts';
+import { inScope, isNotImplemented, notImplementedReason, parseOperations } from './not-implemented.ts';
 
 describe('parseOperations', () => {
   it('reads a comma-separated list of report names and operationIds', () => {
@@ -37,10 +37,6 @@ describe('inScope', () => {
 });
 
 describe('names and reasons', () => {
-  it('names a test helper by its documented path', () => {
-    expect(findHelper('POST', '/test_helpers/payments/12')?.name).toBe('POST /test_helpers/payments/{cashoutId}');
-    expect(findHelper('GET', '/test_helpers/payments/12')).toBeUndefined();
-  });
   it('counts any 404 as not implemented, and says what the operation was needed for', () => {
     expect([404, 300, 403, 405].map(isNotImplemented)).toEqual([true, false, false, false]);
     expect(notImplementedReason('POST /cashout/process', 'request a cashout')).toBe(

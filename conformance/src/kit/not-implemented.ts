@@ -4,43 +4,13 @@
 // A failure is only ever about an exchange that answered and broke a documented rule. The names
 // are the reports' names: `GET /item/listing/{item}` (the document's paths) and
 // `POST /test_helpers/payments/{cashoutId}` (the test-helpers document's paths).
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { type Json, operations, pathMatcher } from '../oracle/document.ts';
+import { type HelperOperation, helperOperations, operations } from '../oracle/document.ts';
 import type { ExchangeNote } from './rule.ts';
 
 /** Whether an answer says the target has no such route: any 404. */
 export function isNotImplemented(status: number): boolean {
   return status === 404;
 }
-
-export interface HelperOperation {
-  method: 'GET' | 'POST';
-  path: string;
-  id: string;
-  /** `METHOD /test_helpers/...`, how reports name it. */
-  name: string;
-  /** What the helper does, in the words of its summary (`Move the clock`). */
-  summary: string;
-}
-
-/** The test helpers of shared/test-helpers.md, from the test-helpers document the suite ships with. */
-export const helperDocument: Json = JSON.parse(
-  readFileSync(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json'), 'utf8'),
-);
-export const helperOperations: HelperOperation[] = Object.entries(helperDocument.paths as Json).flatMap(
-  ([path, item]) =>
-    (['get', 'post'] as const)
-      .filter((m) => (item as Json)[m])
-      .map((m) => {
-        const op = (item as Json)[m];
-        const method = m.toUpperCase() as 'GET' | 'POST';
-        return { method, path, id: op.operationId, name: `${method} ${path}`, summary: op.summary ?? 'set up state' };
-      }),
-);
-
-/** The test helper a request addresses, if the test-helpers document has it. */
-export const findHelper = pathMatcher(helperOperations);
 
 /** The purpose of a test helper in a skip reason: its summary, lower-cased (`move the clock`). */
 export const helperPurpose = (h: HelperOperation): string => `${h.summary[0]?.toLowerCase()}${h.summary.slice(1)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesState, findOperation, namedOperation, namedOperations, operations } from './document.ts';
+import { changesState, findHelper, findOperation, namedOperation, namedOperations, operations } from './document.ts';
 
 describe('findOperation', () => {
   it.each([
@@ -22,6 +22,13 @@ describe('findOperation', () => {
     ['a prefix is not a match', 'GET', '/item/pricing/12/extra', undefined],
   ])('%s: %s %s', (_, method, path, want) => {
     expect(findOperation(method, path)?.name).toBe(want);
+  });
+});
+
+describe('findHelper', () => {
+  it('names a test helper by its documented path, for its documented method only', () => {
+    expect(findHelper('POST', '/test_helpers/payments/12')?.name).toBe('POST /test_helpers/payments/{cashoutId}');
+    expect(findHelper('GET', '/test_helpers/payments/12')).toBeUndefined();
   });
 });
 

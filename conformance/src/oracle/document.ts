@@ -1,6 +1,10 @@
-// The bundled document as the suite reads it: every operation with its permission level, messages
-// and responses, and the lookup of a concrete request path to its operation (literal segments win
-// over parameters, as in `/user/disconnectSession/all` against `/user/disconnectSession/{id}`).
+// The bundled documents as the suite reads them, each read here once: the API's, with every operation's
+// permission level, messages and responses, and the test helpers' (shared/test-helpers.md); and the
+// lookup of a concrete request path to its operation or helper (literal segments win over
+// parameters, as in `/user/disconnectSession/all` against `/user/disconnectSession/{id}`).
+// Read here, not through @marketplace/contract's readDocument/resolveRef/RouteMatcher, which every
+// other package and script uses: the suite is an independent oracle (ADR 0026), so a mistake in the
+// contract's reading of the document cannot hide in the suite's checks too.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -54,6 +58,34 @@ export function pathMatcher<T extends { method: string; path: string }>(ops: T[]
 
 /** The operation a request addresses, if the document has it. */
 export const findOperation = pathMatcher(operations);
+
+export interface HelperOperation {
+  method: 'GET' | 'POST';
+  path: string;
+  id: string;
+  /** `METHOD /test_helpers/...`, how reports name it. */
+  name: string;
+  /** What the helper does, in the words of its summary (`Move the clock`). */
+  summary: string;
+}
+
+/** The test helpers of shared/test-helpers.md, from the test-helpers document the suite ships with (@marketplace/openapi). */
+export const helperDocument: Json = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve('@marketplace/openapi/test-helpers.json'), 'utf8'),
+);
+export const helperOperations: HelperOperation[] = Object.entries(helperDocument.paths as Json).flatMap(
+  ([path, item]) =>
+    (['get', 'post'] as const)
+      .filter((m) => (item as Json)[m])
+      .map((m) => {
+        const op = (item as Json)[m];
+        const method = m.toUpperCase() as 'GET' | 'POST';
+        return { method, path, id: op.operationId, name: `${method} ${path}`, summary: op.summary ?? 'set up state' };
+      }),
+);
+
+/** The test helper a request addresses, if the test-helpers document has it. */
+export const findHelper = pathMatcher(helperOperations);
 
 /** `METHOD /path` as a text writes it, or a shorthand `/path` continuing a list (`, /update`, ` and /validate`). */
 const NAME = /(?<![\w/])(GET|POST) (\/[^\s,;:()?'"`]*)|(,|;| and) (\/[^\s,;:()?'"`]*)/g;

@@ -30,7 +30,9 @@ function isEnvelope(body: unknown): boolean {
  */
 export async function probeTarget(
   target: string,
-  timeoutMs = 15_000,
+  // A cold start is slow on a busy machine: the first request to the reference server's first
+  // sandbox (validators compiled then) took 25 s on a loaded 2-core machine, under 0.2 s after.
+  timeoutMs = 60_000,
   scope?: ReadonlySet<string>,
 ): Promise<string | undefined> {
   if (!/^[a-z][a-z\d+.-]*:\/\//i.test(target))

@@ -69,6 +69,22 @@ export function kept<T extends Set<string> | Map<string, string>>(memory: Memory
 export const set = (memory: Memory, name: string) => kept(memory, name, () => new Set<string>());
 export const map = (memory: Memory, name: string) => kept(memory, name, () => new Map<string, string>());
 
+/**
+ * The response rewrite of an implementation that answers `path` (a literal path, or a pattern for
+ * paths with parameters) with other content: `fn` changes the answer's payload in place (envelope A's
+ * `content`, B's `data`), and only ever sees one that is an object.
+ */
+export const rewriteContent =
+  (path: string | RegExp, fn: (content: Json, x: ProxiedExchange, memory: Memory) => void) =>
+  (x: ProxiedExchange, memory: Memory): void => {
+    if (typeof path === 'string' ? x.path !== path : !path.test(x.path)) return;
+    const content = x.body?.content ?? x.body?.data;
+    if (content !== null && typeof content === 'object') fn(content, x, memory);
+  };
+
+/** A list's order newest created first: what an implementation sorting by creation answers. */
+export const newestCreatedFirst = (a: Json, b: Json): number => Number(b.created) - Number(a.created);
+
 /** The test clock's time as the proxy last saw it set or read (`/test_helpers/clock`), in Unix seconds. */
 export function clockNow(x: ProxiedExchange, memory: Memory): number {
   const clock = map(memory, 'clock');

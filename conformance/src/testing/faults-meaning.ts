@@ -5,7 +5,16 @@
 // checked from one side only (a general limit of 60 in 10 minutes), and a draw read from the wrong
 // digits. Each is caught in suite.test.ts by the test its `grep` names; FAULTS (faults.ts) lists them.
 import { createHmac } from 'node:crypto';
-import { clockNow, type Fault, graphsPeriodAs, type Json, map, set } from './fault-kit.ts';
+import {
+  clockNow,
+  type Fault,
+  graphsPeriodAs,
+  type Json,
+  map,
+  newestCreatedFirst,
+  rewriteContent,
+  set,
+} from './fault-kit.ts';
 
 /** The 429 of a limit of `limit` requests in a window of `window` seconds opened at `start`, answered at `now`. */
 function limited(limit: number, window: number, start: number, now: number) {
@@ -27,13 +36,12 @@ export const MEANING_FAULTS: Record<string, Fault> = {
     kind: 'meaning',
     description: 'GET /user/getCashoutHistory sums every request not failed or cancelled into totalCashedOut',
     grep: 'an open request beside it not counted',
-    response: (x) => {
-      const page = x.path === '/user/getCashoutHistory' ? x.body?.content : undefined;
-      if (Array.isArray(page?.cashouts) && typeof page.totalCashedOut === 'number')
+    response: rewriteContent('/user/getCashoutHistory', (page) => {
+      if (Array.isArray(page.cashouts) && typeof page.totalCashedOut === 'number')
         page.totalCashedOut = page.cashouts
           .filter((c: Json) => ['pending', 'processing', 'completed'].includes(c.status))
           .reduce((sum: number, c: Json) => sum + c.amount, 0);
-    },
+    }),
   },
   'instant-sell-counts-orders': {
     kind: 'meaning',
@@ -58,20 +66,18 @@ export const MEANING_FAULTS: Record<string, Fault> = {
     kind: 'meaning',
     description: 'GET /deposit/tradeStatus reports a deposit the platform declined or failed as pending (0)',
     grep: 'Given a declined or failed deposit, the status is -1',
-    response: (x) => {
-      const status = x.path.startsWith('/deposit/tradeStatus/') ? x.body?.content : undefined;
-      if (status?.status === -1) Object.assign(status, { status: 0, statusText: 'pending' });
-    },
+    response: rewriteContent(/^\/deposit\/tradeStatus\//, (status) => {
+      if (status.status === -1) Object.assign(status, { status: 0, statusText: 'pending' });
+    }),
   },
   'unban-without-notice': {
     kind: 'meaning',
     description: 'POST /admin/ban with time 0 (an unban) sends no moderation-channel notice',
     grep: 'the moderation channel receives a notice of each',
-    response: (x) => {
-      const messages = x.path === '/test_helpers/outbox' ? x.body?.content?.messages : undefined;
-      if (Array.isArray(messages))
-        x.body.content.messages = messages.filter((m: Json) => !(m.channel === 'moderation' && m.data?.time === 0));
-    },
+    response: rewriteContent('/test_helpers/outbox', (c) => {
+      if (Array.isArray(c.messages))
+        c.messages = c.messages.filter((m: Json) => !(m.channel === 'moderation' && m.data?.time === 0));
+    }),
   },
   'sales-graph-1y-weekly': {
     kind: 'meaning',
@@ -97,10 +103,9 @@ export const MEANING_FAULTS: Record<string, Fault> = {
     kind: 'meaning',
     description: 'GET /support/list lists tickets newest created first instead of most recent activity first',
     grep: 'a reply on the older one lists it first',
-    response: (x) => {
-      if (x.path === '/support/list' && Array.isArray(x.body?.data?.list))
-        x.body.data.list.sort((a: Json, b: Json) => Number(b.created) - Number(a.created));
-    },
+    response: rewriteContent('/support/list', (c) => {
+      if (Array.isArray(c.list)) c.list.sort(newestCreatedFirst);
+    }),
   },
   'reset-keeps-rate-limits': {
     kind: 'helper',

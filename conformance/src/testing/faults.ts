@@ -11,10 +11,12 @@ import {
   type Json,
   type Memory,
   map,
+  newestCreatedFirst,
   type Outgoing,
   ok,
   type ProxiedExchange,
   refusal,
+  rewriteContent,
   set,
 } from './fault-kit.ts';
 import { MEANING_FAULTS } from './faults-meaning.ts';
@@ -38,11 +40,10 @@ function tradeStatuses(x: ProxiedExchange, memory: Memory): Map<string, string> 
 }
 
 /** The response rewrite of an implementation listing `field` of `path`'s content in reverse. */
-const reversed =
-  (path: string, field: string) =>
-  (x: ProxiedExchange): void => {
-    if (x.path === path && Array.isArray(x.body?.content?.[field])) x.body.content[field].reverse();
-  };
+const reversed = (path: string, field: string) =>
+  rewriteContent(path, (c) => {
+    if (Array.isArray(c[field])) c[field].reverse();
+  });
 
 /** The request rewrite of an implementation that ignores the query parameter `param` of `path`. */
 const ignoresQuery =
@@ -116,9 +117,9 @@ export const FAULTS: Record<string, Fault> = {
   'wrong-sort-order': {
     description: 'listings come most expensive first',
     grep: 'listings',
-    response: (x) => {
-      if (/^\/item\/listing\/\d+/.test(x.path) && Array.isArray(x.body?.content)) x.body.content.reverse();
-    },
+    response: rewriteContent(/^\/item\/listing\/\d+/, (c) => {
+      if (Array.isArray(c)) c.reverse();
+    }),
   },
   'wrong-price': {
     description: 'pricing reports the lowest listing one cent off',
@@ -166,10 +167,9 @@ export const FAULTS: Record<string, Fault> = {
   'wrong-totp-secret': {
     description: '2FA create shows a secret other than the one the server checks codes against',
     grep: 'TOTP code activates',
-    response: (x) => {
-      const secret = x.path === '/user/2FA/create' ? (x.body?.content ?? x.body?.data) : undefined;
-      if (typeof secret?.base32 === 'string') secret.base32 = `${secret.base32.slice(1)}A`;
-    },
+    response: rewriteContent('/user/2FA/create', (secret) => {
+      if (typeof secret.base32 === 'string') secret.base32 = `${secret.base32.slice(1)}A`;
+    }),
   },
   'unverifiable-draw': {
     description: 'an ended giveaway reveals a seed other than the one committed at creation',
@@ -201,11 +201,10 @@ export const FAULTS: Record<string, Fault> = {
   'cashout-fee-rounded-down': {
     description: 'a cashout answers a fee rounded down instead of ceil(amount x rate)',
     grep: 'cashout is accepted pending with the 2 percent fee',
-    response: (x) => {
-      const result = x.path === '/cashout/process' ? x.body?.content : undefined;
-      if (typeof result?.fee === 'number' && typeof result.amount === 'number')
+    response: rewriteContent('/cashout/process', (result) => {
+      if (typeof result.fee === 'number' && typeof result.amount === 'number')
         result.fee = Math.floor((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
-    },
+    }),
   },
   'banned-login-accepted': {
     description: 'a banned user logs in (the 403 refusal is answered as a success)',
@@ -548,18 +547,17 @@ export const FAULTS: Record<string, Fault> = {
     description:
       'GET /giveaways/history lists the ended giveaways newest created first instead of most recently ended first',
     grep: 'come newest first while active and most recently ended first once ended',
-    response: (x) => {
-      if (x.path === '/giveaways/history' && Array.isArray(x.body?.data?.list))
-        x.body.data.list.sort((a: Json, b: Json) => Number(b.created) - Number(a.created));
-    },
+    response: rewriteContent('/giveaways/history', (c) => {
+      if (Array.isArray(c.list)) c.list.sort(newestCreatedFirst);
+    }),
   },
   'giveaway-pages-of-10': {
     kind: 'order',
     description: 'GET /giveaways pages 10 giveaways at a time instead of 20',
     grep: 'come newest first while active and most recently ended first once ended',
-    response: (x) => {
-      if (x.path === '/giveaways' && Array.isArray(x.body?.data?.list)) x.body.data.list.splice(10);
-    },
+    response: rewriteContent('/giveaways', (c) => {
+      if (Array.isArray(c.list)) c.list.splice(10);
+    }),
   },
   'cashout-cooldown-inclusive': {
     kind: 'deadline',
@@ -687,21 +685,19 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'rounding',
     description: 'a cashout answers its fee rounded to the nearest cent instead of up',
     grep: 'refunded when it fails',
-    response: (x) => {
-      const result = x.path === '/cashout/process' ? x.body?.content : undefined;
-      if (typeof result?.fee === 'number' && typeof result.amount === 'number')
+    response: rewriteContent('/cashout/process', (result) => {
+      if (typeof result.fee === 'number' && typeof result.amount === 'number')
         result.fee = Math.round((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
-    },
+    }),
   },
   'average-rounded-down': {
     kind: 'rounding',
     description: 'the average sale price is rounded down instead of to the nearest cent',
     grep: 'GET /user/getSalesInfos averages',
-    response: (x) => {
-      const c = x.path === '/user/getSalesInfos' ? x.body?.content : undefined;
-      if (typeof c?.averageSalePrice === 'number' && c.itemsSold > 0)
+    response: rewriteContent('/user/getSalesInfos', (c) => {
+      if (typeof c.averageSalePrice === 'number' && c.itemsSold > 0)
         c.averageSalePrice = Math.floor(c.totalRevenue / c.itemsSold);
-    },
+    }),
   },
   'instant-sell-rounded-half': {
     kind: 'rounding',

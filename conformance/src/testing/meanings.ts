@@ -94,6 +94,47 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
       'POST /support/post message',
     ].map((key) => [key, WORDING_OPEN]),
   ),
+  ...Object.fromEntries(
+    [
+      'assetId',
+      'cartId',
+      'class',
+      'color',
+      'count',
+      'craftable',
+      'effect',
+      'festivized',
+      'game',
+      'image',
+      'inspect',
+      'item_id',
+      'killstreaker',
+      'level',
+      'name',
+      'paint',
+      'parts',
+      'price',
+      'quality',
+      'rarity',
+      'sheen',
+      'slot',
+      'spell',
+      'type_platform',
+      'url',
+      'values',
+    ].map((f) => [
+      `POST /cart/checkout cart[].${f}`,
+      'the cart after a checkout is always empty (document: `maxItems: 0`, "The cart after checkout (always empty)"): its rows never carry a value; `POST /cart/checkout cart` itself is pinned empty',
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['GET /giveaways list[]', 'GET /giveaways/my list[]', 'POST /giveaways/create giveaway'].flatMap((at) =>
+      ['platformId', 'name', 'image'].map((f) => [
+        `${at}.winner.${f}`,
+        'a winner is drawn at the end, and this answer shows only giveaways not yet ended (the active lists, the creation): its `winner` is always null (pinned so), its fields never carry a value',
+      ]),
+    ),
+  ),
   'GET /user/infos informations.message':
     'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed',
   'GET /user/getSalesHistory sales[].status':

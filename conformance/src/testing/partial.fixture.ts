@@ -2,8 +2,7 @@
 // 404 for a seeded random half of the operations and of the test helpers, as a team's backend
 // mid-way does (partial-target.test.ts for the suite, explore/explore.test.ts for explore).
 
-import { findHelper, helperOperations } from '../kit/not-implemented.ts';
-import { findOperation, operations } from '../oracle/document.ts';
+import { findHelper, findOperation, helperOperations, operations } from '../oracle/document.ts';
 import type { Fault } from './faults.ts';
 
 /** A small seeded generator (mulberry32): the same seed removes the same half on every machine. */

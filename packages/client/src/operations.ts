@@ -1,6 +1,6 @@
 // Types of operations by path and method, from the generated types and operation index: what an
 // operation answers on success, what its business errors look like, and which messages it documents.
-import { type globalErrorMessages, operationIndex, type paths } from '@marketplace/types';
+import { type DocumentedMessage as DocumentedMessageOf, operationIndex, type paths } from '@marketplace/types';
 
 export type Method = 'get' | 'post';
 
@@ -12,7 +12,7 @@ export type PathsWith<M extends Method> = {
 /** The operation object of the generated types. */
 export type Operation<P extends keyof paths, M extends Method> = paths[P] extends { [K in M]: infer O } ? O : never;
 
-export type { BusinessErrorBody, Content, SuccessBody } from '@marketplace/types';
+export type { BusinessErrorBody, Content, GlobalMessage, SuccessBody } from '@marketplace/types';
 
 type Index = typeof operationIndex;
 
@@ -25,20 +25,11 @@ export type OperationId<P extends keyof paths, M extends Method> = P extends key
     : never
   : never;
 
-/** The business error messages the document lists for an operation (`x-error-messages`). */
-export type DocumentedMessage<P extends keyof paths, M extends Method> = P extends keyof Index
-  ? M extends keyof Index[P]
-    ? Index[P][M] extends { messages: readonly (infer S)[] }
-      ? S
-      : never
-    : never
-  : never;
-
-/** Messages any operation may answer; `<field>` stands for a field name. */
-export type GlobalMessage =
-  | Exclude<(typeof globalErrorMessages)[number], `${string}<field>${string}`>
-  | `Missing required parameter: ${string}`
-  | `Invalid ${string} parameter`;
+/**
+ * The business error messages the document lists for an operation (`x-error-messages`), as
+ * answered: the reference server's handlers are held to the same union, by operationId.
+ */
+export type DocumentedMessage<P extends keyof paths, M extends Method> = DocumentedMessageOf<OperationId<P, M>>;
 
 /** What the generated index says of one operation, for a path and method known only at run time. */
 export function indexEntry(method: string, path: string): { operationId: string; permission: string } | undefined {

@@ -5,7 +5,7 @@ export const FORBIDDEN = 'forbidden';
 export const NOT_FOUND = 'Not found';
 export const INTERNAL_ERROR = 'Internal server error';
 /** Seed, Errors: the 429 content. */
-export const rateLimited = (seconds: number) => `Rate limit exceeded. Retry after ${seconds} seconds.`;
+export const rateLimited = (seconds: number) => `Rate limit exceeded. Retry after ${seconds} seconds.` as const;
 
 /** Document (`x-protocol-errors`): answers to a request that is not HTTP the server reads, before any operation. */
 export const PROTOCOL = {

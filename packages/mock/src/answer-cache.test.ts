@@ -3,9 +3,10 @@
 // changes Prism's choice reaches it again, and the front's checks still run on every request.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readDocument } from '@marketplace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerCache } from './answer-cache.ts';
-import { locateDocument, readDocument } from './document.ts';
+import { locateDocument } from './document.ts';
 import { createFront } from './front.ts';
 
 const JSON_TYPE = { 'content-type': 'application/json' };

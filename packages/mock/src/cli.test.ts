@@ -2,8 +2,9 @@
 // an operation, and a start on PORT that prints how to pick errors and stops on SIGTERM.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { readDocument } from '@marketplace/contract';
 import { describe, expect, it } from 'vitest';
-import { locateDocument, readDocument } from './document.ts';
+import { locateDocument } from './document.ts';
 import { documentExamples } from './examples.ts';
 
 const CLI = resolve(import.meta.dirname, 'cli.ts');

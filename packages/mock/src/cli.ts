@@ -2,8 +2,8 @@
 // `npm run mock` / `marketplace-mock`: the mock of the Item Marketplace API (mock.ts), or the names
 // of the documented examples `Prefer` picks from (`--examples`).
 import { parseArgs } from 'node:util';
-import { ON_PURPOSE_ARGS, parseFailRate, parseLatency, parseSeed } from '@marketplace/contract';
-import { locateDocument, readDocument } from './document.ts';
+import { ON_PURPOSE_ARGS, parseFailRate, parseLatency, parseSeed, readDocument } from '@marketplace/contract';
+import { locateDocument } from './document.ts';
 import { documentExamples, listing } from './examples.ts';
 import { curl, FIRST_REQUESTS } from './first-requests.ts';
 import { startMock } from './mock.ts';

@@ -1,7 +1,7 @@
 // The documented examples of each operation by status, which `Prefer: code=<status>,
 // example=<name>` picks from. A name the operation lacks gets the list of its names instead of
 // Prism's internal error, and `marketplace-mock --examples <operationId>` prints the same lists.
-import type { Json } from './document.ts';
+import { indexOperations, type Json, resolveRef } from '@marketplace/contract';
 
 export interface StatusExamples {
   status: string;
@@ -15,33 +15,20 @@ export interface OperationExamples {
   statuses: StatusExamples[];
 }
 
-/** Follows a local `$ref` of the document. */
-const deref = (node: Json, doc: Json): Json =>
-  typeof node?.$ref === 'string'
-    ? node.$ref
-        .slice(2)
-        .split('/')
-        .reduce((at: Json, key: string) => at?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], doc)
-    : node;
-
 /** Every operation of the document with its documented statuses and their example names. */
 export function documentExamples(doc: Json): OperationExamples[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-    (['get', 'post'] as const)
-      .filter((method) => (item as Json)[method])
-      .map((method) => {
-        const op = (item as Json)[method];
-        const statuses = Object.entries(op.responses ?? {}).map(([status, raw]) => ({
-          status,
-          names: [
-            ...new Set(
-              Object.values(deref(raw, doc)?.content ?? {}).flatMap((m) => Object.keys((m as Json).examples ?? {})),
-            ),
-          ],
-        }));
-        return { operationId: op.operationId, method: method.toUpperCase(), path, statuses };
-      }),
-  );
+  return [...indexOperations(doc).values()].map(({ operationId, method, path }) => {
+    const op = doc.paths[path][method.toLowerCase()];
+    const statuses = Object.entries<Json>(op.responses ?? {}).map(([status, raw]) => ({
+      status,
+      names: [
+        ...new Set(
+          Object.values<Json>(resolveRef(doc, raw)?.content ?? {}).flatMap((m) => Object.keys(m.examples ?? {})),
+        ),
+      ],
+    }));
+    return { operationId, method, path, statuses };
+  });
 }
 
 /** `code=300, example=notEnoughBalance` as its parts (Prism's `Prefer` syntax). */

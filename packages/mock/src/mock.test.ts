@@ -3,9 +3,10 @@
 // rules (@marketplace/contract); Prefer still picks examples, and an unknown name gets
 // the operation's list of names.
 import { connect } from 'node:net';
+import { readDocument } from '@marketplace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/src/routes/test-harness.fixture.ts';
-import { locateDocument, readDocument } from './document.ts';
+import { locateDocument } from './document.ts';
 import { documentExamples } from './examples.ts';
 import { type MockServer, startMock } from './mock.ts';
 

@@ -6,9 +6,9 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type OnPurposeOptions, type ProtocolTimeouts, protocolServer } from '@marketplace/contract';
+import { type OnPurposeOptions, type ProtocolTimeouts, protocolServer, readDocument } from '@marketplace/contract';
 import { AnswerCache } from './answer-cache.ts';
-import { locateDocument, readDocument } from './document.ts';
+import { locateDocument } from './document.ts';
 import { createFront } from './front.ts';
 import { startPrism } from './prism.ts';
 

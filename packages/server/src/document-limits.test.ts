@@ -15,14 +15,14 @@ import {
   MAX_HEADER_BYTES,
   MAX_HEADER_FIELDS,
   REQUEST_TIMEOUT_MS,
+  readDocument,
   SLACK_BYTES,
 } from '@marketplace/contract';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_LIFETIME_SECONDS } from './auth/jwt.ts';
 import { ANONYMOUS_BODY_LIMIT, ANONYMOUS_UPLOADS, UPLOAD_RETRY_AFTER } from './http/app.ts';
-import { BUNDLED_DOCUMENT } from './server.ts';
 
-const document = JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
+const document = readDocument();
 const introduction: string = document.info.description;
 const login = document.paths['/user/login'].post;
 const globalBodyMessage: string = document['x-global-error-messages'].find(

@@ -1,8 +1,6 @@
 // The composition root: builds the store, clock, adapters and Express app from a configuration.
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import {
   FixedWindowLimiter,
@@ -10,6 +8,7 @@ import {
   onPurpose,
   type ProtocolTimeouts,
   protocolServer,
+  readDocument,
 } from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
@@ -39,17 +38,16 @@ import { sandboxSchema } from './store/postgres/sandbox-registry.ts';
 import type { StoreOptions } from './store/store.ts';
 import { worldCache } from './world.ts';
 
-// The document comes from the @marketplace/openapi package (the repository's openapi/ workspace, or
-// the installed package), so the server validates against the contract version it was built with.
-export const BUNDLED_DOCUMENT = createRequire(import.meta.url).resolve('@marketplace/openapi/openapi.json');
-
 /**
- * The document, read once per process: it is only read, and the servers of one process (the
- * sandboxes of issue 25) then share the validators built for it (@marketplace/contract, validators.ts).
+ * The document of the @marketplace/openapi package the contract depends on (the repository's
+ * openapi/ workspace, or the installed package), so the server validates against the contract
+ * version it was built with. Read through the contract (`readDocument`), once per process: it is
+ * only read, and the servers of one process (the sandboxes of issue 25) then share the validators
+ * built for it (@marketplace/contract, validators.ts).
  */
 let document: unknown;
 const theDocument = () => {
-  document ??= JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
+  document ??= readDocument();
   return document;
 };
 

@@ -15,10 +15,22 @@ export type Schema<Name extends keyof components['schemas']> = components['schem
 
 export { globalErrorMessages, operationIndex } from './operation-index.ts';
 export type {
+  Answered,
   BusinessErrorBody,
   Content,
   ContentOf,
+  DocumentedMessage,
+  ErrorMessageOf,
+  ErrorObjectOf,
+  ErrorOf,
+  GlobalMessage,
+  ErrorObject,
+  IndexedMessage,
+  JsonContent,
   JsonContentOf,
+  PathParams,
+  Query,
+  RequestBody,
   OperationId,
   PathParamsOf,
   QueryOf,
@@ -28,3 +40,13 @@ export type {
   RequestBodyOf,
   SuccessBody,
 } from './operation-types.ts';
+export { testHelperIndex } from './test-helper-index.ts';
+export type {
+  TestHelperBodyOf,
+  TestHelperContentOf,
+  TestHelperErrorOf,
+  TestHelperId,
+  TestHelperMessageOf,
+  TestHelperParamsOf,
+  TestHelperQueryOf,
+} from './test-helper-types.ts';

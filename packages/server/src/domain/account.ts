@@ -7,7 +7,7 @@ import type { Schema } from '@marketplace/types';
 import { ACCOUNT } from './messages.ts';
 import type { Notification } from './records.ts';
 import type { User } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 import type { NotificationKind, PrivacySetting } from './users.ts';
 
 /** The caller's row of GET /user/infos (User schema). `message` is the unread message count. */
@@ -65,7 +65,7 @@ export function notificationsOf(
 }
 
 /** Marks one payment alert (a `paymentReview` notification) of the caller read. */
-export function closePaymentAlert(tx: Tx, platformId: string, id: number): Result<{ message: string }> {
+export function closePaymentAlert(tx: Tx, platformId: string, id: number) {
   const alert = tx.get('notifications', id);
   if (!alert || alert.user !== platformId || alert.kind !== 'paymentReview') return fail(ACCOUNT.paymentAlertNotFound);
   if (!alert.read) tx.put('notifications', id, { ...alert, read: true });
@@ -73,7 +73,7 @@ export function closePaymentAlert(tx: Tx, platformId: string, id: number): Resul
 }
 
 /** Marks every unread payment review of the caller read; `closed` counts them. */
-export function closePaymentReviews(tx: Tx, platformId: string): Result<{ message: string; closed: number }> {
+export function closePaymentReviews(tx: Tx, platformId: string) {
   let closed = 0;
   for (const n of tx.find('notificationsByUser', platformId)) {
     if (n.kind !== 'paymentReview' || n.read) continue;
@@ -88,10 +88,7 @@ export const csvToken = (platformId: string, nonce: string, now: number): string
   createHash('sha512').update(`${platformId}:${nonce}:${now}`).digest('hex');
 
 /** Registers an affiliate click with the tracking service (an outside effect). */
-export function registerAffiliateClick(
-  tx: Tx,
-  click: { code: string; user: string | undefined; ip: string },
-): Result<{ message: string }> {
+export function registerAffiliateClick(tx: Tx, click: { code: string; user: string | undefined; ip: string }) {
   tx.emit({ kind: 'affiliate', ...click });
   return ok({ message: ACCOUNT.affiliateRegistered });
 }
@@ -110,20 +107,12 @@ function merge<F extends 'notifications' | 'privacy'>(
 }
 
 /** Changes some e-mail kinds' switches; left-out kinds keep their values. Echoes all six. */
-export function setMailNotifications(
-  tx: Tx,
-  platformId: string,
-  changes: Partial<Record<NotificationKind, boolean>>,
-): Result<{ message: string; notifications: Record<NotificationKind, boolean> }> {
+export function setMailNotifications(tx: Tx, platformId: string, changes: Partial<Record<NotificationKind, boolean>>) {
   return ok({ message: ACCOUNT.notificationsUpdated, notifications: merge(tx, platformId, 'notifications', changes) });
 }
 
 /** The master switch of all e-mail notifications (`notification` of GET /user/infos). */
-export function setMailNotificationStatus(
-  tx: Tx,
-  platformId: string,
-  enabled: boolean,
-): Result<{ emailNotifications: boolean; message: string }> {
+export function setMailNotificationStatus(tx: Tx, platformId: string, enabled: boolean) {
   const user = tx.get('users', platformId)!;
   tx.put('users', platformId, { ...user, emailNotifications: enabled });
   const message = enabled ? ACCOUNT.emailNotificationsEnabled : ACCOUNT.emailNotificationsDisabled;
@@ -131,11 +120,7 @@ export function setMailNotificationStatus(
 }
 
 /** Changes some privacy settings; left-out settings keep their values. Echoes all four. */
-export function setPrivacy(
-  tx: Tx,
-  platformId: string,
-  changes: Partial<Record<PrivacySetting, boolean>>,
-): Result<{ message: string; settings: Record<PrivacySetting, boolean> }> {
+export function setPrivacy(tx: Tx, platformId: string, changes: Partial<Record<PrivacySetting, boolean>>) {
   return ok({ message: ACCOUNT.privacyUpdated, settings: merge(tx, platformId, 'privacy', changes) });
 }
 
@@ -151,11 +136,7 @@ export const accountIdOf = (platformId: string): string => String(BigInt(platfor
  * The simulated platform confirms every well-formed URL of the caller's account, so `validated`
  * is true and `Trade URL validation failed` is not reached (its check is not shown by the seed).
  */
-export function setTradeUrl(
-  tx: Tx,
-  platformId: string,
-  tradeUrl: string,
-): Result<{ tradeUrl: string; validated: boolean; message: string }> {
+export function setTradeUrl(tx: Tx, platformId: string, tradeUrl: string) {
   const match = TRADE_URL.exec(tradeUrl);
   if (!match) return fail(ACCOUNT.invalidTradeUrl);
   if (match[1] !== accountIdOf(platformId)) return fail(ACCOUNT.tradeUrlOtherAccount);
@@ -189,12 +170,7 @@ export const RESERVED_SHORT_URLS = [
 ];
 
 /** Sets the caller's store short URL; names compare without case (as GET /user/store does). */
-export function updateShortUrl(
-  tx: Tx,
-  platformId: string,
-  shortUrl: string,
-  now: number,
-): Result<{ shortUrl: string; message: string }> {
+export function updateShortUrl(tx: Tx, platformId: string, shortUrl: string, now: number) {
   if (shortUrl.length < 3 || shortUrl.length > 20) return fail(ACCOUNT.shortUrlLength);
   if (!/^[A-Za-z0-9-]+$/.test(shortUrl)) return fail(ACCOUNT.shortUrlInvalidCharacters);
   const wanted = shortUrl.toLowerCase();

@@ -8,7 +8,7 @@ import { joinedCraftable } from './catalog.ts';
 import { toListing } from './listings.ts';
 import { ITEMS } from './messages.ts';
 import type { Asset } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 // The generated type of `craftable` is `never` (the document pairs `type: [integer, string]` with
 // a `oneOf`, which openapi-typescript intersects), so it is restated here.
@@ -29,7 +29,7 @@ export function stripStrings<T extends object>(record: T): T {
  * The details of the entry whose asset ID is `assetId`, of any game: both routes answer every
  * game, since the seed's `craftable` rule ("empty for every other game than 440") applies to both.
  */
-export function backpackDetails(tx: Tx, assetId: string, admin: boolean): Result<BackpackDetails> {
+export function backpackDetails(tx: Tx, assetId: string, admin: boolean) {
   // The oldest record of the ID, as before indexes (an ID can come back after a new deposit).
   const asset = tx
     .find('assetsByAssetId', assetId)

@@ -5,7 +5,7 @@
 import type { PlatformAsset } from '../adapters/platform.ts';
 import { ADMIN } from './messages.ts';
 import type { Ban } from './records.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export interface BanInput {
   admin: string;
@@ -23,7 +23,7 @@ export interface BanResult {
 }
 
 /** Bans or unbans a user (`Admin user not found` when no account has the ID). */
-export function banUser(tx: Tx, input: BanInput): Result<BanResult> {
+export function banUser(tx: Tx, input: BanInput) {
   if (!input.platformId || !input.reason || !Number.isSafeInteger(input.time) || input.time < 0)
     return fail(ADMIN.missingBanParameters);
   const user = tx.get('users', input.platformId);

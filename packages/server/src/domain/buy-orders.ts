@@ -6,7 +6,7 @@ import { reserve } from './ledger.ts';
 import { isActiveOrder } from './market.ts';
 import { BUY_ORDERS, ITEMS } from './messages.ts';
 import type { BuyOrder } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export interface OrderTerms {
   owner: string;
@@ -24,7 +24,7 @@ export const orderOf = (tx: Tx, owner: string, itemId: number): BuyOrder | undef
 export const ordersOf = (tx: Tx, owner: string): Readonly<BuyOrder>[] => tx.find('ordersByOwner', owner);
 
 /** Places a buy order and reserves price x amount (seed: POST /item/buyorder). */
-export function placeOrder(tx: Tx, terms: OrderTerms): Result<BuyOrder> {
+export function placeOrder(tx: Tx, terms: OrderTerms) {
   if (!tx.get('items', terms.itemId)) return fail(ITEMS.itemNotFound);
   if (orderOf(tx, terms.owner, terms.itemId)) return fail(BUY_ORDERS.alreadyExists);
   const id = tx.nextId('buyOrders');
@@ -95,7 +95,7 @@ export function buyOrderTiers(tx: Tx, itemId: number): BuyOrderTiers {
  * Changes the terms of the user's order on an item (seed: POST /item/buyorder/update): the old
  * reservation is released and the new one taken, in one step.
  */
-export function updateOrder(tx: Tx, terms: OrderTerms): Result<BuyOrder> {
+export function updateOrder(tx: Tx, terms: OrderTerms) {
   const order = orderOf(tx, terms.owner, terms.itemId);
   if (!order) return fail(BUY_ORDERS.noneToUpdate);
   const held = order.price * order.amount;
@@ -108,7 +108,7 @@ export function updateOrder(tx: Tx, terms: OrderTerms): Result<BuyOrder> {
 }
 
 /** Removes the user's order on an item and releases its reservation (seed: POST /item/buyorder/remove). */
-export function removeOrder(tx: Tx, owner: string, itemId: number, now: number): Result<BuyOrder> {
+export function removeOrder(tx: Tx, owner: string, itemId: number, now: number) {
   const order = orderOf(tx, owner, itemId);
   if (!order) return fail(BUY_ORDERS.notFound);
   const held = order.price * order.amount;

@@ -11,7 +11,7 @@ import { CART, SALE } from './messages.ts';
 import type { CartRow } from './records.ts';
 import { sell } from './sale.ts';
 import type { Asset } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export type CartRowView = Schema<'CartRow'>;
 type InvalidItem = Schema<'CartInvalidItem'>;
@@ -70,7 +70,7 @@ function place(tx: Tx, user: string, itemId: number, price: number, assetIds: st
 const inCart = (tx: Tx, user: string): Set<string> => new Set(rowsOf(tx, user).flatMap((r) => r.assetIds));
 
 /** POST /cart/add: a listed asset of another user, at its listing price. */
-export function addToCart(tx: Tx, user: string, assetId: string, now: number): Result<CartRowView[]> {
+export function addToCart(tx: Tx, user: string, assetId: string, now: number) {
   const asset = assetById(tx, assetId);
   if (!asset || !isListed(asset) || asset.user === user) return fail(CART.notAvailable);
   if (inCart(tx, user).has(assetId)) return fail(CART.alreadyInCart);
@@ -96,7 +96,7 @@ const cheapestFirst = (a: Readonly<Asset>, b: Readonly<Asset>) =>
  * by price then ID, so this walks them up to the `count`-th candidate and the others at its price
  * (which may be older), then orders those few by last update.
  */
-export function addBulk(tx: Tx, user: string, q: BulkQuery): Result<CartRowView[]> {
+export function addBulk(tx: Tx, user: string, q: BulkQuery) {
   const held = inCart(tx, user);
   const listings =
     q.seller === undefined ? tx.ordered('listingsByItem', String(q.itemId)) : activeListings(tx, q.itemId, q.seller);
@@ -114,7 +114,7 @@ export function addBulk(tx: Tx, user: string, q: BulkQuery): Result<CartRowView[
 }
 
 /** POST /cart/remove: one row of the caller's, with all its assets. */
-export function removeRow(tx: Tx, user: string, cartId: number): Result<CartRowView[]> {
+export function removeRow(tx: Tx, user: string, cartId: number) {
   const row = tx.get('cartRows', cartId);
   if (!row || row.user !== user) return fail(CART.cartItemNotFound);
   tx.delete('cartRows', cartId);
@@ -178,7 +178,7 @@ export interface UpdateResult {
  * removes it; an invalid asset that is not plain, or no longer exists, is removed; (3) deletes the
  * rows left without assets.
  */
-export function updateCart(tx: Tx, user: string): Result<UpdateResult> {
+export function updateCart(tx: Tx, user: string) {
   const invalidItems = checkIntegrity(tx, user);
   const held = inCart(tx, user);
   const replaced: Replacement[] = [];
@@ -218,7 +218,7 @@ export type CheckoutResult = Schema<'CheckoutResult'>;
  * must be within the balance; each asset is sold through `sell` (the seller credited
  * floor(95 %), the fee collected, the asset moved to the caller) and the cart is emptied.
  */
-export function checkout(tx: Tx, user: string, now: number): Result<CheckoutResult> {
+export function checkout(tx: Tx, user: string, now: number) {
   const rows = rowsOf(tx, user);
   if (rows.length === 0) return fail(CART.cartEmpty);
   if (checkIntegrity(tx, user).length > 0) return fail(CART.integrityFailed);

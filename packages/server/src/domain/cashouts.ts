@@ -11,7 +11,7 @@ import { cashoutFee, type PayoutMethod } from './money.ts';
 import { mailService } from './notify.ts';
 import type { Cashout, CashoutStatus } from './records.ts';
 import type { User } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** Seed Limits: minimum 5000 cents for both providers. */
 export const CASHOUT_MINIMUM = 5000;
@@ -54,7 +54,7 @@ export type CashoutResult = Schema<'CashoutResult'>;
  * Accepts a cashout request (seed: POST /cashout/process). Checks in the document's order: minimum,
  * method linked, account verified, no open request, cooldown, balance.
  */
-export function requestCashout(tx: Tx, req: CashoutRequest): Result<CashoutResult> {
+export function requestCashout(tx: Tx, req: CashoutRequest) {
   const user = tx.get('users', req.user);
   if (!user) return fail(CASHOUT.methodNotLinked);
   if (req.amount < CASHOUT_MINIMUM) return fail(CASHOUT.belowMinimum);
@@ -101,7 +101,7 @@ export function requestCashout(tx: Tx, req: CashoutRequest): Result<CashoutResul
     status: 'pending',
     estimatedCompletion: PROCESSING[req.method].text,
     message: 'Cashout request created',
-  });
+  } satisfies CashoutResult);
 }
 
 /** Where a method pays: its linked e-mail, else the account's. */
@@ -114,7 +114,7 @@ const payoutEmail = (user: Pick<User, 'platformId' | 'email' | 'paymentLinks'>, 
   user.paymentLinks?.[method]?.email ?? (user.email || `${user.platformId}@example.com`);
 
 /** Cancels the caller's pending cashout and refunds it (document: POST /cashout/cancel). */
-export function cancelCashout(tx: Tx, user: string, cashoutId: number, now: number): Result<Cashout> {
+export function cancelCashout(tx: Tx, user: string, cashoutId: number, now: number) {
   const cashout = tx.get('cashouts', cashoutId);
   if (!cashout || cashout.user !== user) return fail(CASHOUT.notFound);
   if (cashout.status !== 'pending') return fail(CASHOUT.cannotCancel);
@@ -131,7 +131,7 @@ export function applyPayment(
   outcome: PaymentReport,
   transactionId: string | undefined,
   now: number,
-): Result<Cashout> {
+) {
   const cashout = tx.get('cashouts', cashoutId);
   if (!cashout) return fail('Unknown cashout');
   if (!NEXT[cashout.status].includes(outcome)) return fail('Invalid transition');
@@ -223,7 +223,7 @@ export function linkMethod(tx: Tx, platformId: string, method: PayoutMethod, ema
 }
 
 /** Unlinks a provider, refused while a request is open (document: POST /cashout/unlink). */
-export function unlinkMethod(tx: Tx, platformId: string, method: PayoutMethod): Result<true> {
+export function unlinkMethod(tx: Tx, platformId: string, method: PayoutMethod) {
   const user = tx.get('users', platformId)!;
   if (!user.paymentMethods.includes(method)) return fail(CASHOUT.methodNotLinked);
   if (cashoutsOf(tx, platformId).some(isOpen)) return fail(CASHOUT.pendingExists);

@@ -2,7 +2,7 @@
 import type { components } from '@marketplace/types';
 import { ITEMS } from './messages.ts';
 import type { Asset, Item } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** A URL slug from a display name (seed: Item `url`). */
 export const slugify = (name: string): string =>
@@ -103,7 +103,7 @@ export function itemView(item: Item): components['schemas']['Item'] {
  * accepts the URL slug"). A numeric `ref` is tried as an ID first, then as a slug, so an item whose
  * slug happens to be digits stays reachable.
  */
-export function findItem(tx: Tx, ref: string): Result<Item> {
+export function findItem(tx: Tx, ref: string) {
   const byId = /^[0-9]{1,15}$/.test(ref) ? tx.get('items', Number(ref)) : undefined;
   const item = byId ?? tx.findOne('itemsByUrl', ref);
   return item ? ok(item) : fail(ITEMS.itemNotFound);

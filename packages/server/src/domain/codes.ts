@@ -7,7 +7,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { CODES } from './messages.ts';
 import type { CodeRequest } from './records.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** Seed Limits: the e-mail change code and the 2FA reset are valid 24 hours. */
 export const CODE_LIFETIME = 24 * 3600;
@@ -69,7 +69,7 @@ export function redeemCode(
   tx: Tx,
   request: CodeRequest,
   { code, codeKey, now }: { code: string; codeKey: string; now: number },
-): Result<CodeRequest> {
+) {
   if (request.attempts >= MAX_ATTEMPTS) return fail(CODES.tooManyAttempts);
   if (now >= request.expires) return fail(CODES.invalidOrExpired);
   if (!codeMatches(codeKey, request.codeHash, code)) {

@@ -13,7 +13,7 @@ import { suggestedPrice } from './pricing.ts';
 import { TRADE_STATUS, type Trade, type TradeAssetRecord } from './records.ts';
 import type { Asset } from './state.ts';
 import { ASSET_ID, closeTrade, openTrade } from './trades.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export type DepositRow = components['schemas']['DepositRow'];
 export type DepositTradeStatus = components['schemas']['DepositTradeStatus'];
@@ -89,28 +89,32 @@ export function depositList(
 }
 
 /** The messages for a body mapping (`value`, `prices`, `depositKeys`) that breaks its rules. */
-export interface MappingMessages {
-  invalidJson: string;
-  notObject: string;
-  invalid: string;
+/** The messages of one mapping field, each its own literal type (what the operation documents). */
+export interface MappingMessages<J extends string = string, N extends string = string, I extends string = string> {
+  invalidJson: J;
+  notObject: N;
+  invalid: I;
 }
 
-export const VALUE_MESSAGES: MappingMessages = {
+export const VALUE_MESSAGES = {
   invalidJson: DEPOSIT.invalidValueJson,
   notObject: DEPOSIT.valueNotObject,
   invalid: DEPOSIT.invalidValue,
-};
-export const KEYS_MESSAGES: MappingMessages = {
+} as const satisfies MappingMessages;
+export const KEYS_MESSAGES = {
   invalidJson: DEPOSIT.invalidDepositKeysJson,
   notObject: DEPOSIT.invalidDepositKeys,
   invalid: DEPOSIT.invalidDepositKeys,
-};
+} as const satisfies MappingMessages;
 
 /**
  * A body mapping keyed by asset ID, given as an object or as a string holding its JSON (the
  * document: the string form is for form bodies, so its JSON gets the object form's checks here).
  */
-export function parseMapping(raw: unknown, messages: MappingMessages): Result<Record<string, unknown>> {
+export function parseMapping<J extends string, N extends string, I extends string>(
+  raw: unknown,
+  messages: MappingMessages<J, N, I>,
+) {
   let value = raw;
   if (typeof value === 'string') {
     try {
@@ -126,7 +130,10 @@ export function parseMapping(raw: unknown, messages: MappingMessages): Result<Re
 }
 
 /** Prices by asset ID: whole cents from 1 to 5,000,000. */
-export function parsePrices(raw: unknown, messages: MappingMessages): Result<Record<string, number>> {
+export function parsePrices<J extends string, N extends string, I extends string>(
+  raw: unknown,
+  messages: MappingMessages<J, N, I>,
+) {
   const parsed = parseMapping(raw, messages);
   if (!parsed.ok) return parsed;
   const valid = Object.values(parsed.value).every(
@@ -151,7 +158,7 @@ export interface Offered {
  * platform, of a known item, not already offered in a pending trade (else the prices cannot be
  * stored: `failed to save deposit price`).
  */
-export function offeredAssets(tx: Tx, o: Offered): Result<TradeAssetRecord[]> {
+export function offeredAssets(tx: Tx, o: Offered) {
   const ids = Object.keys(o.prices);
   const wrongKey = ids.find((id) => o.keys[id] !== depositKey(o.secret, id, o.user));
   if (wrongKey !== undefined) return fail(DEPOSIT.invalidDepositKey(wrongKey));
@@ -189,7 +196,7 @@ export function openOfferedTrade(
 }
 
 /** Creates a deposit trade (seed: POST /deposit/trade): pending, with an offer sent to the user. */
-export function createDeposit(tx: Tx, o: Offered): Result<{ id: number }> {
+export function createDeposit(tx: Tx, o: Offered) {
   const assets = offeredAssets(tx, o);
   if (!assets.ok) return assets;
   return ok(openOfferedTrade(tx, o, assets.value, 'deposit', null));
@@ -204,7 +211,7 @@ const STATUS_TEXT = { 0: 'pending', 3: 'completed', [-1]: 'failed' } as const;
  * The status of one of the user's deposit trades (seed: GET /deposit/tradeStatus/{tradeid}); the
  * errors carry the seed's response types `notFound` and `forbidden`.
  */
-export function depositTradeStatus(tx: Tx, user: string, id: number): Result<DepositTradeStatus> {
+export function depositTradeStatus(tx: Tx, user: string, id: number) {
   const trade = tx.get('trades', id);
   if (trade?.kind !== 'deposit') return fail({ type: 'notFound', message: DEPOSIT.depositTradeNotFound });
   if (trade.user !== user) return fail({ type: 'forbidden', message: DEPOSIT.depositTradeForbidden });

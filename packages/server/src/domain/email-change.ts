@@ -7,7 +7,7 @@ import { CODES, EMAIL_CHANGE } from './messages.ts';
 import { mailService } from './notify.ts';
 import type { CodeRequest } from './records.ts';
 import { disconnectOthers } from './sessions.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** Seed Limits: 1 request per 5 minutes per user. */
 export const EMAIL_CHANGE_INTERVAL = 300;
@@ -18,7 +18,7 @@ const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim(
 export function requestEmailChange(
   tx: Tx,
   input: { user: string; email: string; code: string; codeKey: string; now: number },
-): Result<typeof EMAIL_CHANGE.requested> {
+) {
   const last = tx
     .find('codesByUser', input.user)
     .filter((r) => r.purpose === 'emailChange')
@@ -41,7 +41,7 @@ export function requestEmailChange(
 export function validateEmailChange(
   tx: Tx,
   input: { user: string; session: number; code: string | string[]; codeKey: string; now: number },
-): Result<typeof EMAIL_CHANGE.validated> {
+) {
   const request = pendingRequests(tx, input.user, 'emailChange')[0];
   if (!request) return fail(CODES.requestNotFound);
   const redeemed = redeemCode(tx, request, { ...input, code: joinCode(input.code) });

@@ -10,7 +10,7 @@ import { ownAsset } from './inventory.ts';
 import { GIVEAWAYS } from './messages.ts';
 import type { Giveaway, GiveawayComment } from './records.ts';
 import type { Asset } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { type Failure, fail, ok, type Result, type Tx } from './tx.ts';
 
 /** Seed Limits: giveaways. */
 export const GIVEAWAY_LIMITS = {
@@ -164,7 +164,7 @@ function poolAssets(tx: Tx, owner: string, assetIds: string[]): Asset[] | undefi
   return found.every((a) => a !== undefined) ? (found as Asset[]) : undefined;
 }
 
-export function createGiveaway(tx: Tx, input: CreateInput): Result<GiveawayView> {
+export function createGiveaway(tx: Tx, input: CreateInput) {
   const { owner, now } = input;
   const last = tx
     .find('giveawaysByOwner', owner)
@@ -204,7 +204,7 @@ export function createGiveaway(tx: Tx, input: CreateInput): Result<GiveawayView>
 
 export const byUrl = (tx: Tx, url: string): Giveaway | undefined => tx.findOne('giveawaysByUrl', url);
 
-function found<T>(tx: Tx, url: string, then: (g: Giveaway) => Result<T>): Result<T> {
+function found<T, E extends Failure>(tx: Tx, url: string, then: (g: Giveaway) => Result<T, E>) {
   const g = byUrl(tx, url);
   return g ? then(g) : fail(GIVEAWAYS.notFound);
 }
@@ -236,10 +236,7 @@ export function listGiveaways(tx: Tx, kind: ListKind, user: string, page: number
   return { list: chosen.slice(page * size, (page + 1) * size).map((g) => summaryView(tx, g)), count: chosen.length };
 }
 
-export function giveawayDetails(
-  tx: Tx,
-  url: string,
-): Result<{ giveaway: GiveawayView; participants: Schema<'GiveawayParticipant'>[] }> {
+export function giveawayDetails(tx: Tx, url: string) {
   return found(tx, url, (g) =>
     ok({
       giveaway: giveawayView(tx, g),
@@ -248,12 +245,12 @@ export function giveawayDetails(
   );
 }
 
-export const isIn = (tx: Tx, url: string, user: string): Result<{ isIn: boolean }> =>
+export const isIn = (tx: Tx, url: string, user: string) =>
   found(tx, url, (g) => ok({ isIn: g.participants.some((p) => p.user === user) }));
 
 // ---- Joining and leaving ----
 
-export function join(tx: Tx, url: string, user: string, now: number): Result<{ message: 'Joined'; entries: number }> {
+export function join(tx: Tx, url: string, user: string, now: number) {
   const g = byUrl(tx, url);
   const refused =
     !g ||
@@ -267,24 +264,21 @@ export function join(tx: Tx, url: string, user: string, now: number): Result<{ m
   if (refused) return fail(GIVEAWAYS.cannotJoin);
   const participants = [...g.participants, { user, joined: now }];
   tx.put('giveaways', g.id, { ...g, participants });
-  return ok({ message: 'Joined', entries: participants.length });
+  return ok({ message: 'Joined' as const, entries: participants.length });
 }
 
-export function leave(tx: Tx, url: string, user: string, now: number): Result<{ message: 'Left'; entries: number }> {
+export function leave(tx: Tx, url: string, user: string, now: number) {
   return found(tx, url, (g) => {
     if (g.ended || g.endsAt <= now || !g.participants.some((p) => p.user === user)) return fail(GIVEAWAYS.notJoined);
     const participants = g.participants.filter((p) => p.user !== user);
     tx.put('giveaways', g.id, { ...g, participants });
-    return ok({ message: 'Left', entries: participants.length });
+    return ok({ message: 'Left' as const, entries: participants.length });
   });
 }
 
 // ---- Comments ----
 
-export function postComment(
-  tx: Tx,
-  input: { url: string; user: string; comment: string; now: number },
-): Result<{ message: 'Comment posted'; comment: CommentView }> {
+export function postComment(tx: Tx, input: { url: string; user: string; comment: string; now: number }) {
   const { user, now } = input;
   return found(tx, input.url, (g) => {
     const recent = tx.find('commentsByUser', user).some((c) => now - c.timestamp < GIVEAWAY_LIMITS.commentEvery);
@@ -297,15 +291,11 @@ export function postComment(
       content: input.comment,
       timestamp: now,
     });
-    return ok({ message: 'Comment posted', comment: commentView(tx, comment) });
+    return ok({ message: 'Comment posted' as const, comment: commentView(tx, comment) });
   });
 }
 
-export function listComments(
-  tx: Tx,
-  url: string,
-  page: number,
-): Result<{ comments: CommentView[]; page: number; count: number }> {
+export function listComments(tx: Tx, url: string, page: number) {
   return found(tx, url, (g) => {
     const all = tx.find('commentsByGiveaway', String(g.id)).sort((a, b) => b.timestamp - a.timestamp || b.id - a.id);
     const size = GIVEAWAY_LIMITS.commentsPerPage;
@@ -314,8 +304,8 @@ export function listComments(
   });
 }
 
-export function deleteComment(tx: Tx, id: number): Result<{ message: 'Comment deleted' }> {
+export function deleteComment(tx: Tx, id: number) {
   if (!tx.get('giveawayComments', id)) return fail(GIVEAWAYS.commentNotFound);
   tx.delete('giveawayComments', id);
-  return ok({ message: 'Comment deleted' });
+  return ok({ message: 'Comment deleted' as const });
 }

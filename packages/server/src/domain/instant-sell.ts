@@ -10,7 +10,7 @@ import { DEPOSIT } from './messages.ts';
 import { TRADE_STATUS, type Trade } from './records.ts';
 import { sell } from './sale.ts';
 import { closeTrade } from './trades.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export type InstantSellInfo = components['schemas']['InstantSellInfo'];
 
@@ -45,7 +45,7 @@ export function instantSellInfo(
   game: number,
   platform: readonly PlatformAsset[],
   secret: string,
-): Result<InstantSellInfo> {
+) {
   if (game !== INSTANT_SELL_GAME) return fail(DEPOSIT.instantSellUnsupported);
   const rows = depositable(tx, platform).flatMap((a) => {
     const item = tx.get('items', a.itemId)!;
@@ -76,7 +76,7 @@ export function instantSellInfo(
  * Creates an instant-sell trade (document: POST /instantsell/trade): the deposit's checks, and
  * every accepted price at or below the asset's current instant price.
  */
-export function createInstantSell(tx: Tx, o: Offered & { method: string }): Result<{ id: number }> {
+export function createInstantSell(tx: Tx, o: Offered & { method: string }) {
   if (o.game !== INSTANT_SELL_GAME) return fail(DEPOSIT.instantSellUnsupported);
   const assets = offeredAssets(tx, o);
   if (!assets.ok) return assets;

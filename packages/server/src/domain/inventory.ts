@@ -6,7 +6,7 @@ import { joinedCraftable } from './catalog.ts';
 import { listOrSell } from './matching.ts';
 import { INVENTORY } from './messages.ts';
 import type { Asset } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export type InventoryRow = components['schemas']['InventoryRow'];
 
@@ -94,7 +94,7 @@ export interface PriceCommand {
  * exists and owned, within its item's maximum, no trade hold, available — so a refusal changes
  * nothing; then each is sold into a matching buy order or listed.
  */
-export function priceAssets(tx: Tx, c: PriceCommand): Result<{ message: 'ok'; sold: number }> {
+export function priceAssets(tx: Tx, c: PriceCommand) {
   const ids = parseIds(c.ids);
   if (!ids) return fail(INVENTORY.invalidIds);
   const assets: Readonly<Asset>[] = [];
@@ -110,5 +110,5 @@ export function priceAssets(tx: Tx, c: PriceCommand): Result<{ message: 'ok'; so
   }
   let sold = 0;
   for (const asset of assets) if (listOrSell(tx, asset, c.price, c.now)) sold += 1;
-  return ok({ message: 'ok', sold });
+  return ok({ message: 'ok' as const, sold });
 }

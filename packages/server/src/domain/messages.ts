@@ -71,7 +71,7 @@ export const INVENTORY = {
   invalidPrice: 'Price too high or invalid',
   notOwned: 'Item not found or not owned',
   /** Seed: "the error states the maximum"; the wording is the document's. */
-  priceLimit: (maxCents: number | string) => `Price limit exceeded (maximum ${maxCents} cents)`,
+  priceLimit: (maxCents: number | string) => `Price limit exceeded (maximum ${maxCents} cents)` as const,
   tradeHold: 'This item will be locked for 7 days',
   /** The document: an asset neither in inventory nor listed (state not 0 or 1). */
   notAvailable: 'Item not available',
@@ -88,7 +88,7 @@ export const DEPOSIT = {
   invalidValueJson: 'invalid JSON format in value parameter',
   invalidDepositKeysJson: 'invalid JSON format in depositKeys parameter',
   valueNotObject: 'value must be a JSON object with assetId - price mapping',
-  invalidDepositKey: (assetId: string) => `invalid deposit key for assetId: ${assetId}`,
+  invalidDepositKey: (assetId: string) => `invalid deposit key for assetId: ${assetId}` as const,
   saveFailed: 'failed to save deposit price',
   instantSellUnsupported: 'instant sell is not supported for this game',
   /** Document: the JSON a string `value` / `depositKeys` holds breaks the schema's rules. */
@@ -103,7 +103,7 @@ export const DEPOSIT = {
   invalidPricesJson: 'invalid JSON format in prices parameter',
   pricesNotObject: 'prices must be a JSON object with assetId - price mapping',
   invalidPrices: 'Invalid prices parameter',
-  noBuyOrderForDepositAsset: (assetId: string) => `No buy order for assetId: ${assetId}`,
+  noBuyOrderForDepositAsset: (assetId: string) => `No buy order for assetId: ${assetId}` as const,
 } as const;
 
 /** Document: withdrawals, the trade lists, resend and the admin revert. */

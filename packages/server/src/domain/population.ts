@@ -11,7 +11,7 @@ import { putAsset, putItem } from './catalog.ts';
 import { dropIndexes, indexesOf } from './indexes.ts';
 import { reserve } from './ledger.ts';
 import type { BuyOrder, State } from './state.ts';
-import { fail, ok, type Result, Tx } from './tx.ts';
+import { fail, ok, Tx } from './tx.ts';
 import { createUser, hashApiKey } from './users.ts';
 
 /** Test helpers, Population: the limits of one call. */
@@ -51,7 +51,7 @@ const listingPrice = (i: number) => LISTING_PRICES.min + ((i * 7_919) % (LISTING
  * Adds the population to `state` (see the file comment). Refuses, changing nothing, when a user of
  * the numbering already exists or the balance cannot pay a user's buy orders.
  */
-export function populate(state: State, input: PopulationInput): Result<Population> {
+export function populate(state: State, input: PopulationInput) {
   const { users, items, assets, buyOrders, balance, now } = input;
   if (assets > 0 && (users === 0 || items === 0)) return fail('Assets need at least one user and one item');
   if (buyOrders > users * items) return fail('Invalid buyOrders parameter: at most one per user and item');

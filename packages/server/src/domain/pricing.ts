@@ -8,7 +8,7 @@ import { formatDateTime } from './dates.ts';
 import { type MarketSummary, marketSummary } from './market.ts';
 import { ITEMS } from './messages.ts';
 import type { Item } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** A computed pricing row, before it is marked as cached or not. */
 export type PricingRow = Omit<components['schemas']['Pricing'], 'cached' | 'from_cache'>;
@@ -56,11 +56,11 @@ function storedRow(tx: Tx, cache: Cache, item: Item, now: number, ttl: number) {
 }
 
 /** Pricing of one item, from a row at most 20 minutes old (seed: GET /item/pricing/{item}). */
-export function itemPricing(tx: Tx, cache: Cache, itemId: number, now: number): Result<ItemPricing> {
+export function itemPricing(tx: Tx, cache: Cache, itemId: number, now: number) {
   const item = tx.get('items', itemId);
   if (!item) return fail(ITEMS.itemNotFound);
   const row = storedRow(tx, cache, item, now, PRICING_TTL);
-  return ok({ ...row.value, cached: row.hit });
+  return ok<ItemPricing>({ ...row.value, cached: row.hit });
 }
 
 /**

@@ -10,7 +10,7 @@ import { SALE } from './messages.ts';
 import { saleFee, sellerProceeds } from './money.ts';
 import { addNotification, mailEvent } from './notify.ts';
 import type { Asset, BuyOrder, Sale } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export interface SaleTerms {
   /** The asset sold, held by the seller (its `user`). */
@@ -27,7 +27,7 @@ export interface SaleTerms {
 }
 
 /** Sells one asset; fails (nothing written) when the buyer cannot pay. */
-export function sell(tx: Tx, t: SaleTerms): Result<Sale> {
+export function sell(tx: Tx, t: SaleTerms) {
   const seller = t.asset.user;
   if (seller === t.buyer) throw new Error(`asset ${t.asset.id}: a seller cannot buy their own asset`);
   if (!Number.isSafeInteger(t.price) || t.price < 1) throw new Error(`sale price must be cents, got ${t.price}`);

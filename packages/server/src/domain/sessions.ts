@@ -4,7 +4,7 @@
 import { TOKEN_LIFETIME_SECONDS } from '../auth/jwt.ts';
 import { FORBIDDEN, LOGIN, SESSIONS } from './messages.ts';
 import type { Session, User } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 import { hashApiKey, isBanned } from './users.ts';
 
 export interface LoginInput {
@@ -18,7 +18,7 @@ export interface LoginInput {
 }
 
 /** Checks an API key and opens a session (403 `Invalid API key` / `Country blocked`). */
-export function login(tx: Tx, input: LoginInput): Result<{ user: User; session: Session }> {
+export function login(tx: Tx, input: LoginInput) {
   const key = tx.get('apiKeys', hashApiKey(input.apiKey));
   const user = key && tx.get('users', key.user);
   if (!user) return fail(LOGIN.invalidApiKey, 403);
@@ -51,7 +51,7 @@ export function liveSession(tx: Tx, jti: string, now: number): Session | undefin
 }
 
 /** Revokes one of the user's sessions (`Session not found` for another user's or an unknown one). */
-export function disconnectSession(tx: Tx, user: string, id: number): Result<string> {
+export function disconnectSession(tx: Tx, user: string, id: number) {
   const session = tx.get('sessions', id);
   if (!session || session.user !== user || session.revoked) return fail(SESSIONS.notFound);
   tx.put('sessions', id, { ...session, revoked: true });

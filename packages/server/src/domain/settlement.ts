@@ -6,13 +6,13 @@ import { settleInstantSell } from './instant-sell.ts';
 import { addNotification } from './notify.ts';
 import { TRADE_STATUS, type Trade } from './records.ts';
 import { closeTrade, settleWithdrawal, tradeByOffer } from './trades.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** Messages of the settle helper (the test-helpers document). */
 export const SETTLE = { unknownTrade: 'Unknown trade', notPending: 'Trade is not pending' } as const;
 
 /** Settles the pending trade whose current offer is `tradeId`, and tells its user (a `trade` notification). */
-export function settleTrade(tx: Tx, tradeId: string, outcome: OfferOutcome, now: number): Result<Trade> {
+export function settleTrade(tx: Tx, tradeId: string, outcome: OfferOutcome, now: number) {
   const trade = tradeByOffer(tx, tradeId);
   if (!trade) return fail(SETTLE.unknownTrade);
   if (trade.status !== TRADE_STATUS.pending) return fail(SETTLE.notPending);

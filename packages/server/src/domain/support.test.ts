@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, SUPPORT } from './messages.ts';
+import { ADMIN, FORBIDDEN, SUPPORT } from './messages.ts';
 import {
   adminTicketList,
   adminTicketMessages,
@@ -284,11 +284,13 @@ describe('answerTicket', () => {
     ['nothing left once stripped', { content: '<br>' }, SUPPORT.missingAdminContent],
     ['an unknown ticket', { ticket: 9 }, SUPPORT.ticketNotFound],
     ['an unknown user', { user: '76561190000000000' }, SUPPORT.ticketNotFound],
-    ['an unknown admin', { admin: '76561190000000000' }, ADMIN.adminUserNotFound],
-  ])('refuses %s, stores nothing and notifies nobody', (_name, given, message) => {
+    ['an admin account gone since authentication', { admin: '76561190000000000' }, FORBIDDEN, 403],
+  ])('refuses %s, stores nothing and notifies nobody', (_name, given, message, status?: number) => {
     const { s, user, admin } = withTicket();
     const input = { admin: admin.platformId, user: user.platformId, ticket: 1, content: 'ok', now: s.now, ...given };
-    expect(answerTicket(s.tx, input)).toEqual({ ok: false, error: message });
+    expect(answerTicket(s.tx, input)).toEqual(
+      status === undefined ? { ok: false, error: message } : { ok: false, error: message, status },
+    );
     expect(s.tx.all('ticketMessages')).toHaveLength(1);
     expect(s.tx.effects).toEqual([]);
   });

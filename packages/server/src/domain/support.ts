@@ -6,11 +6,11 @@
 // takes no message, a user blocked from support may read but not write.
 import { createHash } from 'node:crypto';
 import { latestActivity } from './indexes.ts';
-import { ADMIN, SUPPORT } from './messages.ts';
+import { ADMIN, FORBIDDEN, SUPPORT } from './messages.ts';
 import { addNotification } from './notify.ts';
 import type { Ticket, TicketMessage } from './records.ts';
 import type { User } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** Limits: support message max 10,000 characters (admin 200,000), counted as sent, before stripping. */
 export const USER_MESSAGE_MAX = 10_000;
@@ -122,7 +122,7 @@ function addMessage(
  * What every write of a user checks: not blocked from support (the account is read, not trusted),
  * at most 10,000 characters as sent, a valid attachment. The text to store, stripped, or why not.
  */
-function userText(tx: Tx, user: string, sent: string, attachment: string | undefined, tooLong: string): Result<string> {
+function userText<M extends string>(tx: Tx, user: string, sent: string, attachment: string | undefined, tooLong: M) {
   if (tx.get('users', user)?.supportBlocked ?? true) return fail(SUPPORT.blocked);
   if (characters(sent) > USER_MESSAGE_MAX) return fail(tooLong);
   if (attachment !== undefined && !isValidAttachment(attachment)) return fail(SUPPORT.invalidAttachment);
@@ -143,7 +143,7 @@ export interface NewTicket {
  * Opens a ticket; its description is the first message (seed: POST /support/create). Subject,
  * topic and concern are kept as sent: the seed strips HTML from message text only.
  */
-export function createTicket(tx: Tx, input: NewTicket): Result<Ticket> {
+export function createTicket(tx: Tx, input: NewTicket) {
   const description = userText(tx, input.user, input.description, input.attachment, SUPPORT.invalidDescription);
   if (!description.ok) return description;
   if ([input.subject, description.value, input.topic, input.concern].some((f) => f.trim() === ''))
@@ -176,7 +176,7 @@ export interface NewMessage {
 }
 
 /** The user writes on one of their tickets, which makes it open again (seed: POST /support/post). */
-export function postMessage(tx: Tx, input: NewMessage): Result<Ticket> {
+export function postMessage(tx: Tx, input: NewMessage) {
   const text = userText(tx, input.user, input.content, input.attachment, SUPPORT.invalidContent);
   if (!text.ok) return text;
   if (text.value.trim() === '') return fail(SUPPORT.missingPostParameters);
@@ -200,10 +200,13 @@ export interface AdminMessage {
  * moderation channel is told (seed: Events). The text is stripped like a user's, since users read
  * it through the same messages (the document: SupportMessage content has its tags stripped).
  */
-export function answerTicket(tx: Tx, input: AdminMessage): Result<Ticket> {
+export function answerTicket(tx: Tx, input: AdminMessage) {
   const admin = tx.get('users', input.admin);
   const text = stripHtml(input.content);
-  if (!admin) return fail(ADMIN.adminUserNotFound);
+  // The caller was authenticated as this admin; an account gone since (a reset in between) is a
+  // caller the service no longer knows: 403 as for any such token (POST /admin/support/post
+  // documents no "Admin user not found").
+  if (!admin) return fail(FORBIDDEN, 403);
   if (text.trim() === '') return fail(SUPPORT.missingAdminContent);
   if (characters(input.content) > ADMIN_MESSAGE_MAX) return fail(SUPPORT.invalidContent);
   const ticket = ticketOf(tx, input.user, input.ticket);
@@ -234,7 +237,7 @@ export function answerTicket(tx: Tx, input: AdminMessage): Result<Ticket> {
 }
 
 /** Sets a ticket's status; 2 closes it, 0 or 1 reopens it (seed: POST /admin/support/status). */
-export function setTicketStatus(tx: Tx, user: string, number: number, status: number): Result<Ticket> {
+export function setTicketStatus(tx: Tx, user: string, number: number, status: number) {
   if (!isTicketStatus(status)) return fail(SUPPORT.invalidTicketStatus);
   const ticket = ticketOf(tx, user, number);
   if (!ticket) return fail(SUPPORT.ticketNotFound);
@@ -244,7 +247,7 @@ export function setTicketStatus(tx: Tx, user: string, number: number, status: nu
 const isTicketStatus = (status: number): status is Ticket['status'] => status === 0 || status === 1 || status === 2;
 
 /** Blocks (1) or unblocks (0) a user from writing to support (seed: POST /admin/support/block). */
-export function setSupportBlock(tx: Tx, user: string, status: number): Result<User> {
+export function setSupportBlock(tx: Tx, user: string, status: number) {
   if (status !== 0 && status !== 1) return fail(ADMIN.invalidBlockStatus);
   const account = tx.get('users', user);
   if (!account) return fail(SUPPORT.invalidUser);

@@ -9,7 +9,7 @@ import { ADMIN, INVENTORY, TRADES } from './messages.ts';
 import { addNotification, mailEvent } from './notify.ts';
 import { TRADE_STATUS, type Trade, type TradeAssetRecord, type TradeStatus } from './records.ts';
 import type { Asset } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 export type TradeView = components['schemas']['Trade'];
 
@@ -122,12 +122,7 @@ export function listTrades(
  * Sends a pending trade's offer again under a new platform offer ID (seed: "Trading", resend;
  * the document: only pending trades, another user's trade is not found).
  */
-export function resendTrade(
-  tx: Tx,
-  user: string,
-  id: number,
-  now: number,
-): Result<{ message: typeof TRADES.resent; trade: TradeView }> {
+export function resendTrade(tx: Tx, user: string, id: number, now: number) {
   const trade = tx.get('trades', id);
   if (trade?.user !== user) return fail(TRADES.tradeNotFound);
   if (trade.status !== TRADE_STATUS.pending) return fail(TRADES.cannotResend);
@@ -145,12 +140,7 @@ const recordOf = (a: Readonly<Asset>): TradeAssetRecord => ({ assetId: a.assetId
  * move to 2 (pending withdrawal, `updated`); the others are locked in trades (`locked`). One trade
  * offer sends the withdrawn assets to the owner.
  */
-export function withdraw(
-  tx: Tx,
-  user: string,
-  ids: string,
-  now: number,
-): Result<{ message: string; updated: number; locked: number; trade: number }> {
+export function withdraw(tx: Tx, user: string, ids: string, now: number) {
   const wanted = [
     ...new Set(
       ids
@@ -220,11 +210,7 @@ export function settleWithdrawal(tx: Tx, trade: Readonly<Trade>, outcome: OfferO
  * back to the owner's inventory (state 0, not listed) and the trade becomes reverted (-12). A failed
  * deposit or instant sell left its assets on the platform: nothing to restore.
  */
-export function revertTrade(
-  tx: Tx,
-  id: number,
-  now: number,
-): Result<{ message: typeof TRADES.reverted; trade: number; restored: number }> {
+export function revertTrade(tx: Tx, id: number, now: number) {
   const trade = tx.get('trades', id);
   if (!trade) return fail(ADMIN.tradeNotFound);
   if (trade.status !== TRADE_STATUS.failed) return fail(ADMIN.noFailedTrade);

@@ -8,7 +8,7 @@ import { joinCode, openCodeRequest, redeemCode } from './codes.ts';
 import { CODES, TWO_FACTOR } from './messages.ts';
 import { mailService } from './notify.ts';
 import type { TwoFactor } from './records.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 /** The issuer shown by authenticator apps. */
 export const TOTP_ISSUER = 'Marketplace';
@@ -66,7 +66,7 @@ export const pendingId = (user: string) => `twoFactorPending:${user}`;
 export function createSecret(
   tx: Tx,
   input: { user: string; secretBytes: Uint8Array; key: string; now: number; sealer: Sealer },
-): Result<{ qrCode: string; base32: string; key: string }> {
+) {
   const secret = base32(input.secretBytes);
   const pending: PendingSecret = {
     id: pendingId(input.user),
@@ -85,7 +85,7 @@ export function createSecret(
 export function activate(
   tx: Tx,
   input: { user: string; key: string; code: string; email: string; now: number; sealer: Sealer },
-): Result<typeof TWO_FACTOR.activated> {
+) {
   const pending = tx.get('records', pendingId(input.user)) as PendingSecret | undefined;
   if (!pending || input.sealer.open(pending.key) !== input.key) return fail(TWO_FACTOR.notSetUp);
   if (!totpValid(input.sealer.open(pending.secret), input.code, input.now)) return fail(TWO_FACTOR.invalidCode);
@@ -104,10 +104,7 @@ export function activate(
 }
 
 /** Asks to remove 2FA: a reset code, valid 24 hours, goes to the backup address. */
-export function askReset(
-  tx: Tx,
-  input: { user: string; code: string; codeKey: string; now: number },
-): Result<{ requestId: number; emailSent: boolean; expiresAt: string; message: string }> {
+export function askReset(tx: Tx, input: { user: string; code: string; codeKey: string; now: number }) {
   if (!tx.get('users', input.user)?.twoFactorEnabled) return fail(TWO_FACTOR.notActivated);
   const backup = tx.get('twoFactor', input.user)?.backupEmail;
   if (!backup) return fail(TWO_FACTOR.noResetEmail);
@@ -138,7 +135,7 @@ export function askReset(
 export function validateReset(
   tx: Tx,
   input: { user: string; requestId: number | undefined; code: string | string[]; codeKey: string; now: number },
-): Result<{ twoFactorEnabled: false; message: string }> {
+) {
   const user = tx.get('users', input.user)!;
   if (!user.twoFactorEnabled) return fail(TWO_FACTOR.notActivated);
   const request = input.requestId === undefined ? undefined : tx.get('codeRequests', input.requestId);
@@ -148,5 +145,5 @@ export function validateReset(
   if (!redeemed.ok) return redeemed;
   tx.delete('twoFactor', input.user);
   tx.put('users', input.user, { ...user, twoFactorEnabled: false });
-  return ok({ twoFactorEnabled: false, message: TWO_FACTOR.removed });
+  return ok({ twoFactorEnabled: false as const, message: TWO_FACTOR.removed });
 }

@@ -22,12 +22,20 @@ export interface Change {
   row: unknown;
 }
 
-export type Result<T> =
-  | { ok: true; value: T }
-  | { ok: false; error: string | Record<string, unknown>; status?: number };
+/** What a command may fail with: a message, or an object content (`{type, message}`) where the document has one. */
+export type Failure = string | Record<string, unknown>;
 
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (error: string | Record<string, unknown>, status?: number): Result<never> =>
+/**
+ * A command's outcome. `E` names the failures it may answer (`Result<Order, typeof X.a | typeof
+ * X.b>`): a handler answers the result as its operation's reply, and that reply admits only the
+ * messages the operation documents (http/context.ts), so `tsc` fails where a command can answer a
+ * message the document does not list for the route.
+ */
+export type Result<T, E extends Failure = Failure> = { ok: true; value: T } | { ok: false; error: E; status?: number };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+/** A failure, its message kept as its literal type (the constants of messages.ts are `as const`). */
+export const fail = <const E extends Failure>(error: E, status?: number): Result<never, E> =>
   status === undefined ? { ok: false, error } : { ok: false, error, status };
 
 export class Tx {

@@ -7,7 +7,7 @@ import { move } from './ledger.ts';
 import { ITEMS } from './messages.ts';
 import type { PayoutMethod } from './money.ts';
 import { accountDefaults, type User } from './state.ts';
-import { fail, ok, type Result, type Tx } from './tx.ts';
+import { fail, ok, type Tx } from './tx.ts';
 
 // The settings' names live with the User record they shape; callers know them as account terms.
 export { NOTIFICATION_KINDS, type NotificationKind, PRIVACY_SETTINGS, type PrivacySetting } from './state.ts';
@@ -77,11 +77,11 @@ type StaffEntry = components['schemas']['StaffEntry'];
  * The store whose short URL is `identifier`, compared without case: a short URL is typed into an
  * address bar, where `Alice-Store` and `alice-store` are the same store.
  */
-export function storeInfo(tx: Tx, identifier: string): Result<StoreInfo> {
+export function storeInfo(tx: Tx, identifier: string) {
   const wanted = identifier.toLowerCase();
   const user = wanted === '' ? undefined : tx.findOne('usersByShortUrl', wanted);
   if (!user) return fail(ITEMS.storeNotFound);
-  return ok({ platformId: user.platformId, image: user.image, name: user.name });
+  return ok<StoreInfo>({ platformId: user.platformId, image: user.image, name: user.name });
 }
 
 /** The role every administrator has in the staff list (the seed lists no role values). */

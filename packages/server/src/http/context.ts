@@ -2,14 +2,23 @@
 // the engine once through `run` (one synchronous unit of work, journaled before the reply), map the
 // result. They are registered by operationId, and typed from the document by it: a handler reads
 // only the fields its operation declares (path and query values already typed by their schemas, so
-// `{item}` is a number) and answers only what its operation documents as its success.
+// `{item}` is a number) and answers only what its operation documents: its success, and the
+// messages it lists as its errors.
 
-import type { OperationInfo } from '@marketplace/contract';
-import type { JsonContentOf, OperationId, PathParamsOf, QueryOf, RawReplyOf, RequestBodyOf } from '@marketplace/types';
+import type { FORBIDDEN, OperationInfo, rateLimited } from '@marketplace/contract';
+import type {
+  ErrorOf,
+  JsonContentOf,
+  OperationId,
+  PathParamsOf,
+  QueryOf,
+  RawReplyOf,
+  RequestBodyOf,
+} from '@marketplace/types';
 import type { Request } from 'express';
 import type { Claims } from '../auth/jwt.ts';
 import type { Session, User } from '../domain/state.ts';
-import type { Result, Tx } from '../domain/tx.ts';
+import type { Failure, Result, Tx } from '../domain/tx.ts';
 import type { ServerDeps } from './deps.ts';
 
 export type { OperationId } from '@marketplace/types';
@@ -36,7 +45,7 @@ export interface BaseCtx {
    */
   servesCached: boolean;
   /** Runs one engine command; its changes are durable before this resolves. */
-  run<T>(command: (tx: Tx) => Result<T>): Promise<Result<T>>;
+  run<T, E extends Failure>(command: (tx: Tx) => Result<T, E>): Promise<Result<T, E>>;
   /** Reads the state without changing it. */
   read<T>(query: (tx: Tx) => T): T;
 }
@@ -51,8 +60,18 @@ export interface Ctx<Id extends OperationId> extends BaseCtx {
   params: PathParamsOf<Id>;
 }
 
-/** A handler's answer: the documented success content, a documented error, or a documented raw body. */
-export type Reply<Id extends OperationId> = Result<JsonContentOf<Id>> | RawReplyOf<Id>;
+/**
+ * A handler's answer: the documented success content, a documented error (a message its operation
+ * lists in `x-error-messages`, a global one, or its documented error object), or a documented raw
+ * body. A message dropped from the operation in the document fails `tsc` where it is answered.
+ */
+export type Reply<Id extends OperationId> = Result<JsonContentOf<Id>, ErrorOf<Id> | SharedRefusal> | RawReplyOf<Id>;
+
+/**
+ * The refusals every operation's shared answers document: 403 `forbidden` (a caller the service no
+ * longer knows) and the 429 of a handler that counts an attempt itself (TooManyRequests).
+ */
+type SharedRefusal = typeof FORBIDDEN | ReturnType<typeof rateLimited>;
 
 export type Handler<Id extends OperationId> = (ctx: Ctx<Id>) => Reply<Id> | Promise<Reply<Id>>;
 

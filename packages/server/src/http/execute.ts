@@ -3,7 +3,7 @@
 // handlers (`ctx.run`) and the test helpers both go through here, so an effect never runs for a
 // change that was not made durable first.
 import type { Effect } from '../domain/effects.ts';
-import { type Result, Tx } from '../domain/tx.ts';
+import { type Failure, type Result, Tx } from '../domain/tx.ts';
 import { StoreConflict } from '../store/group-commit.ts';
 import type { ServerDeps } from './deps.ts';
 
@@ -14,7 +14,11 @@ import type { ServerDeps } from './deps.ts';
  */
 export const MAX_CONFLICT_RETRIES = 50;
 
-export async function execute<T>(deps: ServerDeps, command: (tx: Tx) => Result<T>): Promise<Result<T>> {
+/** Runs `command` durably; its result comes back with its own failures' types (its messages). */
+export async function execute<T, E extends Failure>(
+  deps: ServerDeps,
+  command: (tx: Tx) => Result<T, E>,
+): Promise<Result<T, E>> {
   for (let attempt = 0; ; attempt++) {
     const tx = new Tx(deps.store.state);
     const result = command(tx);

@@ -4,11 +4,10 @@
 // JSON example gets; a query parameter marked `allowReserved` is not refused for an unencoded
 // reserved character. Both lists come from the document, so a new form field or parameter is
 // covered without touching this file.
+
+import type { Json } from '@marketplace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
-
-// biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-type Json = any;
 
 let t: TestServer;
 beforeAll(async () => {

@@ -1,11 +1,9 @@
 // Permission levels (seed: "Permission levels"), for every operation of the bundled document:
 // the pipeline refuses before anything else, so operations without a handler yet refuse too.
-import { readFileSync } from 'node:fs';
-import type { Permission } from '@marketplace/contract';
+import { type Permission, readDocument } from '@marketplace/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORBIDDEN } from '../domain/messages.ts';
 import { startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
-import { BUNDLED_DOCUMENT } from '../server.ts';
 
 interface Operation {
   method: 'GET' | 'POST';
@@ -16,7 +14,7 @@ interface Operation {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the bundled document is plain JSON
-const document: { paths: Record<string, any> } = JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8'));
+const document: { paths: Record<string, any> } = readDocument();
 const operations: Operation[] = Object.entries(document.paths).flatMap(([path, item]) =>
   (['get', 'post'] as const)
     .filter((m) => item[m])

@@ -1,12 +1,12 @@
 // The request pipeline's own answers (http/app.ts): unusable bodies, parameters of the wrong type,
 // unknown routes, operations without a handler yet, and the document at /openapi.json.
-import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { readDocument } from '@marketplace/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NOT_FOUND } from '../domain/messages.ts';
 import { routes } from '../routes/index.ts';
 import { refusal, startTestServer, type TestServer } from '../routes/test-harness.fixture.ts';
-import { BUNDLED_DOCUMENT, serverUrl } from '../server.ts';
+import { serverUrl } from '../server.ts';
 import { createApp, INVALID_BODY } from './app.ts';
 import type { Routes } from './context.ts';
 
@@ -125,7 +125,7 @@ describe('GET /openapi.json', () => {
     const res = await fetch(`${t.baseUrl}/openapi.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.json()).toEqual(JSON.parse(readFileSync(BUNDLED_DOCUMENT, 'utf8')));
+    expect(await res.json()).toEqual(readDocument());
   });
 });
 

@@ -3,12 +3,13 @@
 // (domain/cart.ts) applies the rules, and checkout sells through the sale primitive.
 import { addBulk, addToCart, type CartRowView, cartOf, checkout, removeRow, updateCart } from '../domain/cart.ts';
 import { CART } from '../domain/messages.ts';
-import { fail, ok, type Result } from '../domain/tx.ts';
+import { type Failure, fail, ok, type Result } from '../domain/tx.ts';
 import { type AreaRoutes, type BaseCtx, callerOf } from '../http/context.ts';
 
 const me = (ctx: BaseCtx) => callerOf(ctx).user.platformId;
 /** A cart answer: `content.cart`. */
-const asCart = (result: Result<CartRowView[]>) => (result.ok ? ok({ cart: result.value }) : result);
+const asCart = <E extends Failure>(result: Result<CartRowView[], E>) =>
+  result.ok ? ok({ cart: result.value }) : result;
 
 export const cartRoutes = {
   getCartGet(ctx) {

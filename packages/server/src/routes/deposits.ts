@@ -14,24 +14,24 @@ import {
 } from '../domain/deposits.ts';
 import { createInstantSell, instantSellInfo } from '../domain/instant-sell.ts';
 import { DEPOSIT } from '../domain/messages.ts';
-import { ok, type Result } from '../domain/tx.ts';
+import { ok } from '../domain/tx.ts';
 import { type AreaRoutes, type Ctx, callerOf } from '../http/context.ts';
 
 type Game = Offered['game'];
 
 /** POST /instantsell/trade takes the deposit's inputs with `prices` for `value`. */
-const PRICES_MESSAGES: MappingMessages = {
+const PRICES_MESSAGES = {
   invalidJson: DEPOSIT.invalidPricesJson,
   notObject: DEPOSIT.pricesNotObject,
   invalid: DEPOSIT.invalidPrices,
-};
+} as const satisfies MappingMessages;
 
 /** What the caller offers: the body's `sent` prices and deposit keys, and their platform inventory. */
-function offeredBy(
+function offeredBy<J extends string, N extends string, I extends string>(
   ctx: Ctx<'postDepositTrade' | 'postInstantsellTrade'>,
   sent: unknown,
-  messages: MappingMessages,
-): Result<Offered> {
+  messages: MappingMessages<J, N, I>,
+) {
   const user = callerOf(ctx).user.platformId;
   const prices = parsePrices(sent, messages);
   if (!prices.ok) return prices;
@@ -39,7 +39,7 @@ function offeredBy(
   if (!keys.ok) return keys;
   const game: Game = ctx.body.game ?? 440; // the seed: `game` defaults to 440
   const platform = ctx.deps.platform.inventory(user, game);
-  return ok({
+  return ok<Offered>({
     user,
     game,
     prices: prices.value,

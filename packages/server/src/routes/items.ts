@@ -7,23 +7,25 @@ import { findItem, itemView } from '../domain/catalog.ts';
 import { listingCount, listingPage } from '../domain/listings.ts';
 import { bulkPricing, itemPricing } from '../domain/pricing.ts';
 import { salesGraph } from '../domain/sales-graph.ts';
-import { ok, type Result } from '../domain/tx.ts';
+import { type Failure, ok, type Result } from '../domain/tx.ts';
 import { storeInfo } from '../domain/users.ts';
-import type { AreaRoutes, BaseCtx, Handler } from '../http/context.ts';
+import type { AreaRoutes, BaseCtx, Ctx } from '../http/context.ts';
 
 /** Whether the caller is an administrator (who sees the sellers' `user` and `ip`; seed: Listing). */
 const isAdmin = (ctx: BaseCtx): boolean => ctx.caller?.user.admin === true;
 
 /** The `informations` wrapper most item answers use. */
-const informations = <T>(result: Result<T>): Result<{ informations: T }> =>
+const informations = <T, E extends Failure>(result: Result<T, E>): Result<{ informations: T }, E> =>
   result.ok ? ok({ informations: result.value }) : result;
 
 // `game` (440 or 730) selects "joined extra information" the seed does not describe; every
 // listing already carries its wear and inspection values, so it changes nothing here (ADR 0004).
 /** The seller filter of the `/{userid}` variants; the other variant has none. */
+// The handlers below serve two operations each: plain functions, not `Handler<A | B>`, so that each
+// key of the table checks them against its own operation (its documented messages among them).
 const sellerOf = (params: { item: number; userid?: string }): string | undefined => params.userid;
 
-const listings: Handler<'getItemListingItem' | 'getItemListingItemUserid'> = (ctx) =>
+const listings = (ctx: Ctx<'getItemListingItem' | 'getItemListingItemUserid'>) =>
   ok(
     ctx.read((tx) =>
       listingPage(tx, {
@@ -36,10 +38,10 @@ const listings: Handler<'getItemListingItem' | 'getItemListingItemUserid'> = (ct
     ),
   );
 
-const count: Handler<'getItemListingCountItem' | 'getItemListingCountItemUserid'> = (ctx) =>
+const count = (ctx: Ctx<'getItemListingCountItem' | 'getItemListingCountItemUserid'>) =>
   ok({ count: ctx.read((tx) => listingCount(tx, ctx.params.item, sellerOf(ctx.params))) });
 
-const details: Handler<'getItemDetailsFromidBackpackid' | 'getItemCsDetailsFromidBackpackid'> = (ctx) =>
+const details = (ctx: Ctx<'getItemDetailsFromidBackpackid' | 'getItemCsDetailsFromidBackpackid'>) =>
   informations(ctx.read((tx) => backpackDetails(tx, ctx.params.backpackid, isAdmin(ctx))));
 
 export const itemRoutes = {
