@@ -8,7 +8,7 @@
 import { envJsonToBruV2, jsonToBruV2, jsonToCollectionBru } from '@usebruno/lang';
 import type { Json } from '../packages/contract/src/document.ts';
 import { GENERATED_NOTE } from './generated-files.ts';
-import { FILLS, KEEPS } from './tools-flows.ts';
+import { FILLS, KEEPS, SANDBOX_NOTE } from './tools-flows.ts';
 import { LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
@@ -165,7 +165,7 @@ export function bruno(doc: Json, operations: ToolOperation[]): Record<string, st
       2,
     )}\n`,
     'bruno/collection.bru': `${jsonToCollectionBru({
-      docs: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run the login (it keeps the JWT in {{jwt}}), then any request.`,
+      docs: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run the login (it keeps the JWT in {{jwt}}), then any request. ${SANDBOX_NOTE}`,
     })}\n`,
   };
   for (const target of TARGETS)

@@ -12,6 +12,10 @@
 // `path` (undefined when it failed) and `vars(name)` reads a kept value. Both sandboxes give
 // `require('crypto-js')`.
 
+/** What the collections' descriptions say of the sandbox environment. */
+export const SANDBOX_NOTE =
+  "The sandbox environment is a demo server in test mode (`npx marketplace-server --demo --test-mode --db :memory:`, or a demo sandbox): the requests use its demo rows, the e-mail change and the 2FA reset read their codes from its test helpers' outbox, and `adminApiKey` is the admin key it prints.";
+
 /** The address the e-mail change asks for (the body of postUserEmailChangeRequest). */
 export const NEW_EMAIL = 'alice.new@example.com';
 /** The backup address 2FA is activated with, where the reset code goes (postUser2FAValidate). */

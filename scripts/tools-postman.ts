@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Json } from '../packages/contract/src/document.ts';
 import { GENERATED_NOTE } from './generated-files.ts';
-import { FILLS, KEEPS } from './tools-flows.ts';
+import { FILLS, KEEPS, SANDBOX_NOTE } from './tools-flows.ts';
 import { LOGIN, TARGETS, type ToolOperation } from './tools-operations.ts';
 import { answerShapes } from './tools-shapes.ts';
 
@@ -184,7 +184,7 @@ export function postman(doc: Json, operations: ToolOperation[]): Record<string, 
     info: {
       _postman_id: stableId('collection'),
       name: doc.info.title,
-      description: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run \`${LOGIN}\` (its test keeps the JWT in \`{{jwt}}\`), then any request.\n\n${doc.info.description ?? ''}`,
+      description: `${GENERATED_NOTE}\n\nVersion ${doc.info.version} of the document. Pick the mock or the sandbox environment, run \`${LOGIN}\` (its test keeps the JWT in \`{{jwt}}\`), then any request. ${SANDBOX_NOTE}\n\n${doc.info.description ?? ''}`,
       schema: SCHEMA,
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{jwt}}', type: 'string' }] },

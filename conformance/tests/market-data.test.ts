@@ -334,6 +334,9 @@ describe('pricing', () => {
     for (const price of [220, 205]) await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
     const buyer = await helpers.user({ balance: 1000 });
     await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price: 190, amount: 2 });
+    // A lower order beside it: lowest_buy_order is the highest active order (seed), not the lowest.
+    const lower = await helpers.user({ balance: 1000 });
+    await helpers.buyOrder({ owner: lower.platformId, itemId: item.id, price: 150, amount: 1 });
     const first = await get(`/item/pricing/${item.id}`, {}, me.token, me.ip);
     const p = content(first);
     assertThat(
@@ -366,6 +369,7 @@ describe('pricing', () => {
       'GET /item/pricing/{item} item_id',
       'GET /item/pricing/{item} pricing',
       'GET /item/pricing/{item} pricing.lowest_sale_price',
+      'GET /item/pricing/{item} pricing.lowest_buy_order',
       'GET /item/pricing/{item} pricing.platform_price',
     );
   });
@@ -373,8 +377,20 @@ describe('pricing', () => {
   it('GET /item/pricing/bulk: Given two items, then rows are refreshed, reused for 5 minutes (duplicates counted separately), and refreshed again [R-PRICING-BULK-DUPLICATES, R-LIMIT-PRICE-CACHE, R-LIMIT-BULK-PRICING]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
-    const a = await helpers.item({ name: 'Bulk A', game: 440 });
-    const b = await helpers.item({ name: 'Bulk B', game: 440 });
+    const a = await helpers.item({ name: 'Bulk A', game: 440, deal: 321 });
+    const b = await helpers.item({ name: 'Bulk B', game: 440, deal: 123 });
+    // Each item's own pricing: a's listings 220 and 205 and orders 190 and 150, b's one listing at 480.
+    const seller = await helpers.user();
+    for (const [itemId, price] of [
+      [a.id, 220],
+      [a.id, 205],
+      [b.id, 480],
+    ] as const)
+      await helpers.asset({ owner: seller.platformId, itemId, state: 1, price });
+    for (const price of [190, 150]) {
+      const buyer = await helpers.user({ balance: 1000 });
+      await helpers.buyOrder({ owner: buyer.platformId, itemId: a.id, price, amount: 1 });
+    }
     const ask = (ids: number[]) => get('/item/pricing/bulk', { items: ids.join(',') }, me.token, me.ip);
     type Bulk = { total_items: number; cached_items: number; refreshed_items: number; items: Json[] };
     const shape = (answer: Answer) => {
@@ -391,6 +407,21 @@ describe('pricing', () => {
       JSON.stringify(shape(fresh)) ===
         JSON.stringify({ totals: '2,0,2', ids: `${a.id},${b.id}`, fromCache: 'false,false' }),
       'first ask: both computed (total 2, cached 0, refreshed 2)',
+    );
+    const priced = (content(fresh) as Bulk).items.map((i) => [
+      i.item_id,
+      i.pricing?.lowest_sale_price,
+      i.item_id === a.id ? i.pricing?.lowest_buy_order : 'none',
+      i.pricing?.platform_price,
+    ]);
+    const wantPriced = [
+      [a.id, 205, 190, 321],
+      [b.id, 480, 'none', 123],
+    ];
+    assertThat(
+      fresh,
+      JSON.stringify(priced) === JSON.stringify(wantPriced),
+      `each row its own item's lowest listing, highest order and external price (want ${JSON.stringify(wantPriced)}, got ${JSON.stringify(priced)})`,
     );
     const reused = await ask([a.id, b.id, a.id]);
     assertThat(
@@ -414,6 +445,10 @@ describe('pricing', () => {
       'GET /item/pricing/bulk items',
       'GET /item/pricing/bulk items[].item_id',
       'GET /item/pricing/bulk items[].from_cache',
+      'GET /item/pricing/bulk items[].pricing',
+      'GET /item/pricing/bulk items[].pricing.lowest_sale_price',
+      'GET /item/pricing/bulk items[].pricing.lowest_buy_order',
+      'GET /item/pricing/bulk items[].pricing.platform_price',
     );
     const tooMany = await call('GET', '/item/pricing/bulk', {
       query: { items: Array.from({ length: 101 }, () => a.id).join(',') },

@@ -19,10 +19,10 @@ function build(now = NOW): State {
 }
 
 describe('buildDemoData', () => {
-  it('gives the same state for the same clock, in well under 300 ms', () => {
-    const started = performance.now();
+  // No time limit asserted here: a timed test fails on a busy machine (it took 487 ms once at a
+  // load of 20); speed belongs to `npm run bench`.
+  it('gives the same state for the same clock', () => {
     const first = build();
-    expect(performance.now() - started).toBeLessThan(300);
     expect(build()).toEqual(first);
   });
 
