@@ -1,0 +1,69 @@
+// `npm run mutation -- [--sample <fraction>] [--seed <n>] <file>...`: StrykerJS mutates the given
+// source files (the reference server's domain, the contract) and runs the CONFORMANCE SUITE against
+// each mutant: a mutant the suite does not fail is a meaning the suite cannot tell apart (ADR 0037).
+// The reference server runs in the suite's own worker (conformance/vitest.mutation.config.ts), so
+// per-test coverage runs only the tests whose requests reach a mutant. One worker: the machine has
+// 2 cores shared by others. `--sample 0.3 --seed 7` keeps a seeded 30 % of each file's lines (a
+// file with too many mutants for an hour); the mutants on the other lines are not generated.
+// `--tests cashouts,sales` runs only those files of conformance/tests (a quicker first look; the
+// score reported in the README is taken with the whole suite, the default).
+// Reports: reports/mutation/ (mutation.json, mutation.html; git-ignored). Survivors are triaged by
+// hand into conformance/mutation-survivors.md, and the score per file goes into conformance/README.md.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { Stryker } from '@stryker-mutator/core';
+import fc from 'fast-check';
+
+const { values, positionals: files } = parseArgs({
+  allowPositionals: true,
+  options: { sample: { type: 'string' }, seed: { type: 'string', default: '1' }, tests: { type: 'string' } },
+});
+if (files.length === 0) {
+  process.stderr.write('usage: npm run mutation -- [--sample <fraction 0..1>] [--seed <n>] <file>...\n');
+  process.exit(2);
+}
+const sample = values.sample === undefined ? 1 : Number(values.sample);
+const seed = Number(values.seed);
+if (!(sample > 0 && sample <= 1) || !Number.isSafeInteger(seed)) {
+  process.stderr.write('--sample takes a fraction in (0, 1], --seed an integer\n');
+  process.exit(2);
+}
+
+/** The file whole, or a seeded sample of its lines as Stryker ranges (`file:line-line`). */
+function mutate(file: string): string[] {
+  if (sample === 1) return [file];
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((_, i) => i + 1);
+  const size = Math.max(1, Math.round(lines.length * sample));
+  const [picked = []] = fc.sample(fc.shuffledSubarray(lines, { minLength: size, maxLength: size }), {
+    seed,
+    numRuns: 1,
+  });
+  return picked.sort((a, b) => a - b).map((line) => `${file}:${line}-${line}`);
+}
+
+// Read by conformance/vitest.mutation.config.ts in Stryker's test runner process.
+if (values.tests) process.env.MUTATION_TESTS = values.tests;
+
+const stryker = new Stryker({
+  mutate: files.flatMap(mutate),
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'conformance/vitest.mutation.config.ts', related: false },
+  // The suite's requests reach the mutated code inside the worker, so coverage is per test.
+  coverageAnalysis: 'perTest',
+  concurrency: 1,
+  // A behaviour test on a loaded machine takes seconds; a mutant that loops is cut after this.
+  timeoutMS: 60_000,
+  // The whole suite with per-test coverage on a loaded 2-core machine takes minutes, not seconds.
+  dryRunTimeoutMinutes: 30,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+});
+const results = await stryker.runMutationTest();
+const survived = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
+process.exitCode = survived.length > 0 ? 1 : 0;
