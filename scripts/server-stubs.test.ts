@@ -267,4 +267,51 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
         expect.stringMatching(new RegExp(`^src/handlers/account\\.ts\\(${lineOf(id)},\\d+\\): error TS2344: `)),
       );
   });
+
+  it('a fix in the contract reaches the project by a version bump: its files stay as they are, its answers change', async () => {
+    // A contract 1.0.1 whose request flow sets a header on every answer (createApi, dist/api.js):
+    // the vendored tarball unpacked, changed and packed again, as a release of the package would be.
+    const vendor = join(app, 'vendor');
+    const tarball = readdirSync(vendor).find((f) => /^marketplace-contract-.*\.tgz$/.test(f))!;
+    const unpacked = join(scratch, 'contract-fix');
+    mkdirSync(unpacked);
+    await run('tar', ['-xzf', join(vendor, tarball), '-C', unpacked]);
+    const flow = join(unpacked, 'package/dist/api.js');
+    const disabled = "app.disable('x-powered-by');";
+    expect(readFileSync(flow, 'utf8')).toContain(disabled);
+    writeFileSync(
+      flow,
+      readFileSync(flow, 'utf8').replace(
+        disabled,
+        `${disabled} app.use((_q, r, n) => { r.set('x-contract', '1.0.1'); n(); });`,
+      ),
+    );
+    const manifest = join(unpacked, 'package/package.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/"version": "[^"]+"/, '"version": "1.0.1"'));
+    // Packed as it is: its prepack would build dist/ again from sources the tarball does not hold.
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', vendor, join(unpacked, 'package')], {
+      env: userEnv(),
+    });
+    const files = (dir: string): string[] =>
+      readdirSync(join(app, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+      );
+    const source = () => Object.fromEntries(files('src').map((f) => [f, readFileSync(join(app, f), 'utf8')]));
+    const before = source();
+    const bump = await shell(app, 'npm install ./vendor/marketplace-contract-1.0.1.tgz');
+    expect(bump.code, bump.output).toBe(0);
+    expect(source()).toEqual(before);
+    const port = await freePort();
+    const server = startIn(started, app, 'npm', ['run', 'start:test-mode'], { PORT: String(port) });
+    await answering(`http://127.0.0.1:${port}`, server);
+    // An unknown route and an operation still a stub: both answered by the contract's flow, fixed.
+    const answers = await Promise.all(
+      ['/no/such/route', '/user/getContactMail'].map((path) => fetch(`http://127.0.0.1:${port}${path}`)),
+    );
+    await stop(server.child);
+    expect(answers.map((a) => [a.status, a.headers.get('x-contract')])).toEqual([
+      [404, '1.0.1'],
+      [404, '1.0.1'],
+    ]);
+  });
 });

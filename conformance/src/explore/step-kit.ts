@@ -2,9 +2,43 @@
 import fc from 'fast-check';
 import { notImplementedReason } from '../kit/not-implemented.ts';
 import { type ExplorerCall, received, Violation } from './client.ts';
-import { type AssetModel, type Model, type OrderModel, type Real, sellerShare, USERS } from './model.ts';
+import {
+  type AssetModel,
+  availableOf,
+  cashoutFee,
+  type Model,
+  type OrderModel,
+  type Real,
+  sellerShare,
+  USERS,
+} from './model.ts';
 
 export type Args = Record<string, number | string>;
+
+/** A day in seconds, the clock's unit. */
+export const DAY = 86_400;
+
+/**
+ * The refusals the seed gives user `u`'s cashout of `amount` by `method` now (Limits: one pending or
+ * processing cashout at a time, 24 hours between two, the balance covers amount and fee), each
+ * `certain` when the model knows it applies: the free balance it counts may be understated, so
+ * `Insufficient balance` is certain only past the user's whole wealth.
+ */
+export function cashoutRefusals(
+  m: Model,
+  u: number,
+  amount: number,
+  method: 'provider_a' | 'provider_b',
+): { message: string; certain: boolean }[] {
+  const refusals: { message: string; certain: boolean }[] = [];
+  if (m.cashouts.some((c) => c.owner === u && (c.status === 'pending' || c.status === 'processing')))
+    refusals.push({ message: 'Pending cashout exists', certain: true });
+  const last = m.lastCashout[u];
+  if (last !== undefined && m.now - last < DAY) refusals.push({ message: 'Cooldown period', certain: true });
+  const cost = amount + cashoutFee(amount, method);
+  if (cost > availableOf(m, u)) refusals.push({ message: 'Insufficient balance', certain: cost > m.wealth[u]! });
+  return refusals;
+}
 
 export interface StepKind {
   /** The operations and test helpers the step sends (not generated once one answered 404). */

@@ -5,8 +5,18 @@
 // after the step prove that nothing moved.
 import fc from 'fast-check';
 import { Violation } from './client.ts';
-import { type AssetModel, availableOf, cashoutFee, type Model, type Real, USERS } from './model.ts';
-import { as, choice, expectAnswer, held, notImplemented, pick, type StepKind, user } from './step-kit.ts';
+import { type AssetModel, type Model, type Real, USERS } from './model.ts';
+import {
+  as,
+  cashoutRefusals,
+  choice,
+  expectAnswer,
+  held,
+  notImplemented,
+  pick,
+  type StepKind,
+  user,
+} from './step-kit.ts';
 
 /** A user other than `u`, picked by `k`. */
 const other = (u: number, k: number | string | undefined): number => (u + 1 + (Number(k ?? 0) % (USERS - 1))) % USERS;
@@ -33,7 +43,6 @@ async function refused(
   );
 }
 
-const DAY = 86_400;
 const SESSIONS = 'a logged-in user lists their sessions';
 const ISOLATION = "no user sees another's records";
 
@@ -260,14 +269,9 @@ const REFUSED: Record<string, StepKind> = {
     run: async (m, r, a) => {
       const u = Number(a.user);
       // Which refusal comes first when several apply is not in the document: each is accepted.
-      const also: string[] = [];
-      if (m.cashouts.some((c) => c.owner === u && (c.status === 'pending' || c.status === 'processing')))
-        also.push('Pending cashout exists');
-      const last = m.lastCashout[u];
-      if (last !== undefined && m.now - last < DAY) also.push('Cooldown period');
-      const method = a.method as 'provider_a' | 'provider_b';
-      if (Number(a.amount) + cashoutFee(Number(a.amount), method) > availableOf(m, u))
-        also.push('Insufficient balance');
+      const also = cashoutRefusals(m, u, Number(a.amount), a.method as 'provider_a' | 'provider_b').map(
+        (k) => k.message,
+      );
       await refused(
         m,
         r,

@@ -21,7 +21,9 @@ import {
   type Args,
   as,
   bestOrder,
+  cashoutRefusals,
   choice,
+  DAY,
   expectAnswer,
   held,
   notImplemented,
@@ -33,7 +35,6 @@ import {
 import { PLATFORM_STEPS } from './steps-platform.ts';
 import { STRANGER_STEPS } from './steps-stranger.ts';
 
-const DAY = 86_400;
 /** Clock moves: none close to the 24-hour cooldown, which the real clock (seconds of the run) could tip. */
 const ADVANCES = [60, 3_600, 43_200, 90_000];
 const MAX_ADVANCE = 20 * DAY; // JWTs live about 31 days (seed, JWT claims): a run stays well inside
@@ -221,21 +222,9 @@ export const STEPS: Record<string, StepKind> = {
       const x = await r.api.send('step', 'POST', '/cashout/process', { json: { amount, method }, ...as(r, u) });
       if (notImplemented(m, x)) return;
       const fee = cashoutFee(amount, method);
-      const refusals: { status: number; message: string }[] = [];
-      let certain = false;
-      if (m.cashouts.some((c) => c.owner === u && (c.status === 'pending' || c.status === 'processing'))) {
-        refusals.push({ status: 300, message: 'Pending cashout exists' });
-        certain = true;
-      }
-      const last = m.lastCashout[u];
-      if (last !== undefined && m.now - last < DAY) {
-        refusals.push({ status: 300, message: 'Cooldown period' });
-        certain = true;
-      }
-      if (amount + fee > availableOf(m, u)) {
-        refusals.push({ status: 300, message: 'Insufficient balance' });
-        if (amount + fee > m.wealth[u]!) certain = true;
-      }
+      const known = cashoutRefusals(m, u, amount, method);
+      const refusals = known.map(({ message }) => ({ status: 300, message }));
+      const certain = known.some((k) => k.certain);
       expectAnswer(
         x,
         certain ? refusals : [...refusals, { status: 200 }],

@@ -1,7 +1,7 @@
-// @marketplace/contract: the document at run time, shared by the reference server and the mock
-// (packages/mock): its facts, the rules a request passes before any handler runs, and the gate that
-// applies them (ADR 0026). The gate's own steps (reading and guarding a body, parsing, refusing
-// malformed HTTP, form values, `Prefer`) stay inside: hosts mount createApi or the gate, not steps.
+// @marketplace/contract: the document at run time, shared by the reference server, the mock
+// (packages/mock) and the projects the stub generator writes: its facts, the rules a request passes
+// before any handler runs, and the whole request flow that applies them, `createApi` (ADRs 0026,
+// 0034); the gate it mounts is not offered to build another flow with.
 export {
   type Answer,
   type ApiLimits,
@@ -31,7 +31,7 @@ export {
   type Verdict,
   windowIsOver,
 } from './fixed-window.ts';
-export { createGate, type Gate, type GateOptions, operationOf } from './gate.ts';
+export { operationOf } from './gate.ts';
 export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate } from './helpers-gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from './messages.ts';
 export {
@@ -78,4 +78,3 @@ export {
 } from './request-rules.ts';
 export { RouteMatcher } from './route-matcher.ts';
 export { INVALID_BODY, type ValidationIssue, validationMessage } from './validation-message.ts';
-export { documentValidators } from './validators.ts';

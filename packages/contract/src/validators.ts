@@ -32,6 +32,13 @@ interface Validator {
 }
 
 /**
+ * Steps of the validator that do nothing here, each a promise turn per request: the security check
+ * (off: the gate checks permissions) and the path parameters of Express routes (`app.param`: no
+ * route of the API is an Express route, the gate's match gives them).
+ */
+const UNUSED_STEPS = new Set(['securityMiddleware', 'pathParamsMiddleware']);
+
+/**
  * The validators built for a document, by whether they check responses. They hold no state of a
  * server: servers of one process on one document (sandboxes, issue 25) share them, since building
  * them (Ajv compiling every schema) costs about a second.
@@ -48,13 +55,15 @@ export function documentValidators(document: Json, validateResponses: boolean): 
 }
 
 function buildValidators(document: Json, validateResponses: boolean): RequestHandler {
-  const steps = OpenApiValidator.middleware({
-    apiSpec: document,
-    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
-    validateResponses,
-    validateSecurity: false,
-    validateFormats: true,
-  }) as unknown as RequestHandler[];
+  const steps = (
+    OpenApiValidator.middleware({
+      apiSpec: document,
+      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
+      validateResponses,
+      validateSecurity: false,
+      validateFormats: true,
+    }) as unknown as RequestHandler[]
+  ).filter((step) => !UNUSED_STEPS.has(step.name));
   // The instance just built (index.js keeps it as `middleware._oav`): its metadata step is built
   // lazily, on the first request, from this method.
   const validator = (OpenApiValidator.middleware as unknown as { _oav: Validator })._oav;

@@ -5,6 +5,7 @@
 // in which that operation changed or is gone, tsc points at the handler.
 import {
   type FixedWindowLimiter,
+  type NotImplemented,
   type OperationInfo,
   rateLimited as rateLimitedMessage,
   setRateLimitHeaders,
@@ -61,9 +62,7 @@ export interface Refusal {
 }
 
 /** An answer for a case not written yet: the app answers it as an unknown route (404 `Not found`). */
-export interface NotImplemented {
-  notImplemented: true;
-}
+export type { NotImplemented } from '@marketplace/contract';
 
 export type Reply<Id extends OperationId> =
   | { ok: true; value: JsonContentOf<Id> }
@@ -84,10 +83,11 @@ export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value })
 export const fail = (error: string | Record<string, unknown>, status?: number): Refusal =>
   status === undefined ? { ok: false, error } : { ok: false, error, status };
 /**
- * A stub: the app answers its operation as an unknown route does (404 `Not found`) before the gate
- * looks at the request, so the suite counts the operation as not implemented, not as refusing.
+ * A stub: its operation answers as an unknown route does (404 `Not found`) before the request flow
+ * (@marketplace/contract's createApi) looks at the request, so the suite counts the operation as
+ * not implemented, not as refusing.
  */
-export const notImplemented = (_ctx: unknown): NotImplemented => ({ notImplemented: true });
+export { notImplemented } from '@marketplace/contract';
 
 /** The API's 429 as a handler's reply (a rule counted in the handler): its headers on `res`, its message. */
 export function rateLimited(res: Response, verdict: Verdict): Refusal {

@@ -10,7 +10,7 @@
 // helper checks here are the rules of the state (an unknown user, an item ID taken).
 import { randomInt } from 'node:crypto';
 import { type FixedWindowLimiter, helpersGate, sendError, sendOk } from '@marketplace/contract';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Clock } from './clock.ts';
 import type { GeoIp } from './geoip.ts';
 import type { Item, Store, User } from './store.ts';
@@ -33,7 +33,7 @@ export function testHelpers(store: Store, clock: Clock, limiter: FixedWindowLimi
   const written = new Set<string>();
   const helpers = helpersGate(
     { unexpected: (err, req) => console.error(`${req.method} ${req.path} failed`, err), trustProxy: 'loopback' },
-    (app) => mountHelpers(app, { store, clock, limiter, geoip }, written),
+    (router) => mountHelpers(router, { store, clock, limiter, geoip }, written),
   );
   // Every other path is the API's: a helper not written yet answers 404 there, as an unknown route.
   return (req: Request, res: Response, next: NextFunction) =>
@@ -47,7 +47,7 @@ interface World {
   geoip: GeoIp;
 }
 
-function mountHelpers(router: Express, { store, clock, limiter, geoip }: World, written: Set<string>): void {
+function mountHelpers(router: Router, { store, clock, limiter, geoip }: World, written: Set<string>): void {
   const post = (path: string, helper: (body: Body) => Answer | Promise<Answer>) => {
     written.add(`POST /test_helpers${path}`);
     router.post(`/test_helpers${path}`, async (req: Request, res: Response) => {
