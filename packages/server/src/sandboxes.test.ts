@@ -241,22 +241,28 @@ describe('sandboxes outside test mode, idle and memory bounds', { timeout: 120_0
   });
 });
 
+/** A sandbox without a world: its population as given, each close counted by `closed`. */
+const fakeServer = (populate: SandboxServer['populate'], closed: () => void): SandboxServer => ({
+  handle: () => {},
+  populate,
+  seedDemo: async () => [],
+  close: async () => closed(),
+});
+
 describe('the idle sweep and a sandbox in use', () => {
   it('Given a request (or the set-up) outlasting the idle time, the sandbox stays until its idle time after the answer ends', async () => {
     let now = 0;
     let closed = 0;
     let finishSetUp = () => {};
-    const server: SandboxServer = {
-      handle: () => {},
-      populate: () =>
+    const server = fakeServer(
+      () =>
         new Promise((done) => {
           finishSetUp = () => done([]);
         }),
-      seedDemo: async () => [],
-      close: async () => {
+      () => {
         closed += 1;
       },
-    };
+    );
     const sandboxes = new Sandboxes({ max: 2, idleSeconds: 1, memoryMb: undefined }, async () => server, {
       now: () => now,
     });
@@ -294,14 +300,12 @@ describe('the idle sweep and a sandbox in use', () => {
     const ticking = vi.spyOn(performance, 'now').mockImplementation(() => perf);
     let now = 0;
     let closed = 0;
-    const server: SandboxServer = {
-      handle: () => {},
-      populate: async () => [],
-      seedDemo: async () => [],
-      close: async () => {
+    const server = fakeServer(
+      async () => [],
+      () => {
         closed += 1;
       },
-    };
+    );
     // idleSeconds 1: the sweep ticks every 250 ms.
     const sandboxes = new Sandboxes({ max: 2, idleSeconds: 1, memoryMb: undefined }, async () => server, {
       now: () => now,
