@@ -99,6 +99,13 @@ function shiftBalance(x: ProxiedExchange, memory: Memory, user?: string, cents =
 
 const isAdminPath = (path: string) => path.startsWith('/admin/') || path.startsWith('/giveaways/deleteComment/');
 
+/** The cashout's answer with its fee (2% for provider_a, 1.5% otherwise) rounded by `round`, not up. */
+const cashoutFeeRounded = (round: (fee: number) => number) =>
+  rewriteContent('/cashout/process', (result) => {
+    if (typeof result.fee === 'number' && typeof result.amount === 'number')
+      result.fee = round((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
+  });
+
 export const FAULTS: Record<string, Fault> = {
   'wrong-message': {
     description: 'business errors carry another message than the documented one',
@@ -201,10 +208,7 @@ export const FAULTS: Record<string, Fault> = {
   'cashout-fee-rounded-down': {
     description: 'a cashout answers a fee rounded down instead of ceil(amount x rate)',
     grep: 'cashout is accepted pending with the 2 percent fee',
-    response: rewriteContent('/cashout/process', (result) => {
-      if (typeof result.fee === 'number' && typeof result.amount === 'number')
-        result.fee = Math.floor((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
-    }),
+    response: cashoutFeeRounded(Math.floor),
   },
   'banned-login-accepted': {
     description: 'a banned user logs in (the 403 refusal is answered as a success)',
@@ -685,10 +689,7 @@ export const FAULTS: Record<string, Fault> = {
     kind: 'rounding',
     description: 'a cashout answers its fee rounded to the nearest cent instead of up',
     grep: 'refunded when it fails',
-    response: rewriteContent('/cashout/process', (result) => {
-      if (typeof result.fee === 'number' && typeof result.amount === 'number')
-        result.fee = Math.round((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
-    }),
+    response: cashoutFeeRounded(Math.round),
   },
   'average-rounded-down': {
     kind: 'rounding',
