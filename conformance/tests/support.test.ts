@@ -400,6 +400,25 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(reply, reply.status === 200, 'the user replies');
     const after = await getOk('/support/list', {}, user.token, user.ip);
     assertThat(after, content(after).list[0].status === 0, "the user's message makes it open again (0)");
+    // A message's ID is its own: the three of this ticket and the description of another ticket
+    // of the same user share none (its position in the thread, the ticket number or the author
+    // read as the ID would repeat), and the admin reads each under the ID the user reads it.
+    const thread = await messagesOf(user, ticket);
+    const second = await open(user, { subject: 'Another question' });
+    const ids = [...thread, ...(await messagesOf(user, second))].map((m) => m.id);
+    const adminIds = (
+      content(await getOk(`/admin/support/messages/${ticket}/${user.platformId}`, {}, admin.token, admin.ip))
+        .messages as Message[]
+    ).map((m) => m.id);
+    assertThat(
+      after,
+      ids.length === 4 && new Set(ids).size === 4 && adminIds.join() === thread.map((m) => m.id).join(),
+      `four messages, four IDs, the same in the admin's view (got ${ids.join()}; admin ${adminIds.join()})`,
+    );
+    pinsMeaning(
+      'GET /support/messages/{ticket} messages[].id',
+      'GET /admin/support/messages/{ticket}/{user} messages[].id',
+    );
     // Open, answered, open again; the user's message without an admin, the admin's with a name, in
     // the order written; the admin list's row naming the owner.
     pinsMeaning(

@@ -4338,7 +4338,7 @@ export interface components {
             assets: components["schemas"]["TradeAsset"][];
             /** @description Unix seconds of creation, as a string. */
             created: string;
-            /** @description Unix seconds of the last status change, as a string. */
+            /** @description Unix seconds of the trade's last change, as a string: its creation, a status change, or a new platform offer sent by `GET /trades/resend` (the seed shows no trade record; this document's design). */
             updated: string;
         };
         /**
