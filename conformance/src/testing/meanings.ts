@@ -135,6 +135,49 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
       ]),
     ),
   ),
+  ...Object.fromEntries(
+    ['GET /cart/get', 'POST /cart/add', 'POST /cart/bulk', 'POST /cart/remove', 'POST /cart/update'].flatMap((op) =>
+      ['level', 'festivized', 'inspect', 'values'].map((f) => [
+        `${op} cart[].${f}`,
+        'a cart row "may also carry" it (seed: Cart row) but no resource of the seed holds it for an item or an asset, and no route or test helper sets it (the asset helper of shared/test-helpers.md takes no such attribute): no data gives two rows different values, so any value of the documented type is accepted',
+      ]),
+    ),
+  ),
+  ...Object.fromEntries(
+    [
+      'GET /item/listing/{item} content[]',
+      'GET /item/listing/{item}/{userid} content[]',
+      'GET /item/details/fromid/{backpackid} informations',
+      'GET /item/cs/details/fromid/{backpackid} informations',
+    ].flatMap((at) => [
+      ...['html', 'getImage', 'values'].map((f) => [
+        `${at}.${f}`,
+        'the seed gives only a label ("custom HTML description", "custom image reference", "extra inspection values") and no rule of where the value comes from: no route sets it and the asset helper of shared/test-helpers.md takes no such attribute (the reference keeps the attribute a deposited platform asset had: its own choice), so any value of the documented type is accepted',
+      ]),
+      [
+        `${at}.ip`,
+        'the seed says only that it is omitted for non-admin callers (checked: R-LISTING-SELLER-HIDDEN) and the document "IP address recorded with the entry", not whose or when (the depositor, the lister, the last update); no helper sets it, so any string is accepted',
+      ],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['GET /item/details/fromid/{backpackid}', 'GET /item/cs/details/fromid/{backpackid}'].map((op) => [
+      `${op} informations.bot`,
+      'the holding bot shows in no other record (trade offers and trades carry no bot, no helper sets one), so no data tells the bot that holds an asset from another; the listings and inventory rows must name the bot the backpack entry names (pinned there)',
+    ]),
+  ),
+  'GET /infos/prices/buyorderAndLowestSales format':
+    'the envelope A description gives `format` no value (x-gaps: "The value of `format` and the type of `lastUpdate` in the envelope A variant are not shown"); the document asks only for a string describing the entry layout',
+  ...Object.fromEntries(
+    ['GET /item/pricing/{item} pricing', 'GET /item/pricing/bulk items[].pricing'].map((at) => [
+      `${at}.suggested_price`,
+      'the seed gives only "suggested listing price" and the document leaves its computation open (x-gaps: "... how the suggested price is computed, are not shown"; ADR 0004 is the choice of the reference): any number is accepted',
+    ]),
+  ),
+  'GET /item/pricing/{item} from_cache':
+    'a field of the bulk endpoint (seed: Pricing, "from_cache ... (bulk endpoint)"; document: the single-item endpoint carries `cached` instead): the single-item answer gives it no meaning, its `cached` is pinned',
+  'GET /item/pricing/bulk items[].cached':
+    'a field of the single-item endpoint (seed: Pricing, "cached ... (single-item endpoint)"; document: the bulk endpoint carries `from_cache` instead): a bulk row gives it no meaning, its `from_cache` is pinned',
   'GET /user/infos informations.message':
     'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed',
   'GET /user/ipList values[].isp':
