@@ -474,8 +474,11 @@ export interface components {
             /** @default 0 */
             state: number;
             price?: number;
-            /** @description Defaults to the item's game. */
-            game?: number;
+            /**
+             * @description Defaults to the item's game; one of the games an item may have (`POST /test_helpers/items`).
+             * @enum {integer}
+             */
+            game?: 440 | 730 | 570 | 252490 | 753;
             wear?: number | null;
             sheen?: string;
             killstreaker?: string;
@@ -538,7 +541,9 @@ export interface components {
             subject: string;
             body: string;
             /** @description Machine-readable values such as a verification `code`. */
-            data: Record<string, never>;
+            data: {
+                [key: string]: unknown;
+            };
             timestamp: number;
         };
         PlatformInventoryRequest: {
