@@ -21,6 +21,7 @@ const login = async (who: Me) => {
 const acts = (who: Me) => getAs(who, '/user/balance');
 const banList = async (admin: Me, platformId: string) =>
   content(await getOk('/admin/banList', { platformId }, admin.token, admin.ip)).bans as {
+    id: number;
     time: number;
     until: number | null;
     active: boolean;
@@ -172,9 +173,21 @@ describe('GET /admin/banList', () => {
       'GET /admin/banList bans[].time',
       'GET /admin/banList bans[].until',
     );
+    const idsBefore = bans.map((b) => `${b.reason}:${b.id}`).join();
     setUpOk(await ban(admin, { platformId: user.platformId, time: 0, reason: 'Lifted' }));
     bans = await banList(admin, user.platformId);
     assertThat(list, bans[0]?.time === 0 && bans[0].until === null, 'the unban is an entry with until null');
+    // An entry's ID is its own: the unban's entry moves the others down the list, and each keeps
+    // the ID it had (a position or a count read as the ID changes), none shared.
+    assertThat(
+      list,
+      bans
+        .slice(1)
+        .map((b) => `${b.reason}:${b.id}`)
+        .join() === idsBefore && new Set(bans.map((b) => b.id)).size === 3,
+      `each entry keeps its own ID once the unban is listed above it (before ${idsBefore}, got ${JSON.stringify(bans)})`,
+    );
+    pinsMeaning('GET /admin/banList bans[].id');
     assertThat(
       list,
       bans.every((b) => !b.active),

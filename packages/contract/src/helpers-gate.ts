@@ -5,11 +5,12 @@
 // documented HTTP 300 with a message (`Invalid request body`, `Invalid <field> parameter`, ...)
 // and changes nothing; and what the schema does not declare is dropped, never copied into the state.
 import { createRequire } from 'node:module';
-import express, { type Request } from 'express';
-import { createApi } from './api.ts';
+import type express from 'express';
+import type { Request } from 'express';
+import { createApi, type Dispatch } from './api.ts';
 import { type Json, readDocument, resolveRef } from './document.ts';
-import { operationOf } from './gate.ts';
 import type { OperationInfo } from './operation-index.ts';
+import type { PermittedCaller } from './permission.ts';
 
 /**
  * Bytes of body a helper reads at most, when its schema does not bound it lower: a population or
@@ -34,28 +35,28 @@ export interface HelpersGateOptions {
 
 /**
  * An Express application that admits a helper request as the document allows (its operation, a
- * bounded body, a valid one) and hands it to the helpers `routes` mounts, refusing the rest with
- * the documented answer.
+ * bounded body, a valid one) and hands it to the host's helper for its operationId, as the API's
+ * handlers are dispatched (`createApi`); a helper the host has not written answers 404 like an
+ * unknown route, and the rest is refused with the documented answer.
  */
-export function helpersGate(
+export function helpersGate<Ctx>(
   { unexpected, trustProxy = false }: HelpersGateOptions,
-  routes: (router: express.Router) => void,
+  dispatch: Dispatch<PermittedCaller, Ctx>,
 ): express.Express {
-  const helpers = express.Router();
-  // Only what the helper's schema declares goes on (see declaredFields).
-  helpers.use((req, res, next) => {
-    const op = operationOf(res);
-    if (op && req.body && typeof req.body === 'object' && !Array.isArray(req.body))
-      req.body = declaredFields(op, req.body);
-    next();
-  });
-  routes(helpers);
-  return createApi({
+  return createApi<PermittedCaller, Ctx>({
     document: testHelpersDocument(),
     identify: () => undefined, // helpers bypass permission levels
     trustProxy,
     bodyLimit: (op) => Math.min(op.bodyLimit ?? HELPER_BODY_LIMIT, HELPER_BODY_LIMIT),
-    forward: helpers,
+    dispatch: {
+      ...dispatch,
+      // Only what the helper's schema declares reaches the helper (see declaredFields).
+      context(req, res, op, params, caller, servesCached) {
+        if (req.body && typeof req.body === 'object' && !Array.isArray(req.body))
+          req.body = declaredFields(op, req.body);
+        return dispatch.context(req, res, op, params, caller, servesCached);
+      },
+    },
     unexpected,
   });
 }
