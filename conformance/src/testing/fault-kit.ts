@@ -51,7 +51,8 @@ export interface Fault {
   /** The suite's tests that must notice it (a --grep pattern). */
   grep: string;
   request?: (r: Outgoing, memory: Memory) => void;
-  response?: (x: ProxiedExchange, memory: Memory) => void;
+  /** The answer's rewrite; it may read the target's state first (a promise the proxy awaits). */
+  response?: (x: ProxiedExchange, memory: Memory) => void | Promise<void>;
   /** What every failure it causes must say (a set-up that failed on it, say), when it is one thing. */
   says?: string;
   /** An answer given in place of the implementation's (nothing is forwarded): a route it lacks. */

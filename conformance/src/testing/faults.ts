@@ -918,7 +918,7 @@ export async function startFaultyProxy(
       ),
       body: (answer.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text,
     };
-    fault?.response?.(x, memory);
+    await fault?.response?.(x, memory);
     const reply = typeof x.body === 'string' ? x.body : JSON.stringify(x.body);
     res.writeHead(x.status, x.responseHeaders);
     res.end(reply);

@@ -89,12 +89,15 @@ export function priceListCsv(rows: readonly PublicPriceRow[]): string {
   return `${[CSV_COLUMNS.join(','), ...lines].join('\n')}\n`;
 }
 
+/** The cache key of the compact list: its entry's `at` is the list's refresh time. */
+export const COMPACT_PRICES_CACHE = 'compact-prices';
+
 /**
  * The compact list (GET /infos/prices/buyorderAndLowestSales, envelope B variant): items with a
  * listing or a buy order, by item ID, 0 meaning none; reused for 3 minutes unless `force`.
  */
 export const compactPriceList = (tx: Tx, cache: Cache, o: { now: number; force: boolean }): Cached<CompactRow[]> =>
-  cached(cache, 'compact-prices', { now: o.now, ttl: PRICE_LIST_TTL, force: o.force }, () =>
+  cached(cache, COMPACT_PRICES_CACHE, { now: o.now, ttl: PRICE_LIST_TTL, force: o.force }, () =>
     itemsInMarket(tx)
       .filter((id) => tx.get('items', id) !== undefined)
       .sort((a, b) => a - b)
