@@ -144,14 +144,21 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
     },
     mount(app) {
       useRequestParsing(app);
-      app.use(admit);
-      app.use(documentValidators(document, options.validateResponses ?? false));
+      const validate = documentValidators(document, options.validateResponses ?? false);
       // After the schema's checks (their messages come first), the document's text rule.
-      app.use((req: Request, res: Response, next: NextFunction) => {
+      const textRule = (req: Request, res: Response, next: NextFunction) => {
         const refusal = unstorableTextMessage(req);
         if (refusal === undefined) return next();
         sendError(res, operationOf(res)?.envelope ?? 'A', refusal, 300);
-      });
+      };
+      // Admission, validation and the text rule in a row, as one layer: each Express layer costs
+      // every request a step of its router.
+      app.use((req: Request, res: Response, next: NextFunction) =>
+        admit(req, res, (admitError?: unknown) => {
+          if (admitError) return next(admitError);
+          validate(req, res, (invalid?: unknown) => (invalid ? next(invalid) : textRule(req, res, next)));
+        }),
+      );
     },
     refuseDocumented(err: unknown, req: Request, res: Response, next: NextFunction) {
       if (!answerRefused(err, req, res)) next(err);

@@ -140,9 +140,19 @@ function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): Reque
     const names = [...route.openApiRoute.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     routes.set(`${route.method.toUpperCase()} ${route.openApiRoute}`, { route, names });
   }
+  // Each operation's route, found once (the key is a string built per lookup).
+  const byOperation = new WeakMap<OperationInfo, { route: ValidatorRoute; names: string[] } | null>();
+  const routeOf = (op: OperationInfo) => {
+    let found = byOperation.get(op);
+    if (found === undefined) {
+      found = routes.get(`${op.method} ${op.path}`) ?? null;
+      byOperation.set(op, found);
+    }
+    return found;
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     const op: OperationInfo | undefined = res.locals.operation;
-    const found = op && routes.get(`${op.method} ${op.path}`);
+    const found = op && routeOf(op);
     if (!op || !found) return next(); // no operation of this document: nothing to validate
     const pathParams: Record<string, string> = {};
     if (found.names.length > 0) {

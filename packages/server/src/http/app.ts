@@ -201,7 +201,10 @@ function context(
     op,
     deps,
     now: deps.clock.now(),
-    ip: req.ip ?? '',
+    // Read when a handler asks (Express works it out from the proxy headers on each read).
+    get ip() {
+      return req.ip ?? '';
+    },
     caller,
     servesCached,
     body: req.body ?? {},
