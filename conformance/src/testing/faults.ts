@@ -967,6 +967,9 @@ export async function startFaultyProxy(
     res.writeHead(x.status, x.responseHeaders);
     res.end(reply);
   });
+  // As the test harness's server: an idle keep-alive connection kept a minute, so that on a loaded
+  // machine the client's reuse of a socket never crosses Node's default 5 s close (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
