@@ -23,6 +23,9 @@
 //           answer cache) against bare Prism on the bundled document, the sandbox beside them:
 //           target ratio >= 4 and p99 < 20 ms (bench-mock.ts; alone: `npm run bench:mock`).
 //   scale   the main routes at 1k, 100k and 1M assets and the store at that size (bench-scale.ts).
+//   conformance  one full run of the conformance suite against a fresh in-memory reference server
+//           in test mode: target under 20 s of wall time on 2 cores, with the CPU seconds of the
+//           suite and the server beside it (bench-conformance.ts; alone: `npm run bench:conformance`).
 // Each target runs in its own process (scripts/bench-target.ts); autocannon runs here.
 // Production semantics: NODE_ENV=production, not test mode (no response validation), logs silent.
 // "met" compares the ratio with its target; with fewer than ~2 free cores the load generator and
@@ -31,6 +34,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { conformanceTable } from './bench-conformance.ts';
 import { mockTable } from './bench-mock.ts';
 import { CONNECTIONS, DURATION, type Figures, figures, fmt, measure, printTable, start } from './bench-run.ts';
 import { scaleTable } from './bench-scale.ts';
@@ -262,6 +266,9 @@ try {
   const scaleWidths = scale[0]!.map((_, i) => Math.max(...scale.map((r) => r[i]!.length)));
   console.log(`\nScale (test mode, file store, ${perRoute} s per route; latencies timed per request)\n`);
   for (const r of scale) console.log(r.map((c, i) => c.padEnd(scaleWidths[i]!)).join('  '));
+
+  // The conformance suite's full run against the reference (scripts/bench-conformance.ts).
+  await conformanceTable();
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

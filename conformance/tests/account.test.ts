@@ -3,6 +3,7 @@
 // ?partner=` with the account ID (lower 32 bits of the platform ID) and an 8-character token; a
 // month of the short URL limit is 30 days; left-out switches keep their stored values.
 import { beforeAll, describe, it } from 'vitest';
+import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, login, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
@@ -49,6 +50,15 @@ describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
       Number(infos.since) === since,
       `since is the account's creation (${since}), not the login nor now (got ${infos.since})`,
     );
+    // Created, logged in 100 s later, read 100 s after that: the last activity is the login or a
+    // later request, never the creation.
+    const readBy = await helpers.now();
+    const last = Number(infos.lastactivity);
+    assertThat(
+      await get(me, '/user/infos'),
+      last >= since + 100 && last <= readBy,
+      `lastactivity is the login (${since + 100}) or later, up to the read (${readBy}), not the creation (got ${infos.lastactivity})`,
+    );
     const balance = await get(me, '/user/balance');
     assertThat(balance, content(balance).balance === 4321, 'the balance in cents');
     // A buy order of 3 x 107 reserves 321: the balance is net of it (the document's reading).
@@ -71,6 +81,7 @@ describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
       'GET /user/infos informations',
       'GET /user/infos informations.balance',
       'GET /user/infos informations.since',
+      'GET /user/infos informations.lastactivity',
       'GET /user/balance balance',
       'GET /user/getContactMail address',
     );
@@ -355,6 +366,24 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
       const answer = await post(them, '/user/updateShortUrl', { shortUrl });
       assertThat(answer, refused(answer, message), `${shortUrl}: ${message}`);
     }
+  });
+
+  it("Given two stores, each shows its owner's own avatar, the one GET /user/infos shows them [R-STORE]", async (ctx) => {
+    await needsHelpers(ctx);
+    const owners = [await session(), await session()];
+    const avatars = await avatarsOf(ctx, owners);
+    const names = owners.map((o) => `av-${o.platformId.slice(-8)}`);
+    for (const [i, o] of owners.entries()) setUpOk(await post(o, '/user/updateShortUrl', { shortUrl: names[i] }));
+    for (const [i, o] of owners.entries()) {
+      const store = await call('GET', `/user/store/${names[i]}`);
+      assertConforms(store);
+      assertThat(
+        store,
+        content(store).image === avatars.get(o.platformId),
+        `the store ${names[i]} shows its owner's avatar ${avatars.get(o.platformId)}, not the other owner's`,
+      );
+    }
+    pinsMeaning('GET /user/store/{identifier} image', 'GET /user/infos informations.image');
   });
 
   it('Given a short URL set today, a change is refused until 30 days later [R-LIMIT-SHORT-URL]', async (ctx) => {

@@ -6,7 +6,7 @@
 // all or nothing, and credits each seller floor(95 %) of the price.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { helpers, session } from '../src/kit/helpers.ts';
+import { helpers, itemAsGiven, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
 import { sides } from '../src/kit/rule.ts';
@@ -347,7 +347,16 @@ describe('POST /cart/update', () => {
 // Every field of a cart row told apart from its near misses: two items whose data differ in every
 // field (game 440 uncraftable beside game 570, where craftable is ''), a row of two assets beside a
 // row of one, slugs given apart from the names, rows at a price that is neither asset's stored price.
+// The fields a row "may also carry" (seed: Cart row) are checked where a row carries them: the
+// item's class, slot and platform type, and the attributes of the row's assets, which the two
+// assets of the hat row share and each box row has of its own (the seed does not say which asset a
+// row of differing assets would show). `level`, `festivized`, `inspect` and `values` are in no
+// record a helper or route sets (meanings.ts OPEN_MEANINGS).
+const ITEM_EXTRAS = ['class', 'slot', 'type_platform'] as const;
+const ASSET_EXTRAS = ['sheen', 'killstreaker', 'spell', 'parts', 'paint'] as const;
 const ROW_FIELDS = [
+  ...ITEM_EXTRAS,
+  ...ASSET_EXTRAS,
   'cart',
   'assetId',
   'cartId',
@@ -379,6 +388,9 @@ describe('Cart rows carry their own item and assets', () => {
       image: 'https://images.example.com/row-hat.png',
       rarity: 'Mythical',
       color: '#8650AC',
+      class: 'row-hat-class',
+      slot: 'row-hat-slot',
+      type_platform: 'Row Hat Platform Type',
     } as const;
     const boxData = {
       name: 'Row Field Box',
@@ -389,15 +401,37 @@ describe('Cart rows carry their own item and assets', () => {
       image: 'https://images.example.com/row-box.png',
       rarity: 'Immortal',
       color: '#E4AE39',
+      class: 'row-box-class',
+      slot: 'row-box-slot',
+      type_platform: 'Row Box Platform Type',
     } as const;
-    const hat = await helpers.item(hatData);
-    const box = await helpers.item(boxData);
+    const hat = await itemAsGiven(hatData);
+    const box = await itemAsGiven(boxData);
     const seller = await session();
     const me = await session({ balance: 100_000 });
-    const h1 = await listed(seller, hat.id, 2_300);
-    const h2 = await listed(seller, hat.id, 2_300);
-    const b1 = await listed(seller, box.id, 1_700);
-    const b2 = await listed(seller, box.id, 1_900);
+    const dressed = (tag: string) => Object.fromEntries(ASSET_EXTRAS.map((k) => [k, `${k} ${tag}`]));
+    const h1 = await listed(seller, hat.id, 2_300, dressed('hat'));
+    const h2 = await listed(seller, hat.id, 2_300, dressed('hat'));
+    const b1 = await listed(seller, box.id, 1_700, dressed('box one'));
+    const b2 = await listed(seller, box.id, 1_900, dressed('box two'));
+    const attributesOf = new Map([
+      [h1.assetId, dressed('hat')],
+      [h2.assetId, dressed('hat')],
+      [b1.assetId, dressed('box one')],
+      [b2.assetId, dressed('box two')],
+    ]);
+    // Where a row carries an optional field, the value its item or its assets give it.
+    const extrasOff = (rows: Row[]) =>
+      (rows as (Row & Json)[]).flatMap((r) => {
+        const item = r.item_id === hat.id ? hatData : boxData;
+        const want: Json = {
+          ...Object.fromEntries(ITEM_EXTRAS.map((k) => [k, item[k]])),
+          ...attributesOf.get(r.assetId.split(',')[0]!),
+        };
+        return Object.keys(want)
+          .filter((k) => k in r && r[k] !== want[k])
+          .map((k) => `row ${r.cartId} ${k}: ${JSON.stringify(r[k])}, not ${JSON.stringify(want[k])}`);
+      });
     type Want = { item: typeof hatData | typeof boxData; id: number; price: number; assets: string[] };
     const expected = (want: Want[]) =>
       want
@@ -441,12 +475,19 @@ describe('Cart rows carry their own item and assets', () => {
         )
         .sort()
         .join(' ');
-    const check = (a: Answer, want: Want[], what: string) =>
+    const check = (a: Answer, want: Want[], what: string) => {
       assertThat(
         a,
         a.status === 200 && seen(cartOf(a)) === expected(want),
         `${what}: every row's assets, count, item ID, stored price and its own item's data (want ${expected(want)}, got ${JSON.stringify(cartOf(a))})`,
       );
+      const off = extrasOff(cartOf(a));
+      assertThat(
+        a,
+        off.length === 0,
+        `${what}: the optional fields a row carries are its item's and its assets' (${off.join('; ')})`,
+      );
+    };
     const hatRow = (assets: string[]): Want => ({ item: hatData, id: hat.id, price: 2_300, assets });
     const boxRow = (price: number, assets: string[]): Want => ({ item: boxData, id: box.id, price, assets });
 

@@ -7,6 +7,7 @@
 // to the history lists.
 import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
+import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
@@ -326,12 +327,16 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
       // Each comment's id, author, author's name and time as posted: a page must show each comment
       // with its own (not the page's first, the giveaway's creator, or the time it was read).
       const posted: string[] = [];
+      const commenters: Me[] = [];
+      const postedImages: unknown[] = [];
       for (let i = 0; i < 22; i++) {
         const user = await session({ name: `Commenter ${i}` });
+        commenters.push(user);
         const at = await helpers.pinClock();
         const answer = await post(user, '/giveaways/comment', { url, comment: `comment ${i}` });
         const c = content(answer)?.comment;
         commentIds.push(c?.id);
+        postedImages.push(c?.user?.image);
         const own = JSON.stringify([c?.id, `comment ${i}`, user.platformId, `Commenter ${i}`, at]);
         assertThat(
           answer,
@@ -367,6 +372,18 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
           rowsOf(page1).join() === posted.slice(2, 12).reverse().join(),
         'page 1: the next 10, page 1',
       );
+      // Each comment shows its own author's avatar (not the reader's, the creator's or the page's
+      // first author's), as posted and as listed.
+      const avatars = await avatarsOf(ctx, [me, ...commenters]);
+      const ownAvatar = (a: Answer) =>
+        ((content(a)?.comments ?? []) as Json[]).every((c) => c.user?.image === avatars.get(c.user?.platformId));
+      assertThat(
+        page1,
+        postedImages.every((image, i) => image === avatars.get(commenters[i]!.platformId)) &&
+          ownAvatar(page0) &&
+          ownAvatar(page1),
+        "each comment, posted and on pages 0 and 1, shows its author's own avatar",
+      );
       pinsMeaning(
         'POST /giveaways/comment comment',
         'POST /giveaways/comment comment.id',
@@ -374,6 +391,8 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
         'POST /giveaways/comment comment.user',
         'POST /giveaways/comment comment.user.platformId',
         'POST /giveaways/comment comment.user.name',
+        'POST /giveaways/comment comment.user.image',
+        'GET /giveaways/comments/{url} comments[].user.image',
         'GET /giveaways/comments/{url} comments',
         'GET /giveaways/comments/{url} comments[].comment',
         'GET /giveaways/comments/{url} comments[].id',
@@ -430,6 +449,7 @@ const SUMMARY = [
   'creator',
   'creator.platformId',
   'creator.name',
+  'creator.image',
   'items',
   'items[].assetId',
   'items[].item_id',
@@ -438,6 +458,7 @@ const SUMMARY = [
   'winner',
   'winner.platformId',
   'winner.name',
+  'winner.image',
 ];
 const DETAILS = ['descriptionBefore', 'descriptionAfter', 'chatVerification'];
 
@@ -454,6 +475,9 @@ describe('The fields of a giveaway', () => {
       [a.platformId, 'Joiner Ada'],
       [b.platformId, 'Joiner Bo'],
     ]);
+    // Each person with an avatar of their own: a creator's, winner's or participant's image read
+    // from the caller or from another person differs.
+    const avatars = await avatarsOf(ctx, [pub, priv, a, b]);
     const poolOf = async (owner: Me, tag: string) => {
       const first = await imagedItem({ name: `Pool ${tag} First ${++serial}`, game: 440 });
       const second = await imagedItem({ name: `Pool ${tag} Second ${++serial}`, game: 440 });
@@ -550,8 +574,9 @@ describe('The fields of a giveaway', () => {
         w.ended,
         w.creator.platformId,
         byId.get(w.creator.platformId),
+        avatars.get(w.creator.platformId),
         w.items.map((i) => [i.assetId, i.item_id, i.name, i.image]),
-        w.winner === null ? null : [w.winner, byId.get(w.winner)],
+        w.winner === null ? null : [w.winner, byId.get(w.winner), avatars.get(w.winner)],
         ...(details ? [w.descriptionBefore, w.descriptionAfter, w.chatVerification] : []),
       ]);
     };
@@ -567,8 +592,9 @@ describe('The fields of a giveaway', () => {
         g.ended,
         g.creator?.platformId,
         g.creator?.name,
+        g.creator?.image,
         (g.items as Json[] | undefined)?.map((i) => [i.assetId, i.item_id, i.name, i.image]),
-        g.winner === null ? null : [g.winner?.platformId, g.winner?.name],
+        g.winner === null ? null : [g.winner?.platformId, g.winner?.name, g.winner?.image],
         ...(details ? [g.descriptionBefore, g.descriptionAfter, g.chatVerification] : []),
       ]);
     const checkOne = (answer: Answer, g: Json | undefined, url: string, details: boolean, what: string) =>
@@ -618,12 +644,17 @@ describe('The fields of a giveaway', () => {
     for (const url of [p.g.url, q.g.url]) {
       const details = await get(b, `/giveaways/details/${url}`);
       checkOne(details, content(details)?.giveaway, url, true, 'GET /giveaways/details/{url}');
-      const seen = ((content(details)?.participants ?? []) as Json[]).map((x) => [x.platformId, x.name, x.joined]);
-      const wanted = joinedAt[url]!.map(([id, at]) => [id, byId.get(id), at]);
+      const seen = ((content(details)?.participants ?? []) as Json[]).map((x) => [
+        x.platformId,
+        x.name,
+        x.image,
+        x.joined,
+      ]);
+      const wanted = joinedAt[url]!.map(([id, at]) => [id, byId.get(id), avatars.get(id), at]);
       assertThat(
         details,
         JSON.stringify(seen) === JSON.stringify(wanted),
-        `participants of ${url}: who joined, their names and join times, by join time (want ${JSON.stringify(wanted)}, got ${JSON.stringify(seen)})`,
+        `participants of ${url}: who joined, their names, avatars and join times, by join time (want ${JSON.stringify(wanted)}, got ${JSON.stringify(seen)})`,
       );
     }
 
@@ -667,8 +698,55 @@ describe('The fields of a giveaway', () => {
       'GET /giveaways/details/{url} participants',
       'GET /giveaways/details/{url} participants[].platformId',
       'GET /giveaways/details/{url} participants[].name',
+      'GET /giveaways/details/{url} participants[].image',
       'GET /giveaways/details/{url} participants[].joined',
     );
+  });
+});
+
+describe('GET /giveaways and /giveaways/history count', () => {
+  it('Given 21 public giveaways and a private one, each public list counts every page of its own giveaways, not one page, the private one nor the ended ones [R-GIVEAWAY-LISTS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const urls = new Set<string>();
+    for (let i = 0; i < 21; i++) {
+      const { me, ids } = await creator(1);
+      const g = await create(me, { name: `Counted ${i}`, maxEntries: 100, type: 0, duration: HOUR, items: ids });
+      urls.add(g.url);
+    }
+    const { me, ids } = await creator(1);
+    const hidden = (await create(me, privateOf(ids))).url;
+    /** Every page of a list (20 a page, the document), and the count its page 0 gives. */
+    const walk = async (path: string) => {
+      const first = await get(me, path);
+      const rows: string[] = [];
+      for (let page = 0; page < 50; page++) {
+        const list = content(page === 0 ? first : await get(me, path, { page })).list as { url: string }[];
+        if (list.length === 0) break;
+        rows.push(...list.map((g) => g.url));
+      }
+      return { answer: first, count: content(first).count as number, firstPage: content(first).list.length, rows };
+    };
+    const active = await walk('/giveaways');
+    assertThat(
+      active.answer,
+      [...urls].every((u) => active.rows.includes(u)) &&
+        !active.rows.includes(hidden) &&
+        active.firstPage === 20 &&
+        active.count === active.rows.length,
+      `count is every page's giveaways (${active.rows.length}, page 0 holding ${active.firstPage}), got ${active.count}`,
+    );
+    await helpers.advance(HOUR + 60);
+    const ended = await walk('/giveaways/history');
+    const still = await walk('/giveaways');
+    assertThat(
+      ended.answer,
+      [...urls].every((u) => ended.rows.includes(u) && !still.rows.includes(u)) &&
+        !ended.rows.includes(hidden) &&
+        ended.count === ended.rows.length &&
+        still.count === still.rows.length,
+      `once ended, the 21 are counted in the history (${ended.rows.length} on its pages, got ${ended.count}) and no longer in the active list (${still.rows.length}, got ${still.count})`,
+    );
+    pinsMeaning('GET /giveaways count', 'GET /giveaways/history count');
   });
 });
 

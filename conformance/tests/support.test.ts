@@ -5,6 +5,7 @@
 // numbers count per user; HTML tags are stripped from what is stored, entities are kept as sent.
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
+import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
@@ -400,6 +401,25 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(reply, reply.status === 200, 'the user replies');
     const after = await getOk('/support/list', {}, user.token, user.ip);
     assertThat(after, content(after).list[0].status === 0, "the user's message makes it open again (0)");
+    // A message's ID is its own: the three of this ticket and the description of another ticket
+    // of the same user share none (its position in the thread, the ticket number or the author
+    // read as the ID would repeat), and the admin reads each under the ID the user reads it.
+    const thread = await messagesOf(user, ticket);
+    const second = await open(user, { subject: 'Another question' });
+    const ids = [...thread, ...(await messagesOf(user, second))].map((m) => m.id);
+    const adminIds = (
+      content(await getOk(`/admin/support/messages/${ticket}/${user.platformId}`, {}, admin.token, admin.ip))
+        .messages as Message[]
+    ).map((m) => m.id);
+    assertThat(
+      after,
+      ids.length === 4 && new Set(ids).size === 4 && adminIds.join() === thread.map((m) => m.id).join(),
+      `four messages, four IDs, the same in the admin's view (got ${ids.join()}; admin ${adminIds.join()})`,
+    );
+    pinsMeaning(
+      'GET /support/messages/{ticket} messages[].id',
+      'GET /admin/support/messages/{ticket}/{user} messages[].id',
+    );
     // Open, answered, open again; the user's message without an admin, the admin's with a name, in
     // the order written; the admin list's row naming the owner.
     pinsMeaning(
@@ -586,6 +606,103 @@ describe('GET /user/notifications unreadOnly and limit', () => {
 });
 
 describe('GET /messages/list', () => {
+  it("Given three tickets answered by two admins at different times, each is a conversation with its admin, by its last message, the other side's unread ones counted [R-MESSAGES-LIST]", async (ctx) => {
+    await needsHelpers(ctx);
+    const kim = await session({ admin: true, name: 'Agent Kim' });
+    const lee = await session({ admin: true, name: 'Agent Lee' });
+    const user = await session({ name: 'Many Tickets' });
+    const avatars = await avatarsOf(ctx, [kim, lee, user]);
+    const [t1, t2, t3] = [await open(user), await open(user), await open(user)];
+    // Kim answers 1 and (twice) 3, Lee answers 2, the user replies on 1 last. By last message the
+    // order is 1, 3, 2: not by creation (either way), nor by first answer (either way). The
+    // unread answers are 0, 1, 2: not the messages nor the other side's messages in all.
+    const at: Record<string, number> = {};
+    const say = async (who: Me, key: string, json: { content: string; ticket: number }) => {
+      await helpers.advance(10);
+      at[key] = await helpers.pinClock();
+      const byUser = who === user;
+      setUpOk(
+        await post(
+          who,
+          byUser ? '/support/post' : '/admin/support/post',
+          byUser ? json : { ...json, user: user.platformId },
+        ),
+      );
+    };
+    await say(kim, 'kim1', { content: 'Kim on 1', ticket: t1 });
+    await say(lee, 'lee2', { content: 'Lee on 2', ticket: t2 });
+    await say(kim, 'kim3', { content: 'Kim on 3', ticket: t3 });
+    await say(kim, 'kim3again', { content: 'Kim again on 3', ticket: t3 });
+    await say(user, 'user1', { content: 'User on 1', ticket: t1 });
+    // Another user's ticket answered by Kim: her list holds two owners' conversations.
+    const other = await session({ name: 'Other Owner' });
+    const theirs = await open(other);
+    setUpOk(
+      await post(kim, '/admin/support/post', { content: 'Kim to other', ticket: theirs, user: other.platformId }),
+    );
+    type Row = Schema<'Conversation'>;
+    const listOf = async (me: Me) => content(await getOk('/messages/list', {}, me.token, me.ip)).list as Row[];
+    const row = (c: Row) =>
+      [c.with.platformId, c.with.name, c.with.image, c.lastMessage, c.timestamp, c.unread].join('|');
+    const mine = await getOk('/messages/list', {}, user.token, user.ip);
+    const rows = content(mine).list as Row[];
+    const want = [
+      [kim.platformId, 'Agent Kim', avatars.get(kim.platformId), 'User on 1', at.user1, 0],
+      [kim.platformId, 'Agent Kim', avatars.get(kim.platformId), 'Kim again on 3', at.kim3again, 2],
+      [lee.platformId, 'Agent Lee', avatars.get(lee.platformId), 'Lee on 2', at.lee2, 1],
+    ].map((r) => r.join('|'));
+    assertThat(
+      mine,
+      rows.map(row).join('\n') === want.join('\n'),
+      `tickets 1, 3, 2: each with its admin, its last message and its time, the other side's unread answers (want ${JSON.stringify(want)}, got ${JSON.stringify(rows)})`,
+    );
+    // The same conversations from the admins' side, under the same IDs: Kim has the user's 1 and 3
+    // (the user's reply on 1 unread) and the other owner's, Lee the user's 2.
+    const kims = await listOf(kim);
+    const lees = await listOf(lee);
+    const kimsOfUser = kims.filter((c) => c.with.platformId === user.platformId);
+    const ids = [
+      ...rows.map((c) => c.id),
+      ...kims.filter((c) => c.with.platformId === other.platformId).map((c) => c.id),
+    ];
+    assertThat(
+      mine,
+      kimsOfUser.map((c) => `${c.id}|${c.lastMessage}|${c.unread}|${c.with.image}`).join() ===
+        [
+          `${rows[0]!.id}|User on 1|1|${avatars.get(user.platformId)}`,
+          `${rows[1]!.id}|Kim again on 3|0|${avatars.get(user.platformId)}`,
+        ].join() &&
+        lees.map((c) => `${c.id}|${c.with.platformId}|${c.unread}`).join() === `${rows[2]!.id}|${user.platformId}|0` &&
+        new Set(ids).size === 4,
+      `each conversation has one ID of its own, the same from both sides (user ${JSON.stringify(rows)}, Kim ${JSON.stringify(kims)}, Lee ${JSON.stringify(lees)})`,
+    );
+    // A new answer on 2 brings it first; each conversation keeps its ID (a position read as the ID
+    // would move).
+    await say(lee, 'lee2again', { content: 'Lee again on 2', ticket: t2 });
+    const after = await listOf(user);
+    assertThat(
+      mine,
+      after.map((c) => `${c.id}|${c.lastMessage}|${c.timestamp}`).join() ===
+        [
+          `${rows[2]!.id}|Lee again on 2|${at.lee2again}`,
+          `${rows[0]!.id}|User on 1|${at.user1}`,
+          `${rows[1]!.id}|Kim again on 3|${at.kim3again}`,
+        ].join(),
+      `Lee's new answer brings 2 first, each conversation under its ID (got ${JSON.stringify(after)})`,
+    );
+    pinsMeaning(
+      'GET /messages/list list',
+      'GET /messages/list list[].id',
+      'GET /messages/list list[].with',
+      'GET /messages/list list[].with.platformId',
+      'GET /messages/list list[].with.name',
+      'GET /messages/list list[].with.image',
+      'GET /messages/list list[].lastMessage',
+      'GET /messages/list list[].timestamp',
+      'GET /messages/list list[].unread',
+    );
+  });
+
   it('Given an answered ticket, the user and the admin each see a conversation with the other, with the unread count [R-MESSAGES-LIST]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true, name: 'Agent Smith' });

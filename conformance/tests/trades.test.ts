@@ -208,6 +208,13 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
       content(active).count === 1 && JSON.stringify(tradesOf(active)) === JSON.stringify([rows[0]]),
       'only the pending trade is active, as /trades/all shows it',
     );
+    // The pending trade has not changed since it was made, 200 s and more before this read: its
+    // `updated` is its creation, not the read's time nor another trade's settling.
+    assertThat(
+      active,
+      tradesOf(active)[0]?.updated === String(created[2]),
+      `the pending trade was last changed when it was made (${created[2]})`,
+    );
     pinsMeaning(
       'GET /trades/all trades',
       'GET /trades/all trades[].tradeId',
@@ -231,6 +238,7 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
       'GET /trades/active trades[].assets[].name',
       'GET /trades/active trades[].assets[].image',
       'GET /trades/active trades[].created',
+      'GET /trades/active trades[].updated',
       'GET /trades/active count',
     );
     const page = await get(me, '/trades/all', { page: 1, count: 2 });
@@ -253,6 +261,7 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
     const [second, first] = tradesOf(await get(me, '/trades/active'));
     // Resent 50 s later: the trade keeps its creation time (a new trade would have a new one).
     await helpers.advance(50);
+    const resentAt = await helpers.pinClock();
     const resent = await get(me, '/trades/resend', { id: first!.id });
     const c = content(resent);
     assertThat(
@@ -270,9 +279,11 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
         c.trade.statusText === 'pending' &&
         c.trade.created === first!.created &&
         c.trade.created !== second!.created &&
+        c.trade.updated === String(resentAt) &&
+        first!.updated === first!.created &&
         JSON.stringify(c.trade.assets) === JSON.stringify(first!.assets) &&
         c.trade.assets[0]?.assetId === ids[0],
-      `the trade resent is the first withdrawal, still pending, created when it was (got ${JSON.stringify(c.trade)})`,
+      `the trade resent is the first withdrawal, still pending, created when it was, changed by the resend at ${resentAt} (got ${JSON.stringify(c.trade)})`,
     );
     const offers = await helpers.offers(me.platformId);
     assertThat(
@@ -297,6 +308,7 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
       'GET /trades/resend trade.assets[].name',
       'GET /trades/resend trade.assets[].image',
       'GET /trades/resend trade.created',
+      'GET /trades/resend trade.updated',
     );
     const settled = await helpers.settleOffer(c.trade.tradeId, 'accept');
     assertThat(resent, settled.status === 3, 'the new offer settles the trade');

@@ -17,12 +17,17 @@ type Schemas = TestHelperComponents['schemas'];
  * off the test-helpers document fails its set-up, saying what differed.
  */
 async function helper<T>(method: 'GET' | 'POST', path: string, json?: unknown): Promise<T> {
+  return (await helperExchange<T>(method, path, json)).content;
+}
+
+/** A test helper's exchange and its content, checked as `helper` does: for a check of what it answered. */
+async function helperExchange<T>(method: 'GET' | 'POST', path: string, json?: unknown) {
   const a = await call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
   const content = (a.body as { content?: T } | null)?.content;
   setUpOk(a, a.status === 200 && content !== undefined);
   const off = checkHelperAnswer(a, settings.target);
   setUpOk(a, off.length === 0, off.join('; '), HELPER_ANSWER);
-  return content as T;
+  return { answer: a, content: content as T };
 }
 
 export const helpers = {
@@ -104,6 +109,23 @@ export async function sentOffer(trade: Answer, platformId: string): Promise<Sche
 export async function imagedItem(body: Schemas['ItemRequest']) {
   const image = body.image ?? `https://images.example.com/${body.name.replace(/[^A-Za-z0-9]+/g, '-')}.png`;
   return { ...(await helpers.item({ ...body, image })), image };
+}
+
+/**
+ * An item stored with every field given, as the item the helper answers: shared/test-helpers.md
+ * promises that the items helper takes "any Item fields" and answers "the stored Item". A helper
+ * that drops or changes a field fails the set-up here, naming the fields, where a later answer
+ * would fail for a value the target was never given.
+ */
+export async function itemAsGiven<T extends Schemas['ItemRequest']>(body: T) {
+  const { answer, content: stored } = await helperExchange<Record<string, unknown>>('POST', '/items', body);
+  const changed = Object.entries(body).filter(([k, v]) => JSON.stringify(stored[k]) !== JSON.stringify(v));
+  setUpOk(
+    answer,
+    changed.length === 0,
+    `the items helper stores every Item field it is given (shared/test-helpers.md: "any Item fields", answering "the stored Item"); dropped or changed: ${changed.map(([k]) => `${k} (answered ${JSON.stringify(stored[k])})`).join(', ')}`,
+  );
+  return { ...body, ...(stored as { id: number; url: string }) };
 }
 
 /** A fresh user logged in from `ip`: its platform ID, API key and JWT. */

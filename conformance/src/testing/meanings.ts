@@ -135,8 +135,86 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
       ]),
     ),
   ),
+  ...Object.fromEntries(
+    ['GET /cart/get', 'POST /cart/add', 'POST /cart/bulk', 'POST /cart/remove', 'POST /cart/update'].flatMap((op) =>
+      ['level', 'festivized', 'inspect', 'values'].map((f) => [
+        `${op} cart[].${f}`,
+        'a cart row "may also carry" it (seed: Cart row) but no resource of the seed holds it for an item or an asset, and no route or test helper sets it (the asset helper of shared/test-helpers.md takes no such attribute): no data gives two rows different values, so any value of the documented type is accepted',
+      ]),
+    ),
+  ),
+  ...Object.fromEntries(
+    [
+      'GET /item/listing/{item} content[]',
+      'GET /item/listing/{item}/{userid} content[]',
+      'GET /item/details/fromid/{backpackid} informations',
+      'GET /item/cs/details/fromid/{backpackid} informations',
+    ].flatMap((at) => [
+      ...['html', 'getImage', 'values'].map((f) => [
+        `${at}.${f}`,
+        'the seed gives only a label ("custom HTML description", "custom image reference", "extra inspection values") and no rule of where the value comes from: no route sets it and the asset helper of shared/test-helpers.md takes no such attribute (the reference keeps the attribute a deposited platform asset had: its own choice), so any value of the documented type is accepted',
+      ]),
+      [
+        `${at}.ip`,
+        'the seed says only that it is omitted for non-admin callers (checked: R-LISTING-SELLER-HIDDEN) and the document "IP address recorded with the entry", not whose or when (the depositor, the lister, the last update); no helper sets it, so any string is accepted',
+      ],
+    ]),
+  ),
+  ...Object.fromEntries(
+    [
+      'GET /item/listing/{item} content[]',
+      'GET /item/listing/{item}/{userid} content[]',
+      'GET /item/details/fromid/{backpackid} informations',
+      'GET /item/cs/details/fromid/{backpackid} informations',
+    ].map((at) => [
+      `${at}.bot`,
+      'the holding bot shows in no other record (trade offers and trades carry no bot, no helper sets one), so no data tells the bot that holds an asset from another: a target reading another value everywhere alike passes. The listing test checks only that each listing names the bot its backpack entry names',
+    ]),
+  ),
+  'GET /infos/prices/buyorderAndLowestSales format':
+    'the envelope A description gives `format` no value (x-gaps: "The value of `format` and the type of `lastUpdate` in the envelope A variant are not shown"); the document asks only for a string describing the entry layout',
+  ...Object.fromEntries(
+    ['GET /item/pricing/{item} pricing', 'GET /item/pricing/bulk items[].pricing'].map((at) => [
+      `${at}.suggested_price`,
+      'the seed gives only "suggested listing price" and the document leaves its computation open (x-gaps: "... how the suggested price is computed, are not shown"; ADR 0004 is the choice of the reference): any number is accepted',
+    ]),
+  ),
+  'GET /item/pricing/{item} from_cache':
+    'a field of the bulk endpoint (seed: Pricing, "from_cache ... (bulk endpoint)"; document: the single-item endpoint carries `cached` instead): the single-item answer gives it no meaning, its `cached` is pinned',
+  'GET /item/pricing/bulk items[].cached':
+    'a field of the single-item endpoint (seed: Pricing, "cached ... (single-item endpoint)"; document: the bulk endpoint carries `from_cache` instead): a bulk row gives it no meaning, its `from_cache` is pinned',
   'GET /user/infos informations.message':
     'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed',
+  'GET /user/ipList values[].isp':
+    'the document says only "Internet service provider resolved from the IP", and no test helper plays an ISP lookup (shared/test-helpers.md resolves a country only): no value is right or wrong',
+  'GET /user/ipList values[].location':
+    'the document says only "Location resolved from the IP", without its form (a country code, a country name, a city), so no value is required',
+  'GET /user/2FA/create qrCode':
+    'the document says only "URL of the QR code image to scan with an authenticator app": neither the URL\'s form nor what the image encodes is fixed, and nothing reads it back (the code comes from `base32`, which is pinned)',
+  'GET /user/generateCSVToken token':
+    'the seed says only "a SHA-512 token for CSV export authentication": the digest\'s input is not shown and no documented route takes the token back, so beyond its form (128 hex digits, a new one each time, checked) no value is right or wrong',
+  'GET /user/getBalanceHistory values[].description':
+    'the document says only "Human-readable description of the change": its wording has no rule (the change itself is pinned by type, amount and balance)',
+  'GET /user/getBalanceHistory transactions[].description':
+    'the document says only "Human-readable description of the change": its wording has no rule (the change itself is pinned by type, amount and balance)',
+  'GET /infos/admin data[].role':
+    'the seed shows staff entries `{name, platformId, role}` without the role values (the document: "the seed does not list the values"), so no value is required',
+  'GET /user/infos informations.chattag':
+    'the seed says only "chat tag": no route and no test helper sets one, so the document fixes no value a test could build',
+  'GET /user/infos informations.chatid':
+    'the seed says only "chat user ID": no route and no test helper sets one, so the document fixes no value a test could build',
+  'GET /user/getCashoutHistory cashouts[].transactionId':
+    'the document says "the payment provider\'s transaction reference, when the provider has issued one": the payments test helper reports an outcome only, never a reference, so neither the value nor when one exists is fixed',
+  'POST /cashout/cancel cashout.transactionId':
+    'the document says "the payment provider\'s transaction reference, when the provider has issued one": the payments test helper reports an outcome only, never a reference, so neither the value nor when one exists is fixed',
+  'POST /user/setTradeUrl validated':
+    'the document says "whether the platform confirmed the URL", and no test helper plays the platform\'s confirmation (shared/test-helpers.md has none): a confirmed URL cannot be told from an unconfirmed one',
+  'GET /deposit/{game} informations[].suggested_price':
+    'a pricing hint the document gives no rule for (DepositRow: "Suggested listing price in cents (pricing hint)", the row being this project\'s design): no value is required',
+  'GET /deposit/{game} informations[].highStock':
+    'the document says "true when the marketplace already holds many assets of the item" without saying how many is many, so either value is accepted',
+  'GET /deposit/{game} informations[].tradable':
+    'the document says "true when the platform allows trading the asset now", and no test helper can make the platform hold an asset back (shared/test-helpers.md: the platform inventory takes attributes, none of them a trade lock): a tradable asset cannot be told from one held back',
   'GET /user/getSalesHistory sales[].status':
     'the seed names a sale record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
   'GET /user/getPurchaseHistory purchases[].status':

@@ -240,3 +240,35 @@ describe('createApi: the order of a request', () => {
     expect(failure).not.toHaveBeenCalled();
   });
 });
+
+describe('createApi: validation against the document (validators.ts)', () => {
+  it('in test mode, serves an answer its schema allows and turns one it refuses into a reported 500', async () => {
+    const unexpected = vi.fn();
+    let balance: unknown = 125050;
+    const send = await start({
+      validateResponses: true,
+      unexpected,
+      dispatch: { handlers: { getUserBalance: () => ({ ok: true, value: { balance } }) }, context },
+    });
+    // The schema reaches EnvelopeASuccess through a `$ref` into components: it must still resolve.
+    expect((await send('GET', '/user/balance', { auth: true })).slice(0, 2)).toEqual([
+      200,
+      { err: false, success: true, content: { balance: 125050 } },
+    ]);
+    balance = 'a lot';
+    expect((await send('GET', '/user/balance', { auth: true })).slice(0, 2)).toEqual([
+      500,
+      { err: true, success: false, content: INTERNAL_ERROR },
+    ]);
+    expect(unexpected).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the host its document as it was read: what the validator hides is in its own copy', async () => {
+    const send = await start({
+      validateResponses: true,
+      dispatch: { handlers: { postItemBuyorder: () => ({ ok: true, value: {} }) }, context },
+    });
+    expect((await send('POST', '/item/buyorder', { auth: true, body: { itemid: 'one' } }))[0]).toBe(300);
+    expect(JSON.stringify(document)).toBe(JSON.stringify(readDocument()));
+  });
+});

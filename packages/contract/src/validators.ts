@@ -6,6 +6,14 @@
 // gate's operation, it sets what the validator's own lookup would have set (`req.openapi`: the
 // route, its schema, the decoded path parameters), and the validator's request and response
 // checks run as they are. Its steps run in a row here, with no Express router around them.
+//
+// The validator builds one schema per operation (requests) and per documented response, each
+// carrying the document's whole `paths` and `components` for its `$ref`s; Ajv scans every schema it
+// is given for `$id`s, so each first request of an operation walked the whole document several
+// times: about 150 ms of CPU per operation, some 15 s over a conformance run against a fresh
+// server. The validator works on its own copy of the document (index.js clones `apiSpec`): the
+// entries of that copy's `paths` and `components` are hidden from the scan (`hideFromIdScan`), and
+// `$ref`s still resolve, by property access.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Json } from './document.ts';
@@ -92,6 +100,9 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
  * lookup decodes them (a malformed escape is its 400, which the gate answers as documented).
  */
 function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): RequestHandler {
+  // Built once the validator has loaded and prepared its copies, before it builds any schema.
+  hideFromIdScan(context.apiDoc);
+  if (responseApiDoc) hideFromIdScan(responseApiDoc);
   const routes = new Map<string, { route: ValidatorRoute; names: string[] }>();
   for (const route of context.routes) {
     const names = [...route.openApiRoute.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
@@ -125,4 +136,18 @@ function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): Reque
     req.params = pathParams;
     next();
   };
+}
+
+/**
+ * Makes the entries of a document's `paths` and `components` non-enumerable: Ajv's scan of a schema
+ * for `$id`s (json-schema-traverse, every enumerable key) then skips them in the schemas the
+ * validator builds, while a `$ref` (`#/components/schemas/Listing`) still reads them. A document
+ * with an identifier for the scan to find (`$id`, `$anchor`; the bundled one has none) is left as
+ * it is. Only these two levels are hidden: the validator has found its routes in `paths` already,
+ * and it still registers every schema of `components.schemas` (enumerable) with each Ajv it creates.
+ */
+function hideFromIdScan(apiDoc: Json): void {
+  if (/"\$(id|anchor|dynamicAnchor)":/.test(JSON.stringify(apiDoc))) return;
+  for (const part of [apiDoc.paths, apiDoc.components])
+    for (const key of Object.keys(part ?? {})) Object.defineProperty(part, key, { enumerable: false });
 }

@@ -42,6 +42,7 @@ export type {
 } from './operation-types.ts';
 export { testHelperIndex } from './test-helper-index.ts';
 export type {
+  HelperId,
   TestHelperBodyOf,
   TestHelperContentOf,
   TestHelperErrorOf,
@@ -49,4 +50,7 @@ export type {
   TestHelperMessageOf,
   TestHelperParamsOf,
   TestHelperQueryOf,
+  TestHelperReply,
+  TestHelperRequest,
+  TestHelpers,
 } from './test-helper-types.ts';

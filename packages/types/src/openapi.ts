@@ -2215,7 +2215,13 @@ export interface paths {
          * @description The caller's recent conversations as `data.list`, most recent first (seed: "Support and
          *     messages", envelope B). The seed does not show the response body nor the fields of the
          *     conversation entries: `Conversation` (`id`, `with{platformId, name, image}`, `lastMessage`,
-         *     `timestamp`, `unread`) is a design of this document.
+         *     `timestamp`, `unread`) is a design of this document, and so is what a conversation is. The
+         *     only messages between people are support ticket messages, so each support ticket an
+         *     administrator has answered is a conversation between its owner and that administrator (the
+         *     first to answer, the ticket's `assigned`); both list it, under the same `id`, and with the
+         *     other one as `with`. `lastMessage` and `timestamp` are the ticket's last message (whoever wrote
+         *     it); the list is ordered by that message, most recent first; `unread` counts the other side's
+         *     messages after the caller's own last one (answering is what shows a message was read).
          */
         get: operations["getMessagesList"];
         put?: never;
@@ -4338,7 +4344,7 @@ export interface components {
             assets: components["schemas"]["TradeAsset"][];
             /** @description Unix seconds of creation, as a string. */
             created: string;
-            /** @description Unix seconds of the last status change, as a string. */
+            /** @description Unix seconds of the trade's last change, as a string: its creation, a status change, or a new platform offer sent by `GET /trades/resend` (the seed shows no trade record; this document's design). */
             updated: string;
         };
         /**

@@ -14,7 +14,9 @@ export const testHelperIndex = {
     "post": {
       "operationId": "postTestHelpersUsers",
       "permission": "None",
-      "messages": []
+      "messages": [
+        "platformId already exists"
+      ]
     }
   },
   "/test_helpers/items": {
@@ -24,7 +26,8 @@ export const testHelperIndex = {
       "messages": [
         "Missing required parameter: name",
         "Invalid game parameter",
-        "Invalid id parameter"
+        "Invalid id parameter",
+        "Item id already exists"
       ]
     }
   },
@@ -44,7 +47,10 @@ export const testHelperIndex = {
       "permission": "None",
       "messages": [
         "Unknown user",
-        "Invalid parameters"
+        "Invalid parameters",
+        "Item not found",
+        "You already have buy order on this item please remove them in your profile page!",
+        "Not enough balance"
       ]
     }
   },
@@ -58,7 +64,11 @@ export const testHelperIndex = {
         "Invalid assets parameter: an integer from 0 to 5000000",
         "Invalid listedShare parameter: a number from 0 to 1",
         "Invalid buyOrders parameter: an integer from 0",
-        "Invalid balance parameter: an integer from 0 to 10000000000"
+        "Invalid balance parameter: an integer from 0 to 10000000000",
+        "Assets need at least one user and one item",
+        "Invalid buyOrders parameter: at most one per user and item",
+        "Not enough balance",
+        "platformId already exists"
       ]
     }
   },
@@ -72,7 +82,8 @@ export const testHelperIndex = {
       "operationId": "postTestHelpersClock",
       "permission": "None",
       "messages": [
-        "Send advance or set"
+        "Send advance or set",
+        "The clock is not controllable"
       ]
     }
   },
@@ -90,7 +101,8 @@ export const testHelperIndex = {
       "messages": [
         "Unknown user",
         "Invalid game parameter",
-        "Invalid assets parameter"
+        "Invalid assets parameter",
+        "Unknown item"
       ]
     }
   },
@@ -106,7 +118,9 @@ export const testHelperIndex = {
       "operationId": "postTestHelpersPlatformOffersTradeId",
       "permission": "None",
       "messages": [
-        "Invalid outcome"
+        "Invalid outcome",
+        "Unknown trade",
+        "Trade is not pending"
       ]
     }
   },
@@ -115,7 +129,9 @@ export const testHelperIndex = {
       "operationId": "postTestHelpersPaymentsCashoutId",
       "permission": "None",
       "messages": [
-        "Invalid outcome"
+        "Invalid outcome",
+        "Unknown cashout",
+        "Invalid transition"
       ]
     }
   },

@@ -23,3 +23,25 @@ export type TestHelperMessageOf<Id extends TestHelperId> = IndexedMessage<typeof
 
 /** What a failure of helper `Id` may answer: a documented message or a global one. */
 export type TestHelperErrorOf<Id extends TestHelperId> = TestHelperMessageOf<Id> | GlobalMessage;
+
+/** The helpers of shared/test-helpers.md: the document's operations but the sandboxes' (our extension). */
+export type HelperId = Extract<TestHelperId, `${string}TestHelpers${string}`>;
+
+/** What helper `Id` reads: its request, validated by the helpers' gate and typed by its operation. */
+export interface TestHelperRequest<Id extends TestHelperId> {
+  /** The body (`{}` when the helper takes none), stripped to the fields its schema declares. */
+  body: TestHelperBodyOf<Id>;
+  query: TestHelperQueryOf<Id>;
+  /** The path parameters, numbers where the schema says so. */
+  params: TestHelperParamsOf<Id>;
+}
+
+/** What helper `Id` answers: its documented content, or a message its operation lists (HTTP 300). */
+export type TestHelperReply<Id extends TestHelperId> =
+  | { ok: true; value: TestHelperContentOf<Id> }
+  | { ok: false; error: TestHelperErrorOf<Id> };
+
+/** A helper for every helper of shared/test-helpers.md, by operationId (`Partial` for a host that writes some). */
+export type TestHelpers = {
+  [Id in HelperId]: (request: TestHelperRequest<Id>) => TestHelperReply<Id> | Promise<TestHelperReply<Id>>;
+};

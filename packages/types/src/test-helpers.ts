@@ -53,10 +53,12 @@ export interface paths {
         put?: never;
         /**
          * Create an item
-         * @description Stores an item of the catalogue. `name` and `game` are required. `url` (the slug) defaults
-         *     to the name in lower case with every run of characters other than `a-z0-9` replaced by one
-         *     `-` and no `-` at either end (`StatTrak™ AK-47 | Redline` → `stattrak-ak-47-redline`);
-         *     other fields not given take empty defaults.
+         * @description Stores an item of the catalogue with any of the public document's Item fields, each served
+         *     as given wherever a public route shows that field of the item (item details, buy order
+         *     rows, cart rows, listings joined with their item). `name` and `game` are required. `url`
+         *     (the slug) defaults to the name in lower case with every run of characters other than
+         *     `a-z0-9` replaced by one `-` and no `-` at either end (`StatTrak™ AK-47 | Redline` →
+         *     `stattrak-ak-47-redline`); other fields not given take empty defaults.
          */
         post: operations["postTestHelpersItems"];
         delete?: never;
@@ -428,23 +430,38 @@ export interface components {
             /** @description A fresh 17-digit ID is generated when absent. */
             platformId?: string;
         };
-        /** @description The Item fields of the public document declared here; `name` and `game` are required, `id` is optional. Other fields are accepted and dropped (they reach no item). */
+        /** @description Any field of the public document's Item (shared/test-helpers.md "any Item fields"), each stored as given and served wherever the public routes show that item's field; `name` and `game` are required, `id` is optional, and the fields not given take empty defaults. Fields that are not Item fields (`maxPrice` aside) are accepted and dropped (they reach no item). */
         ItemRequest: {
             id?: number;
             name: string;
             /** @enum {integer} */
             game: 440 | 730 | 570 | 252490 | 753;
             effect?: string;
+            SKU?: string;
             quality?: string;
             type?: string;
+            type_platform?: string | null;
+            class?: string | null;
             /** @enum {integer} */
             craftable?: 0 | 1;
             /** @description The slug; by default the name in lower case, each run of characters other than `a-z0-9` replaced by one `-`, none at either end. */
             url?: string;
             image?: string;
+            imagePertinence?: number;
             rarity?: string;
+            /** @enum {integer} */
+            featured?: 0 | 1;
             color?: string;
             deal?: number;
+            /** @description Additional data (any type), or null. */
+            t?: unknown;
+            slot?: string;
+            hero?: string | null;
+            weapon?: string;
+            exterior?: string;
+            description?: string | null;
+            /** @description Shop related data (any type), or null. */
+            shopdata?: unknown;
             /** @description A per-item price maximum below 5,000,000 cents (seed: Limits, Set price). */
             maxPrice?: number;
         } & {
@@ -457,8 +474,11 @@ export interface components {
             /** @default 0 */
             state: number;
             price?: number;
-            /** @description Defaults to the item's game. */
-            game?: number;
+            /**
+             * @description Defaults to the item's game; one of the games an item may have (`POST /test_helpers/items`).
+             * @enum {integer}
+             */
+            game?: 440 | 730 | 570 | 252490 | 753;
             wear?: number | null;
             sheen?: string;
             killstreaker?: string;
@@ -521,7 +541,9 @@ export interface components {
             subject: string;
             body: string;
             /** @description Machine-readable values such as a verification `code`. */
-            data: Record<string, never>;
+            data: {
+                [key: string]: unknown;
+            };
             timestamp: number;
         };
         PlatformInventoryRequest: {

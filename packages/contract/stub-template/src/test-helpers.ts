@@ -9,17 +9,15 @@
 // schema (answering the documented 300) and drops the fields the schema does not declare: what a
 // helper checks here are the rules of the state (an unknown user, an item ID taken).
 import { randomInt } from 'node:crypto';
-import { type FixedWindowLimiter, helpersGate, sendError, sendOk } from '@marketplace/contract';
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { type FixedWindowLimiter, helpersGate } from '@marketplace/contract';
+import type { HelperId, TestHelperRequest, TestHelpers } from '@marketplace/types';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Clock } from './clock.ts';
 import type { GeoIp } from './geoip.ts';
 import type { Item, Store, User } from './store.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: a helper's body, validated against its schema by the gate
-type Body = any;
-type Answer = { ok: true; value: unknown } | { ok: false; error: string };
-
-const bad = (error: string): Answer => ({ ok: false, error });
+const ok = <T>(value: T) => ({ ok: true, value }) as const;
+const fail = <const E extends string>(error: E) => ({ ok: false, error }) as const;
 const digits = (n: number): string => Array.from({ length: n }, (_, i) => randomInt(i === 0 ? 1 : 0, 10)).join('');
 /** The item's slug: lower case, every run of other characters one `-`, none at either end. */
 export const slugOf = (name: string): string =>
@@ -29,15 +27,19 @@ export const slugOf = (name: string): string =>
     .replace(/^-|-$/g, '');
 
 export function testHelpers(store: Store, clock: Clock, limiter: FixedWindowLimiter, geoip: GeoIp): RequestHandler {
-  /** `METHOD path` of the helpers written here: only they go through the helpers' gate. */
-  const written = new Set<string>();
-  const helpers = helpersGate(
+  const helpers = helpersGate<TestHelperRequest<HelperId>>(
     { unexpected: (err, req) => console.error(`${req.method} ${req.path} failed`, err), trustProxy: 'loopback' },
-    (router) => mountHelpers(router, { store, clock, limiter, geoip }, written),
+    {
+      handlers: helpersOf({ store, clock, limiter, geoip }),
+      // The gate checked the request against the helper's operation: its types are the helper's.
+      context: (req, _res, _op, params) =>
+        ({ body: req.body ?? {}, query: req.query, params }) as TestHelperRequest<HelperId>,
+    },
   );
-  // Every other path is the API's: a helper not written yet answers 404 there, as an unknown route.
+  // Every /test_helpers/ path is the helpers' (one not written here answers 404, as an unknown
+  // route); the rest is the API's.
   return (req: Request, res: Response, next: NextFunction) =>
-    written.has(`${req.method} ${req.path}`) ? helpers(req, res, next) : next();
+    req.path.startsWith('/test_helpers/') ? helpers(req, res, next) : next();
 }
 
 interface World {
@@ -47,66 +49,67 @@ interface World {
   geoip: GeoIp;
 }
 
-function mountHelpers(router: Router, { store, clock, limiter, geoip }: World, written: Set<string>): void {
-  const post = (path: string, helper: (body: Body) => Answer | Promise<Answer>) => {
-    written.add(`POST /test_helpers${path}`);
-    router.post(`/test_helpers${path}`, async (req: Request, res: Response) => {
-      const answer = await helper(req.body ?? {});
-      if (answer.ok) sendOk(res, 'A', answer.value);
-      else sendError(res, 'A', answer.error, 300);
-    });
-  };
+/**
+ * The helpers written here, by operationId, each typed by its operation (@marketplace/types): it
+ * reads only the fields its schema declares and answers only the messages its operation lists.
+ * Add the others (`postTestHelpersBuyorders`, `getTestHelpersOutbox`, ...) as you implement what
+ * they prepare.
+ */
+function helpersOf({ store, clock, limiter, geoip }: World): Partial<TestHelpers> {
+  return {
+    async postTestHelpersReset() {
+      store.clear();
+      clock.reset();
+      await limiter.clear();
+      geoip.clear();
+      return ok({ ok: true as const });
+    },
 
-  post('/reset', async () => {
-    store.clear();
-    clock.reset();
-    await limiter.clear();
-    geoip.clear();
-    return { ok: true, value: { ok: true } };
-  });
+    postTestHelpersUsers({ body }) {
+      const user: User = {
+        platformId: body.platformId ?? digits(17),
+        apiKey: `key-${digits(24)}`,
+        balance: body.balance ?? 0,
+        admin: body.admin === true,
+        country: body.country ?? 'US',
+        email: body.email,
+        name: body.name,
+        tradeUrl: body.tradeUrl,
+        twoFactor: body.twoFactor === true,
+        paymentMethods: body.paymentMethods ?? [],
+        verified: body.verified ?? true,
+      };
+      store.addUser(user);
+      return ok({ platformId: user.platformId, apiKey: user.apiKey });
+    },
 
-  post('/users', (b: Body) => {
-    const user: User = {
-      platformId: b.platformId ?? digits(17),
-      apiKey: `key-${digits(24)}`,
-      balance: b.balance ?? 0,
-      admin: b.admin === true,
-      country: b.country ?? 'US',
-      email: b.email,
-      name: b.name,
-      tradeUrl: b.tradeUrl,
-      twoFactor: b.twoFactor === true,
-      paymentMethods: b.paymentMethods ?? [],
-      verified: b.verified ?? true,
-    };
-    store.addUser(user);
-    return { ok: true, value: { platformId: user.platformId, apiKey: user.apiKey } };
-  });
+    postTestHelpersItems({ body }) {
+      if (body.id !== undefined && store.item(body.id)) return fail('Item id already exists');
+      const item = {
+        ...emptyItem(),
+        ...body,
+        id: body.id ?? store.nextItemId(),
+        url: body.url ?? slugOf(body.name),
+      } as Item;
+      return ok(store.addItem(item));
+    },
 
-  post('/items', (b: Body) => {
-    if (b.id !== undefined && store.item(b.id)) return bad('Item id already exists');
-    const item = { ...emptyItem(), ...b, id: b.id ?? store.nextItemId(), url: b.url ?? slugOf(b.name) } as Item;
-    return { ok: true, value: store.addItem(item) };
-  });
-
-  post('/assets', (b: Body) => {
-    if (!store.userByPlatformId(String(b.owner))) return bad('Unknown user');
-    const item = store.item(b.itemId);
-    if (!item) return bad('Unknown item');
-    const { owner, itemId, state, price, game, ...attributes } = b;
-    const asset = store.addAsset({
-      assetId: digits(11),
-      owner: String(owner),
-      itemId,
-      state: state ?? 0,
-      price: price ?? null,
-      game: game ?? item.game,
-      attributes,
-    });
-    // The documented answer (`id, assetId, item_id, user, state`, the price and game), not the stored record.
-    return {
-      ok: true,
-      value: {
+    postTestHelpersAssets({ body }) {
+      if (!store.userByPlatformId(body.owner)) return fail('Unknown user');
+      const item = store.item(body.itemId);
+      if (!item) return fail('Unknown item');
+      const { owner, itemId, state, price, game, ...attributes } = body;
+      const asset = store.addAsset({
+        assetId: digits(11),
+        owner,
+        itemId,
+        state: state ?? 0,
+        price: price ?? null,
+        game: game ?? item.game,
+        attributes,
+      });
+      // The documented answer (`id, assetId, item_id, user, state`, the price and game), not the stored record.
+      return ok({
         id: asset.id,
         assetId: asset.assetId,
         item_id: asset.itemId,
@@ -114,23 +117,23 @@ function mountHelpers(router: Router, { store, clock, limiter, geoip }: World, w
         state: asset.state,
         price: asset.price,
         game: asset.game,
-      },
-    };
-  });
+      });
+    },
 
-  post('/geoip', (b: Body) => {
-    geoip.set(b.ip, b.country);
-    return { ok: true, value: { ip: b.ip, country: geoip.countryOf(b.ip) } };
-  });
+    postTestHelpersGeoip({ body }) {
+      geoip.set(body.ip, body.country);
+      return ok({ ip: body.ip, country: geoip.countryOf(body.ip) });
+    },
 
-  post('/clock', (b: Body) => {
-    // The schema admits exactly one of the two.
-    if (b.advance !== undefined) clock.advance(b.advance);
-    else clock.set(b.set);
-    return { ok: true, value: { now: clock.now() } };
-  });
-  written.add('GET /test_helpers/clock');
-  router.get('/test_helpers/clock', (_req: Request, res: Response) => sendOk(res, 'A', { now: clock.now() }));
+    postTestHelpersClock({ body }) {
+      // The schema admits exactly one of the two.
+      if ('advance' in body) clock.advance(body.advance);
+      else clock.set(body.set);
+      return ok({ now: clock.now() });
+    },
+
+    getTestHelpersClock: () => ok({ now: clock.now() }),
+  };
 }
 
 /** The fields of an item the helper was not given: empty values of their types. */

@@ -19,7 +19,8 @@ export interface Offer {
   kind: OfferKind;
   platformId: string;
   assetIds: string[];
-  status: number;
+  /** Pending (0) until settled: accepted 3, declined or failed -1. */
+  status: 0 | 3 | -1;
 }
 
 export interface Platform {
@@ -80,7 +81,7 @@ export class PlatformSimulator implements Platform {
   settle(tradeId: string, outcome: OfferOutcome): Offer | undefined {
     const found = this.#world.get<Offer>(OFFER, tradeId);
     if (found?.status !== 0) return undefined;
-    const offer = { ...found, status: outcome === 'accept' ? 3 : -1 };
+    const offer: Offer = { ...found, status: outcome === 'accept' ? 3 : -1 };
     this.#world.put(OFFER, tradeId, offer);
     if (offer.status === 3 && offer.kind !== 'withdraw') {
       const given = new Set(offer.assetIds);

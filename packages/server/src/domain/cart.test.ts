@@ -70,6 +70,26 @@ describe('add, bulk and remove', () => {
     });
   });
 
+  it("shows its item's class, slot and platform type, and an asset attribute only where the row's assets share it", () => {
+    const m = testState();
+    const seller = m.user();
+    const me = m.user().platformId;
+    const item = m.item({ name: 'Dressed Hat', class: 'hat-class', slot: 'head', type_platform: 'Cosmetic Hat' });
+    const dressed = (price: number, sheen: string, paint: string | null) =>
+      m.asset({ owner: seller.platformId, itemId: item.id, state: 1, price, sheen, paint });
+    for (const a of [
+      dressed(100, 'Team Shine', 'Pink'),
+      dressed(100, 'Hot Rod', 'Pink'),
+      dressed(200, 'Villainous Violet', null),
+    ])
+      value(addToCart(m.tx, me, a.assetId, m.now));
+    const rows = cartOf(m.tx, me).map((r) => [r.price, r.class, r.slot, r.type_platform, r.sheen, r.paint]);
+    expect(rows).toEqual([
+      [100, 'hat-class', 'head', 'Cosmetic Hat', undefined, 'Pink'],
+      [200, 'hat-class', 'head', 'Cosmetic Hat', 'Villainous Violet', null],
+    ]);
+  });
+
   it("removes a row of the caller's only", () => {
     const m = market();
     const other = m.user();

@@ -31,11 +31,30 @@ function assetById(tx: Tx, assetId: string): Readonly<Asset> | undefined {
   return records.findLast((a) => a.state === 1) ?? records[0];
 }
 
-/** A row as the API shows it (seed: Cart row), with the item's data. */
+/** The asset attributes a cart row may carry (seed: Cart row, "May also carry"). */
+const ROW_ATTRIBUTES = ['sheen', 'killstreaker', 'spell', 'parts', 'paint'] as const;
+
+/**
+ * The attributes every asset of the row shares: a row groups assets of one item at one price, and
+ * the seed does not say which asset's attribute a row of differing assets shows, so it shows none.
+ */
+function sharedAttributes(tx: Tx, row: Readonly<CartRow>): Partial<CartRowView> {
+  const assets = row.assetIds.map((id) => assetById(tx, id));
+  const shared: Partial<Record<(typeof ROW_ATTRIBUTES)[number], string | null>> = {};
+  for (const key of ROW_ATTRIBUTES) {
+    const values = new Set(assets.map((a) => a?.[key]));
+    const [value] = values;
+    if (values.size === 1 && value !== undefined) shared[key] = value;
+  }
+  return shared as Partial<CartRowView>;
+}
+
+/** A row as the API shows it (seed: Cart row), with the item's data and its assets' shared attributes. */
 function rowView(tx: Tx, row: Readonly<CartRow>): CartRowView {
   const item = tx.get('items', row.item_id);
   const game = (item?.game ?? 440) as CartRowView['game'];
   return {
+    ...sharedAttributes(tx, row),
     cartId: row.cartId,
     assetId: row.assetIds.join(','),
     count: row.assetIds.length,
@@ -50,6 +69,9 @@ function rowView(tx: Tx, row: Readonly<CartRow>): CartRowView {
     color: item?.color ?? '',
     url: item?.url ?? '',
     craftable: joinedCraftable(game, item),
+    type_platform: item?.type_platform ?? null,
+    class: item?.class ?? null,
+    slot: item?.slot ?? '',
   };
 }
 

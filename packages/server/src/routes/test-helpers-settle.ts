@@ -2,23 +2,30 @@
 // and report a payment (POST /test_helpers/payments/{cashoutId}); kept apart from the router so
 // the trade and cashout areas own their settlement rules.
 
+import type { TestHelperReply } from '@marketplace/types';
 import type { PaymentOutcome } from '../adapters/payments.ts';
 import type { OfferOutcome } from '../adapters/platform.ts';
 import { applyPayment, cashoutView } from '../domain/cashouts.ts';
 import { SETTLE, settleTrade } from '../domain/settlement.ts';
-import type { Result } from '../domain/tx.ts';
+import { fail, ok } from '../domain/tx.ts';
 import type { ServerDeps } from '../http/deps.ts';
 import { execute } from '../http/execute.ts';
 
 /** Settles a pending offer the service sent and applies the outcome to its trade. */
-export async function settleOffer(deps: ServerDeps, tradeId: string, outcome: OfferOutcome): Promise<Result<unknown>> {
+export async function settleOffer(
+  deps: ServerDeps,
+  tradeId: string,
+  outcome: OfferOutcome,
+): Promise<TestHelperReply<'postTestHelpersPlatformOffersTradeId'>> {
   const offer = deps.platform.offer(tradeId);
-  if (!offer) return { ok: false, error: SETTLE.unknownTrade };
-  if (offer.status !== 0) return { ok: false, error: SETTLE.notPending };
+  if (!offer) return fail(SETTLE.unknownTrade);
+  if (offer.status !== 0) return fail(SETTLE.notPending);
   // The trade changes first (durably); then the platform records the offer as settled.
   const settled = await execute(deps, (tx) => settleTrade(tx, tradeId, outcome, deps.clock.now()));
   if (!settled.ok) return settled;
-  return { ok: true, value: deps.platform.settle(tradeId, outcome) };
+  // Undefined when another instance settled the offer meanwhile.
+  const settledOffer = deps.platform.settle(tradeId, outcome);
+  return settledOffer ? ok(settledOffer) : fail(SETTLE.notPending);
 }
 
 /**
@@ -29,10 +36,10 @@ export async function reportPayment(
   deps: ServerDeps,
   cashoutId: number,
   outcome: PaymentOutcome,
-): Promise<Result<unknown>> {
+): Promise<TestHelperReply<'postTestHelpersPaymentsCashoutId'>> {
   const transactionId = deps.payments.submitted(cashoutId)?.transactionId;
   const applied = await execute(deps, (tx) => applyPayment(tx, cashoutId, outcome, transactionId, deps.clock.now()));
   if (!applied.ok) return applied;
   deps.payments.report(cashoutId, outcome);
-  return { ok: true, value: cashoutView(applied.value) };
+  return ok(cashoutView(applied.value));
 }

@@ -79,6 +79,41 @@ describe('POST /test_helpers/items and /assets', () => {
     expect(asset.content).toMatchObject({ id: expect.any(Number), assetId: expect.any(String) });
   });
 
+  it('stores every Item field it is given, serves them in the item details, and drops a field that is no Item field', async () => {
+    const given = {
+      id: 77,
+      name: 'Given Hat',
+      game: 440,
+      effect: 'Sunbeams',
+      SKU: '77;5',
+      quality: 'Unusual',
+      type: 'Cosmetic',
+      type_platform: 'Cosmetic Item',
+      class: 'hat',
+      image: '/images/given-hat.png',
+      imagePertinence: 9,
+      craftable: 0,
+      rarity: 'Legendary',
+      featured: 1,
+      deal: 4200,
+      t: { tag: 'x' },
+      color: 'CF6A32',
+      slot: 'head',
+      hero: 'Soldier',
+      weapon: 'none',
+      exterior: 'Battle Scarred',
+      url: 'given-hat-slug',
+      description: 'A given hat.',
+      shopdata: ['featured'],
+    };
+    const [status, stored] = await helper('POST', '/items', { ...given, bogus: 'not an Item field' });
+    expect(status).toBe(200);
+    expect(stored.content).toMatchObject(given);
+    expect(stored.content).not.toHaveProperty('bogus');
+    const details = await fetch(`${t.baseUrl}/item/details/77`);
+    expect((await details.json()).content.informations).toEqual(given);
+  });
+
   it.each([
     ['/items', { game: 440 }, 'Missing required parameter: name'],
     ['/items', { name: 'Key', game: 1 }, 'Invalid game parameter'],

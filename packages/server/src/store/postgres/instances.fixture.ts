@@ -6,6 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SERVICE_UNAVAILABLE } from '../../domain/messages.ts';
 
 const MAIN = resolve(import.meta.dirname, '../../main.ts');
 const SOURCE = '--conditions=marketplace-source';
@@ -234,3 +236,133 @@ export function clientOf(base: string) {
   };
 }
 export type Client = ReturnType<typeof clientOf>;
+
+/**
+ * One user re-pricing its buy order on instance `on`: the order placed at price 1, then updated to
+ * 2, 3, ... each price sent once, never again, so the database tells which ones were applied.
+ */
+export interface Writer {
+  me: Session;
+  on: number;
+  /** The item of the order. */
+  item: number;
+  /** The highest price sent (its answer may have been lost with an instance). */
+  sent: number;
+  /** Prices answered 200, in order (the placement's 1 first). */
+  acked: number[];
+  /** Prices answered the documented 503 with Retry-After (not applied). */
+  refused: number[];
+  /** It stopped sending: a failure, or an instance gone under it. */
+  stopped: boolean;
+}
+
+/** `perInstance` writers on each of `clients` (alternating), each a new user from its own IP with an order of `item` at price 1. */
+export async function placeWriters(
+  clients: Client[],
+  item: number,
+  perInstance: number,
+  ipFrom: number,
+): Promise<Writer[]> {
+  const writers: Writer[] = [];
+  for (let i = 0; i < clients.length * perInstance; i++) {
+    const on = i % clients.length;
+    const me = await clients[on]!.session({ balance: 1_000_000 }, `198.51.100.${ipFrom + i}`);
+    const placed = await clients[on]!.post(me, '/item/buyorder', { itemid: item, value: 1, amount: 10 });
+    if (placed.status !== 200) throw new Error(`placing ${me.platformId}'s order: ${JSON.stringify(placed.body)}`);
+    writers.push({ me, on, item, sent: 1, acked: [1], refused: [], stopped: false });
+  }
+  return writers;
+}
+
+/** Writers at work: what went wrong, the slowest answer, a wait on their progress, and the stop. */
+export interface WriteLoad {
+  /** Answers other than 200 and the documented 503 (a 429 among them: the load must stay under the limit), and errors not excused. */
+  failures: string[];
+  /** The slowest answer, in ms. */
+  slowest: number;
+  /**
+   * Waits, the load running, until each writer had `more` writes more acknowledged (or can send no
+   * more), and at least `atLeastMs`; at most two minutes, and no longer once something failed.
+   */
+  progress(more: number, atLeastMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts every writer re-pricing as fast as its instance answers. The load is bounded by count, not
+ * time (`cap`: the updates a writer may have sent so far), so it stays under the general rate limit
+ * (seed, Limits: about 600 requests per 60 s per user, route and method) however fast the machine.
+ * A writer stops at its first failure; an error `excused` for it (its instance was killed) stops it
+ * quietly.
+ */
+export function startWriting(
+  writers: Writer[],
+  urls: string[],
+  {
+    cap,
+    answerWithinMs,
+    excused = () => false,
+  }: {
+    cap: (w: Writer) => number;
+    answerWithinMs: number;
+    excused?: (w: Writer) => boolean;
+  },
+): WriteLoad {
+  let running = true;
+  const failures: string[] = [];
+  const load: WriteLoad = { failures, slowest: 0, progress, stop };
+  const fail = (w: Writer, what: string) => {
+    failures.push(`instance ${w.on}, price ${w.sent}: ${what}`);
+    w.stopped = true;
+  };
+  const write = async (w: Writer) => {
+    while (running && !w.stopped) {
+      // Prices start at 1 (the placement), so `sent - 1` updates went out so far.
+      if (w.sent - 1 >= cap(w)) {
+        await sleep(20);
+        continue;
+      }
+      const price = ++w.sent;
+      const started = Date.now();
+      try {
+        const res = await fetch(`${urls[w.on]}/item/buyorder/update`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${w.me.token}`,
+            'x-forwarded-for': w.me.ip,
+          },
+          body: JSON.stringify({ itemid: w.item, value: price, amount: 10 }),
+          signal: AbortSignal.timeout(answerWithinMs),
+        });
+        const body = await res.json();
+        load.slowest = Math.max(load.slowest, Date.now() - started);
+        if (res.status === 200) w.acked.push(price);
+        else if (
+          res.status === 503 &&
+          body.content === SERVICE_UNAVAILABLE &&
+          Number(res.headers.get('retry-after')) > 0
+        ) {
+          w.refused.push(price);
+          await sleep(200); // not the documented wait: the tests want load
+        } else fail(w, `${res.status}${res.status === 429 ? ' (rate limited)' : ''} ${JSON.stringify(body)}`);
+      } catch (error) {
+        if (excused(w)) w.stopped = true;
+        else fail(w, String(error));
+      }
+    }
+  };
+  const done = Promise.all(writers.map(write));
+  async function progress(more: number, atLeastMs = 0) {
+    const targets = writers.map((w) => w.acked.length + more);
+    const started = Date.now();
+    const behind = () => writers.some((w, i) => w.acked.length < targets[i]! && !w.stopped && w.sent - 1 < cap(w));
+    while ((behind() || Date.now() - started < atLeastMs) && !failures.length && Date.now() - started < 120_000)
+      await sleep(100);
+  }
+  async function stop() {
+    running = false;
+    await done;
+  }
+  return load;
+}

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Postgres, postgresMissing, startPostgres } from '../../../../../scripts/postgres.ts';
 import { auditMoney } from '../../domain/audit.ts';
-import { type Client, clientOf, contentOf, type Session, startInstances } from './instances.fixture.ts';
+import { type Client, clientOf, contentOf, placeWriters, startInstances, startWriting } from './instances.fixture.ts';
 import { loadPostgresState } from './postgres-store.ts';
 
 const missing = postgresMissing();
@@ -18,18 +18,6 @@ const WRITERS_PER_INSTANCE = 4;
 const UPDATES_BEFORE_KILL = 150;
 const UPDATES_IN_ALL = 300;
 const READ_PAUSE_MS = 150;
-
-/** One user re-pricing its buy order as fast as its instance answers: price 1, 2, 3, ... */
-interface Writer {
-  me: Session;
-  on: number;
-  /** The highest price an answer of 200 acknowledged. */
-  acked: number;
-  /** The highest price sent (its answer may have been lost with the instance). */
-  sent: number;
-  /** Acknowledged after the other instance was killed. */
-  ackedAfterKill: number;
-}
 
 describe.skipIf(missing)(`kill -9 of one instance${missing ? ` (skipped: ${missing})` : ''}`, () => {
   beforeAll(async () => {
@@ -44,53 +32,15 @@ describe.skipIf(missing)(`kill -9 of one instance${missing ? ` (skipped: ${missi
       const clients: Client[] = instances.urls.map(clientOf);
       const [a, b] = clients as [Client, Client];
       const item = await a.helper<{ id: number }>('/items', { name: 'Loaded Key', game: 440 });
-      const writers: Writer[] = [];
-      for (let i = 0; i < 2 * WRITERS_PER_INSTANCE; i++) {
-        const on = i % 2;
-        const me = await clients[on]!.session({ balance: 1_000_000 }, `198.51.100.${20 + i}`);
-        const placed = await clients[on]!.post(me, '/item/buyorder', { itemid: item.id, value: 1, amount: 10 });
-        expect(placed.status, JSON.stringify(placed.body)).toBe(200);
-        writers.push({ me, on, acked: 1, sent: 1, ackedAfterKill: 0 });
-      }
-
+      const writers = await placeWriters(clients, item.id, WRITERS_PER_INSTANCE, 20);
       let killed = false;
       let running = true;
-      // Failures are collected, not thrown, so that every loop stops when the test stops. A 429 is a
-      // refusal, not a lost write: it is kept apart (and the bounded load must not produce any).
-      const writeFailures: string[] = [];
-      const rateLimited: string[] = [];
-      const write = async (w: Writer) => {
-        while (running) {
-          // Prices start at 1 (the placement), so `sent - 1` updates went out so far.
-          if (w.sent - 1 >= (killed ? UPDATES_IN_ALL : UPDATES_BEFORE_KILL)) {
-            await sleep(20);
-            continue;
-          }
-          const price = w.sent + 1;
-          w.sent = price;
-          try {
-            const answer = await clients[w.on]!.post(w.me, '/item/buyorder/update', {
-              itemid: item.id,
-              value: price,
-              amount: 10,
-            });
-            if (answer.status === 429) {
-              rateLimited.push(`instance ${w.on}, update ${price - 1}: ${JSON.stringify(answer.body)}`);
-              return;
-            }
-            if (answer.status !== 200) {
-              writeFailures.push(`instance ${w.on}: ${answer.status} ${JSON.stringify(answer.body)}`);
-              return;
-            }
-            w.acked = price;
-            if (killed) w.ackedAfterKill += 1;
-          } catch (error) {
-            // Only the killed instance may fail to answer (its writers stop there).
-            if (w.on === 0 || !killed) writeFailures.push(`instance ${w.on}: ${error}`);
-            return;
-          }
-        }
-      };
+      const load = startWriting(writers, instances.urls, {
+        cap: () => (killed ? UPDATES_IN_ALL : UPDATES_BEFORE_KILL),
+        answerWithinMs: 120_000,
+        // Only the killed instance may fail to answer (its writers stop there).
+        excused: (w) => killed && w.on === 1,
+      });
       // The survivor answers reads throughout; any failure or non-200 is kept.
       const readFailures: string[] = [];
       let reads = 0;
@@ -106,31 +56,33 @@ describe.skipIf(missing)(`kill -9 of one instance${missing ? ` (skipped: ${missi
           await sleep(READ_PAUSE_MS);
         }
       };
-      /** Waits (the load running) until `enough` holds, at least `ms`; a loaded machine may take longer. */
-      const loadUntil = async (ms: number, enough: () => boolean) => {
-        const started = Date.now();
-        const failed = () => writeFailures.length > 0 || rateLimited.length > 0;
-        while ((Date.now() - started < ms || !enough()) && !failed() && Date.now() - started < 90_000) await sleep(100);
-      };
-      const load = Promise.all([...writers.map(write), read()]);
+      const reading = read();
+      let sentAtKill: number[] = [];
       try {
-        await loadUntil(2_000, () => writers.every((w) => w.acked > 3));
+        await load.progress(3, 2_000);
         killed = true; // before the signal: a request in flight then may fail
+        sentAtKill = writers.map((w) => w.sent);
         await instances.kill(1, 'SIGKILL');
-        await loadUntil(2_000, () => writers.every((w) => w.on === 1 || w.ackedAfterKill > 3));
+        // Five more: at most one of them was sent before the kill (one request in flight per writer).
+        await load.progress(5, 2_000);
       } finally {
         running = false;
-        await load;
+        await Promise.all([load.stop(), reading]);
       }
 
-      expect(rateLimited, 'refused by the rate limit: the load must stay under it').toEqual([]);
-      expect(writeFailures, 'writes that failed (lost)').toEqual([]);
+      // A 429 is among the failures, named: the bounded load must not produce any.
+      expect(load.failures, 'writes that failed (lost, refused, rate limited)').toEqual([]);
+      expect(
+        writers.flatMap((w) => w.refused),
+        'writes answered 503',
+      ).toEqual([]);
       expect(readFailures).toEqual([]);
       expect(reads).toBeGreaterThan(10);
-      for (const w of writers) {
-        expect(w.acked, 'every writer got writes acknowledged before the kill').toBeGreaterThan(3);
-        if (w.on === 0) expect(w.ackedAfterKill, 'the survivor takes writes after the kill').toBeGreaterThan(3);
-      }
+      writers.forEach((w, i) => {
+        expect(w.acked.at(-1), 'every writer got writes acknowledged before the kill').toBeGreaterThan(3);
+        const ackedAfterKill = w.acked.filter((price) => price > sentAtKill[i]!).length;
+        if (w.on === 0) expect(ackedAfterKill, 'the survivor takes writes after the kill').toBeGreaterThan(3);
+      });
 
       await instances.restart(1);
       // Every acknowledged price is there: the last acknowledged one, or a later one whose answer
@@ -139,7 +91,7 @@ describe.skipIf(missing)(`kill -9 of one instance${missing ? ` (skipped: ${missi
       expect(auditMoney(state).problems).toEqual([]);
       for (const w of writers) {
         const inDatabase = Object.values(state.buyOrders).find((o) => o.platformid === w.me.platformId)!;
-        expect(inDatabase.price).toBeGreaterThanOrEqual(w.acked);
+        expect(inDatabase.price).toBeGreaterThanOrEqual(w.acked.at(-1)!);
         expect(inDatabase.price).toBeLessThanOrEqual(w.sent);
         for (const client of [a, b]) {
           const orders = contentOf(await client.get(w.me, '/user/getBuyorder'));

@@ -87,7 +87,8 @@ export const MIGRATIONS: Migration[] = [
     version: 11,
     name: 'rate-limit windows of every instance',
     sql: `
-      -- One fixed window per key (rate-limit.ts), counted by one atomic upsert per request.
+      -- One fixed window per key (rate-windows.ts, where the contract's FixedWindowLimiter counts),
+      -- counted by one atomic upsert per request.
       -- UNLOGGED: no WAL per counted request; a crash of the database empties the table, which
       -- only reopens the windows (they are not state worth keeping).
       CREATE UNLOGGED TABLE marketplace_rate_windows (
