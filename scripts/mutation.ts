@@ -7,9 +7,11 @@
 // file with too many mutants for an hour); the mutants on the other lines are not generated.
 // `--tests cashouts,sales` runs only those files of conformance/tests (a quicker first look; the
 // score reported in the README is taken with the whole suite, the default).
-// Reports: reports/mutation/ (mutation.json, mutation.html; git-ignored). Survivors are triaged by
+// Reports: reports/mutation/<file>.json and .html, named after the mutated files (git-ignored), so
+// runs of different files side by side keep their own. Survivors are triaged by
 // hand into conformance/mutation-survivors.md, and the score per file goes into conformance/README.md.
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import fc from 'fast-check';
@@ -43,6 +45,8 @@ function mutate(file: string): string[] {
   return picked.sort((a, b) => a - b).map((line) => `${file}:${line}-${line}`);
 }
 
+const report = `reports/mutation/${files.map((f) => basename(f.replace(/:.*$/, ''), '.ts')).join('+')}`;
+
 // Read by conformance/vitest.mutation.config.ts in Stryker's test runner process.
 if (values.tests) process.env.MUTATION_TESTS = values.tests;
 
@@ -59,8 +63,8 @@ const stryker = new Stryker({
   // The whole suite with per-test coverage on a loaded 2-core machine takes minutes, not seconds.
   dryRunTimeoutMinutes: 30,
   reporters: ['clear-text', 'progress', 'json', 'html'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: `${report}.json` },
+  htmlReporter: { fileName: `${report}.html` },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 });

@@ -5,25 +5,14 @@
 // a browser, the `marketplace-server` bin called by the installed client, the installed suite run
 // against it, and the `marketplace-mock` bin. Every process it starts is stopped in afterAll.
 import type { ChildProcess } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_PLACEHOLDER } from '../packages/server/src/routes/documents.ts';
 import { chromiumPath } from './ensure-chromium.ts';
-import { packWorkspaces } from './pack.ts';
-import { answering, freePort, installProject, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
-import { commandsOf, readmeBlock as shellBlockUnder } from './readme-blocks.ts';
+import { answering, freePort, installedProject, MINUTE, repo, run, startIn, stop, userEnv } from './packed-project.ts';
 
 const PACKAGES = ['openapi', 'types', 'contract', 'client', 'server', 'mock', 'conformance'].map(
   (p) => `@marketplace/${p}`,
@@ -130,13 +119,9 @@ let server: { url: string; bin: ReturnType<typeof startBin> };
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'marketplace-pack-'));
-  const tarballs = join(scratch, 'tarballs');
-  app = join(scratch, 'app');
-  mkdirSync(tarballs);
-  mkdirSync(app);
   // npm pack runs each workspace's prepack: a clean build of dist/ and, for the document, the docs page.
-  const files = await packWorkspaces(tarballs);
-  await installProject(app, files);
+  // The install is shared with readme-installed.test.ts (packed and installed once per tree).
+  app = await installedProject(scratch);
   writeFileSync(join(app, 'first-calls.ts'), CLIENT_PROGRAM);
   writeFileSync(join(app, 'readme-frontend.ts'), readmeBlock('### Frontend: the client against the mock', 'ts'));
   writeFileSync(join(app, 'readme-docs.js'), readmeBlock('### Docs: the document and the docs page', 'js'));
@@ -334,42 +319,6 @@ describe('the packed workspaces, installed into a project outside the repository
       expect(again.results.passed).toBe(failed.length);
     },
     20 * MINUTE,
-  );
-
-  it(
-    "run the README's CI commands (### Backend: the conformance suite in CI) with the installed suite: each green",
-    async () => {
-      const commands = commandsOf(shellBlockUnder(join(repo, 'README.md'), '### Backend: the conformance suite in CI'));
-      expect(commands.map((c) => c.match(/baseline write|--baseline|--reporter [^ ]+|--require-all/g) ?? [])).toEqual([
-        [],
-        ['baseline write'],
-        ['--baseline', '--reporter junit,badge'],
-        ['--require-all'],
-      ]);
-      const readmeTarget = 'http://127.0.0.1:8080';
-      for (const command of commands) {
-        expect(command.startsWith('npx marketplace-conformance ')).toBe(true);
-        // As written, but for the address: `npx` runs the installed bin of the project.
-        const script = command.replaceAll(readmeTarget, server.url);
-        const result = await run('bash', ['-c', script], { cwd: app, env: userEnv(), maxBuffer: 64 * 1024 * 1024 })
-          .then(() => ({ code: 0, output: '' }))
-          .catch((e) => ({ code: e.code as number, output: `${e.stdout}${e.stderr}` }));
-        if (result.code === 0) continue;
-        // A failure passes only when its tests pass run again alone (the clock flake above).
-        expect(result.code, `${command}\n${result.output.slice(-4000)}`).toBe(1);
-        const results = JSON.parse(readFileSync(join(app, 'conformance-reports/results.json'), 'utf8'));
-        const failed: string[] = results.failed.map((f: { name: string }) => f.name);
-        expect(failed.length, result.output.slice(-4000)).toBeLessThanOrEqual(3);
-        const again = await suiteAgain(failed);
-        expect({ command, code: again.code, failed: again.results.failed }).toEqual({ command, code: 0, failed: [] });
-      }
-      // The CI line's reporters wrote their files (the badge crashed the installed suite before).
-      expect(readdirSync(join(app, 'conformance-reports'))).toEqual(
-        expect.arrayContaining(['results.json', 'junit.xml', 'badge.svg', 'summary.json']),
-      );
-      expect(existsSync(join(app, 'conformance-baseline.json'))).toBe(true);
-    },
-    30 * MINUTE,
   );
 
   it(

@@ -54,8 +54,8 @@ const BLOCKS: Record<string, Account> = {
     equivalent: 'scripts/pack-install.test.ts',
     how: 'the packages are installed from their packed tarballs (no registry holds them), then marketplace-mock and marketplace-server are started from the install',
   },
-  'README.md › ### Backend: the conformance suite in CI › npx marketplace-conformance --target http://127.0.0.1:8080 --out conformance-reports            # first run':
-    { run: 'scripts/pack-install.test.ts' },
+  'README.md › ### Backend: the conformance suite in CI › npx marketplace-conformance --target http://127.0.0.1:8080 --out conformance-reports --reporter html   # first run':
+    { run: 'scripts/readme-installed.test.ts' },
   'README.md › ### Backend: start from generated server stubs › npx --yes @marketplace/contract@1 init market-api && cd market-api   # 1. generate':
     {
       equivalent: 'scripts/server-stubs.test.ts',

@@ -1,18 +1,18 @@
 // The READMEs' commands that need a running server or mock, run as written (addresses and ports
 // aside) from the packed tarballs installed into a fresh project: the conformance README's three
 // ways to point the suite, its proxy, its explore commands and a team's adoption path; the root
-// README's many sandboxes on one server; the mock README's failures on purpose. One install for
-// all of them; every process started is stopped in afterAll.
+// README's CI commands and many sandboxes on one server; the mock README's failures on purpose. One
+// install for all of them, shared with pack-install.test.ts (`installedProject`); a suite command
+// that two READMEs show runs once. Every process started is stopped in afterAll.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspaces } from './pack.ts';
 import {
   answering,
   freePort,
-  installProject,
+  installedProject,
   MINUTE,
   repo,
   run,
@@ -23,7 +23,6 @@ import {
 } from './packed-project.ts';
 import { commandsOf, readmeBlock, shellBlocks } from './readme-blocks.ts';
 
-const WORKSPACES = ['openapi', 'types', 'contract', 'server', 'mock', 'conformance'].map((p) => `@marketplace/${p}`);
 const SUITE = 'conformance/README.md';
 /** The addresses the READMEs write, each replaced by a free port's. */
 const SERVER_IN_README = 'http://127.0.0.1:8080';
@@ -89,13 +88,45 @@ async function expectGreen(command: string, result: { code: number; output: stri
   });
 }
 
+/** The suite commands run so far, by what the shell runs: a command two READMEs show runs once. */
+const ran = new Map<string, Promise<void>>();
+
+/**
+ * Runs a suite command of a README as written (`BASE` set, the README's address replaced by the
+ * server's) once, checked by what it asks for: a baseline written, a run limited to the listed
+ * operations, a release gate passed, else a green run. The same command again (the root README's
+ * CI commands repeat the adoption path's) is the same run, not a second one.
+ */
+function suiteStep(command: string): Promise<void> {
+  const asRun = command
+    .replaceAll('$BASE', server)
+    .replaceAll(SERVER_IN_README, server)
+    .replace(/\s+#.*$/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  let step = ran.get(asRun);
+  if (!step) {
+    step = (async () => {
+      const result = await sh(`BASE=${server}\n${command}`);
+      if (command.includes('baseline write')) {
+        expect(result.code, result.output).toBe(0);
+        expect(JSON.parse(readFileSync(join(app, 'conformance-baseline.json'), 'utf8')).failures).toBeDefined();
+        return;
+      }
+      await expectGreen(command, result, server, 'conformance-reports');
+      const reports = resultsIn('conformance-reports');
+      // The adoption path's step 4 ran the listed operations only; step 5 was the release gate.
+      if (command.includes('--operations')) expect(reports.scope).toHaveLength(3);
+      if (command.includes('--require-all')) expect(reports).toMatchObject({ requireAll: true, failed: [] });
+    })();
+    ran.set(asRun, step);
+  }
+  return step;
+}
+
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'marketplace-readme-'));
-  const tarballs = join(scratch, 'tarballs');
-  app = join(scratch, 'app');
-  mkdirSync(app, { recursive: true });
-  const files = await packWorkspaces(tarballs, WORKSPACES);
-  await installProject(app, files);
+  app = await installedProject(scratch);
   // As the suite README's comment starts it: test mode, KP blocked.
   ({ url: server } = await startBin('marketplace-server', ['--db', ':memory:', '--test-mode'], {
     MARKETPLACE_BLOCKED_COUNTRIES: 'KP',
@@ -216,22 +247,35 @@ describe('the READMEs, run from the installed packages', { timeout: 15 * MINUTE 
       ['--operations'],
       ['--require-all', '--reporter junit,badge'],
     ]);
-    for (const step of steps) {
-      const result = await sh(`BASE=${server}\n${step}`);
-      if (step.includes('baseline write')) {
-        expect(result.code, result.output).toBe(0);
-        expect(JSON.parse(readFileSync(join(app, 'conformance-baseline.json'), 'utf8')).failures).toBeDefined();
-        continue;
-      }
-      await expectGreen(step, result, server, 'conformance-reports');
-      const reports = resultsIn('conformance-reports');
-      // Step 4 ran the listed operations only; step 5 was the release gate.
-      if (step.includes('--operations')) expect(reports.scope).toHaveLength(3);
-      if (step.includes('--require-all')) expect(reports).toMatchObject({ requireAll: true, failed: [] });
-    }
+    for (const step of steps) await suiteStep(step);
     for (const file of ['junit.xml', 'report.html', 'badge.svg', 'summary.json'])
       expect(existsSync(join(app, 'conformance-reports', file)), file).toBe(true);
   });
+
+  it(
+    "### Backend: the conformance suite in CI: the root README's commands, each green (the adoption path's, run once)",
+    async () => {
+      const commands = commandsOf(readmeBlock(join(repo, 'README.md'), '### Backend: the conformance suite in CI'));
+      expect(commands.map((c) => c.match(/baseline write|--baseline|--reporter \S+|--require-all/g) ?? [])).toEqual([
+        ['--reporter html'],
+        ['baseline write'],
+        ['--baseline', '--reporter junit,html,badge'],
+        ['--require-all', '--reporter junit,badge'],
+      ]);
+      const before = ran.size;
+      for (const command of commands) {
+        expect(command.startsWith('npx marketplace-conformance ')).toBe(true);
+        await suiteStep(command);
+      }
+      // The same commands as the adoption path's steps 1, 2, 3 and 5: nothing ran again (when that test ran).
+      if (before > 0) expect(ran.size).toBe(before);
+      // The CI line's reporters wrote their files (the badge crashed the installed suite before).
+      for (const file of ['results.json', 'junit.xml', 'badge.svg', 'summary.json'])
+        expect(existsSync(join(app, 'conformance-reports', file)), file).toBe(true);
+      expect(existsSync(join(app, 'conformance-baseline.json'))).toBe(true);
+    },
+    30 * MINUTE,
+  );
 
   it('### Many sandboxes on one server: the server started, a sandbox asked for, the suite green in it, the sandbox gone', async () => {
     const [serve = '', ...rest] = commandsOf(readmeBlock(join(repo, 'README.md'), '### Many sandboxes on one server'));

@@ -3,8 +3,9 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
+import { getAs, postAs } from '../src/kit/user-calls.ts';
 import { compactPrices } from '../src/kit/variants.ts';
 import type { Json } from '../src/oracle/document.ts';
 
@@ -210,6 +211,7 @@ describe('listing and backpack entry fields', () => {
         const a = await assetOf(owner, n, listed);
         return { id: a.id, assetId: a.assetId, owner, n, state: price === undefined ? 0 : 1, price };
       };
+      const heldBy = new Map<string, unknown>();
       const x = await made(one.platformId, 7, 777);
       const y = await made(two.platformId, 3, 333);
       const z = await made(one.platformId, 5); // unlisted: state 0
@@ -283,6 +285,31 @@ describe('listing and backpack entry fields', () => {
           got === want,
           `${details}${a.assetId}: the entry's own fields and its item's (want ${want}, got ${got})`,
         );
+        heldBy.set(a.assetId, d.bot);
+      }
+      // The holding bot shows nowhere but in these entries: each listing names the bot its own
+      // backpack entry names (not another asset's; a check, not a pin: meanings.ts OPEN_MEANINGS).
+      // A listing may carry `lastupdate` (the document gives it to the details by backpack ID):
+      // where it does, its own asset's, not another's.
+      for (const [answer, want] of [
+        [all, [y, x]],
+        [ofOne, [x]],
+      ] as const) {
+        const off = (content(answer) as Json[]).flatMap((l, i) => {
+          const a = want[i]!;
+          const bot =
+            l.bot === heldBy.get(a.assetId) ? [] : [`${a.assetId} bot ${l.bot}, not ${heldBy.get(a.assetId)}`];
+          const stamp =
+            !('lastupdate' in l) || l.lastupdate === now - 1000 * a.n
+              ? []
+              : [`${a.assetId} lastupdate ${l.lastupdate}`];
+          return [...bot, ...stamp];
+        });
+        assertThat(
+          answer,
+          off.length === 0,
+          `each listing's bot is its backpack entry's, its lastupdate (where carried) its asset's (${off.join('; ')})`,
+        );
       }
     }
     const fields = [
@@ -315,7 +342,7 @@ describe('listing and backpack entry fields', () => {
     ];
     pinsMeaning(
       ...['GET /item/listing/{item}', 'GET /item/listing/{item}/{userid}'].flatMap((op) =>
-        fields.map((f) => `${op} content[].${f}`),
+        [...fields, 'lastupdate'].map((f) => `${op} content[].${f}`),
       ),
       ...['GET /item/details/fromid/{backpackid}', 'GET /item/cs/details/fromid/{backpackid}'].flatMap((op) => [
         `${op} informations`,
@@ -457,6 +484,174 @@ describe('pricing', () => {
     });
     assertConforms(tooMany);
     assertThat(tooMany, tooMany.status === 300, 'more than 100 IDs is refused');
+  });
+});
+
+/** Unix seconds of a `Y-m-d H:i:s` read as UTC (NaN when it is not one). */
+const asUnix = (text: unknown) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(String(text));
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) / 1000 : Number.NaN;
+};
+/**
+ * The zone a `Y-m-d H:i:s` shows the Unix time `at` in (a few seconds late allowed): its offset, a
+ * whole number of quarter hours within 14 hours, or NaN when the text is no such showing of `at`.
+ * The document does not name the zone; the suite asks only that it stays the same.
+ */
+const zoneOf = (text: unknown, at: number) => {
+  const late = asUnix(text) - at;
+  const offset = Math.round(late / 900) * 900;
+  return late - offset >= 0 && late - offset <= 5 && Math.abs(offset) <= 14 * 3600 ? offset : Number.NaN;
+};
+
+describe('pricing: the last sale and the time of the calculation', () => {
+  it('Given items sold twice and an item never sold, GET /item/pricing/{item} and /bulk show the later sale, gross, at its time, and last_updated the time the row was computed, kept while it is reused [R-PRICING, R-LIMIT-PRICE-CACHE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    /** A new item whose two assets sell one after the other at `prices`, each into an order at its price: the times. */
+    const soldTwice = async (name: string, prices: [number, number]) => {
+      const item = await helpers.item({ name, game: 440, deal: 999 });
+      const seller = await session();
+      const times: number[] = [];
+      for (const price of prices) {
+        const buyer = await helpers.user({ balance: price });
+        await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount: 1 });
+        const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 0 });
+        times.push(await helpers.pinClock());
+        setUpOk(await postAs(seller, '/inventory/price', { ids: asset.assetId, price }), undefined, 'the asset sells');
+        await helpers.advance(1_000);
+      }
+      return { id: item.id, times };
+    };
+    // The later sale is the cheaper one and 95 % of it is another number: the first, the highest
+    // and the seller's net all read otherwise; its time is 1,000 s after the first's.
+    const single = await soldTwice('Last Sale Single', [280, 260]);
+    const bulk = await soldTwice('Last Sale Bulk', [510, 470]);
+    const never = await helpers.item({ name: 'Never Sold', game: 440, deal: 777 });
+    const lastSale = (row: Json | undefined, sale: { times: number[] }, price: number) => {
+      const last = row?.pricing?.last_sale;
+      return last?.price === price && last.date >= sale.times[1]! && last.date <= sale.times[1]! + 5;
+    };
+
+    const first = await helpers.pinClock();
+    const computed = await getAs(me, `/item/pricing/${single.id}`);
+    const zone = zoneOf(content(computed)?.last_updated, first);
+    assertThat(
+      computed,
+      lastSale(content(computed), single, 260) && !Number.isNaN(zone),
+      `the later sale (260, at ${single.times[1]}, not 280 at ${single.times[0]} nor the net 247) and last_updated now (${first}) in some zone (got ${JSON.stringify(content(computed))})`,
+    );
+    await helpers.advance(120);
+    const reused = await getAs(me, `/item/pricing/${single.id}`);
+    assertThat(
+      reused,
+      content(reused)?.cached === true && content(reused)?.last_updated === content(computed)?.last_updated,
+      `two minutes later, from the cache: last_updated still the time it was computed, not the time of the answer (got ${content(reused)?.last_updated})`,
+    );
+    await helpers.advance(21 * 60);
+    const again = await helpers.pinClock();
+    const recomputed = await getAs(me, `/item/pricing/${single.id}`);
+    assertThat(
+      recomputed,
+      content(recomputed)?.cached === false && zoneOf(content(recomputed)?.last_updated, again) === zone,
+      `21 minutes later, recomputed: last_updated the new time (${again}) in the same zone (got ${content(recomputed)?.last_updated})`,
+    );
+    pinsMeaning(
+      'GET /item/pricing/{item} last_updated',
+      'GET /item/pricing/{item} pricing.last_sale',
+      'GET /item/pricing/{item} pricing.last_sale.date',
+      'GET /item/pricing/{item} pricing.last_sale.price',
+    );
+
+    const asked = await helpers.pinClock();
+    const ask = () => getAs(me, '/item/pricing/bulk', { items: `${bulk.id},${never.id}` });
+    const fresh = await ask();
+    const rows = (content(fresh)?.items ?? []) as Json[];
+    const [sold, unsold] = [bulk.id, never.id].map((id) => rows.find((r) => r.item_id === id));
+    assertThat(
+      fresh,
+      lastSale(sold, bulk, 470) &&
+        unsold?.pricing?.last_sale === null &&
+        rows.every((r) => r.from_cache === false && zoneOf(r.last_updated, asked) === zone),
+      `the sold item's later sale (470, at ${bulk.times[1]}), null for the item never sold, both computed now (${asked}) in the same zone (got ${JSON.stringify(rows)})`,
+    );
+    await helpers.advance(60);
+    const stored = await ask();
+    const kept = ((content(stored)?.items ?? []) as Json[]).map((r) => [r.item_id, r.from_cache, r.last_updated]);
+    const want = rows.map((r) => [r.item_id, true, r.last_updated]);
+    assertThat(
+      stored,
+      JSON.stringify(kept) === JSON.stringify(want),
+      `a minute later, the stored rows with the time they were computed (want ${JSON.stringify(want)}, got ${JSON.stringify(kept)})`,
+    );
+    pinsMeaning(
+      'GET /item/pricing/bulk items[].last_updated',
+      'GET /item/pricing/bulk items[].pricing.last_sale',
+      'GET /item/pricing/bulk items[].pricing.last_sale.date',
+      'GET /item/pricing/bulk items[].pricing.last_sale.price',
+    );
+  });
+});
+
+describe('GET /item/prices rows', () => {
+  it('Given two items of a game apart in every row field, each row shows its own name, craftable, effect and slug, its listed assets and its lowest listing [R-ITEM-PRICES-FILTERS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const alpha = await helpers.item({
+      name: 'Price List Alpha',
+      game: 570,
+      effect: 'Alpha Aura',
+      url: 'price-list-alpha-given',
+      craftable: 0,
+      deal: 999,
+    });
+    const beta = await helpers.item({
+      name: 'Price List Beta',
+      game: 570,
+      effect: 'Beta Aura',
+      url: 'price-list-beta-given',
+      craftable: 1,
+      deal: 888,
+    });
+    const one = await helpers.user();
+    const two = await helpers.user();
+    // Alpha: listings at 300 (first) and 120, an asset held unlisted, a buy order at 110. Beta:
+    // three listings of two sellers, the first and lowest at 500, the highest at 700.
+    for (const [owner, itemId, price] of [
+      [one, alpha.id, 300],
+      [one, alpha.id, 120],
+      [one, alpha.id, undefined],
+      [one, beta.id, 500],
+      [two, beta.id, 700],
+      [two, beta.id, 600],
+    ] as const)
+      await helpers.asset({ owner: owner.platformId, itemId, ...(price ? { state: 1, price } : { state: 0 }) });
+    const buyer = await helpers.user({ balance: 1_000 });
+    await helpers.buyOrder({ owner: buyer.platformId, itemId: alpha.id, price: 110, amount: 1 });
+    // One call per API key every 5 minutes: a caller of its own.
+    const list = await getAs(await session(), '/item/prices', { game: 570 });
+    assertConforms(list);
+    const rows = (content(list) ?? []) as Json[];
+    const rowOf = (item: { name: string; url: string }) => rows.find((r) => r.url === item.url || r.name === item.name);
+    const shown = [alpha, beta].map((item) => {
+      const r = rowOf(item);
+      return [r?.name, r?.craftable, r?.effect, r?.url, r?.assetcount, r?.price];
+    });
+    const want = [
+      ['Price List Alpha', 0, 'Alpha Aura', 'price-list-alpha-given', 2, 120],
+      ['Price List Beta', 1, 'Beta Aura', 'price-list-beta-given', 3, 500],
+    ];
+    assertThat(
+      list,
+      JSON.stringify(shown) === JSON.stringify(want),
+      `each row its own item's fields, its listed assets (not the one held unlisted, not its sellers) and its lowest listing (not the first, the highest or a buy order) (want ${JSON.stringify(want)}, got ${JSON.stringify(shown)})`,
+    );
+    pinsMeaning(
+      'GET /item/prices content[].name',
+      'GET /item/prices content[].craftable',
+      'GET /item/prices content[].effect',
+      'GET /item/prices content[].url',
+      'GET /item/prices content[].assetcount',
+      'GET /item/prices content[].price',
+    );
   });
 });
 

@@ -163,4 +163,38 @@ export const MEANING_FAULTS: Record<string, Fault> = {
       data.giveaway.winner = { ...data.giveaway.winner, platformId: byJoin[index].platformId };
     },
   },
+  'last-sale-net-of-fee': {
+    kind: 'meaning',
+    description:
+      "GET /item/pricing/{item} and /bulk show the last sale's price net of the 5 % seller fee (what the seller got), not the price it sold at",
+    grep: 'show the later sale, gross, at its time',
+    response: rewriteContent(/^\/item\/pricing\/[^/]+$/, (content) => {
+      for (const row of Array.isArray(content.items) ? content.items : [content]) {
+        const last = row?.pricing?.last_sale;
+        if (typeof last?.price === 'number') last.price = Math.floor((last.price * 95) / 100);
+      }
+    }),
+  },
+  'pricing-updated-at-answer': {
+    kind: 'meaning',
+    description:
+      'GET /item/pricing/{item} served from the cache shows last_updated as the time of the answer, not the time the row was computed',
+    grep: 'show the later sale, gross, at its time',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const content = /^\/item\/pricing\/\d+$/.test(x.path) ? x.body?.content : undefined;
+      if (content?.cached !== true || !Number.isFinite(now)) return;
+      content.last_updated = new Date(now * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    },
+  },
+  'buyorder-rows-without-item-extras': {
+    kind: 'meaning',
+    description:
+      "GET /user/getBuyorder joins only some item fields: hero, weapon and featured are their empty defaults instead of the item's",
+    grep: 'differ in every Item field',
+    response: rewriteContent('/user/getBuyorder', (page) => {
+      for (const row of Array.isArray(page.values) ? page.values : [])
+        Object.assign(row, { hero: null, weapon: '', featured: 0 });
+    }),
+  },
 };

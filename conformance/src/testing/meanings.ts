@@ -161,9 +161,14 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
     ]),
   ),
   ...Object.fromEntries(
-    ['GET /item/details/fromid/{backpackid}', 'GET /item/cs/details/fromid/{backpackid}'].map((op) => [
-      `${op} informations.bot`,
-      'the holding bot shows in no other record (trade offers and trades carry no bot, no helper sets one), so no data tells the bot that holds an asset from another; the listings and inventory rows must name the bot the backpack entry names (pinned there)',
+    [
+      'GET /item/listing/{item} content[]',
+      'GET /item/listing/{item}/{userid} content[]',
+      'GET /item/details/fromid/{backpackid} informations',
+      'GET /item/cs/details/fromid/{backpackid} informations',
+    ].map((at) => [
+      `${at}.bot`,
+      'the holding bot shows in no other record (trade offers and trades carry no bot, no helper sets one), so no data tells the bot that holds an asset from another: a target reading another value everywhere alike passes. The listing test checks only that each listing names the bot its backpack entry names',
     ]),
   ),
   'GET /infos/prices/buyorderAndLowestSales format':

@@ -5,10 +5,10 @@
 // documented HTTP 300 with a message (`Invalid request body`, `Invalid <field> parameter`, ...)
 // and changes nothing; and what the schema does not declare is dropped, never copied into the state.
 import { createRequire } from 'node:module';
-import type express from 'express';
-import type { Request } from 'express';
+import express, { type Request } from 'express';
 import { createApi, type Dispatch } from './api.ts';
 import { type Json, readDocument, resolveRef } from './document.ts';
+import { operationOf } from './gate.ts';
 import type { OperationInfo } from './operation-index.ts';
 import type { PermittedCaller } from './permission.ts';
 
@@ -34,6 +34,13 @@ export interface HelpersGateOptions {
 }
 
 /**
+ * The router form of projects generated before the helpers were dispatched by operationId: a
+ * team's edited test-helpers.ts mounts its helpers on this router by path, and keeps working after
+ * a version bump of the contract. New code gives a `Dispatch`.
+ */
+export type MountHelpers = (router: express.Router) => void;
+
+/**
  * An Express application that admits a helper request as the document allows (its operation, a
  * bounded body, a valid one) and hands it to the host's helper for its operationId, as the API's
  * handlers are dispatched (`createApi`); a helper the host has not written answers 404 like an
@@ -41,24 +48,42 @@ export interface HelpersGateOptions {
  */
 export function helpersGate<Ctx>(
   { unexpected, trustProxy = false }: HelpersGateOptions,
-  dispatch: Dispatch<PermittedCaller, Ctx>,
+  helpers: Dispatch<PermittedCaller, Ctx> | MountHelpers,
 ): express.Express {
+  // Only what the helper's schema declares reaches the helper (see declaredFields).
+  const strip = (req: Request, op: OperationInfo) => {
+    if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) req.body = declaredFields(op, req.body);
+  };
   return createApi<PermittedCaller, Ctx>({
     document: testHelpersDocument(),
     identify: () => undefined, // helpers bypass permission levels
     trustProxy,
     bodyLimit: (op) => Math.min(op.bodyLimit ?? HELPER_BODY_LIMIT, HELPER_BODY_LIMIT),
-    dispatch: {
-      ...dispatch,
-      // Only what the helper's schema declares reaches the helper (see declaredFields).
-      context(req, res, op, params, caller, servesCached) {
-        if (req.body && typeof req.body === 'object' && !Array.isArray(req.body))
-          req.body = declaredFields(op, req.body);
-        return dispatch.context(req, res, op, params, caller, servesCached);
-      },
-    },
+    ...(typeof helpers === 'function'
+      ? { forward: mounted(helpers, strip) }
+      : {
+          dispatch: {
+            ...helpers,
+            context(req, res, op, params, caller, servesCached) {
+              strip(req, op);
+              return helpers.context(req, res, op, params, caller, servesCached);
+            },
+          },
+        }),
     unexpected,
   });
+}
+
+/** The router a `MountHelpers` fills, behind the same stripping of undeclared fields. */
+function mounted(mount: MountHelpers, strip: (req: Request, op: OperationInfo) => void): express.Router {
+  const router = express.Router();
+  router.use((req, res, next) => {
+    const op = operationOf(res);
+    if (op) strip(req, op);
+    next();
+  });
+  mount(router);
+  return router;
 }
 
 /** The top-level fields a request schema names, through `$ref`s and its `oneOf`/`anyOf`/`allOf` branches. */

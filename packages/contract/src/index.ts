@@ -32,7 +32,7 @@ export {
   windowIsOver,
 } from './fixed-window.ts';
 export { operationOf } from './gate.ts';
-export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate } from './helpers-gate.ts';
+export { HELPER_BODY_LIMIT, type HelpersGateOptions, helpersGate, type MountHelpers } from './helpers-gate.ts';
 export { FORBIDDEN, INTERNAL_ERROR, NOT_FOUND, PROTOCOL, rateLimited } from './messages.ts';
 export {
   isOnPurpose,
