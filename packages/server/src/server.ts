@@ -9,6 +9,7 @@ import {
   type ProtocolTimeouts,
   protocolServer,
   readDocument,
+  settleUrlParseCheck,
 } from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
@@ -36,7 +37,6 @@ import { backendChoice, openBackend } from './store/backend.ts';
 import type { Connections } from './store/postgres/connection.ts';
 import { sandboxSchema } from './store/postgres/sandbox-registry.ts';
 import type { StoreOptions } from './store/store.ts';
-import { settleUrlParseCheck } from './url-parse-check.ts';
 import { worldCache } from './world.ts';
 
 /**
@@ -82,7 +82,7 @@ export async function composeServer({
   gone,
   connections,
 }: ServerOptions) {
-  settleUrlParseCheck(); // the request validator's per-request `url.parse` (url-parse-check.ts)
+  settleUrlParseCheck(); // the request validator's per-request `url.parse` (the contract's url-parse-check.ts)
   const choice = backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions, schema, connections });
   const backend = await openBackend(choice, {
     'jwt-secret': config.jwtSecret,
