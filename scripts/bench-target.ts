@@ -67,6 +67,8 @@ if (kind === 'prism' || kind === 'mock') {
     res.json(payload);
   });
   const server = app.listen(0, '127.0.0.1', () => announce(server, {}));
+  // Exits on the bench's stop like the other targets (a CPU profile, when asked for, is written).
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
 } else if (kind === 'scale') {
   const db = arg1!;
   const { app, deps } = await composeServer({

@@ -2,7 +2,7 @@
 // measured in the same run on this machine (so the ratios mean something; absolute numbers do not
 // travel). How to read it:
 //   read    GET /item/listing/{item} with request validation, against a bare Express 5 app
-//           answering the same JSON object with res.json: target ratio >= 0.6 (req/s of the
+//           answering the same JSON object with res.json: target ratio >= 0.8 (req/s of the
 //           server / req/s of the baseline). Should the listing route not answer 200 (not
 //           implemented), GET /item/details/{item} is measured instead and its row says so.
 //   write   POST /item/buyorder/update (a reservation swap: two ledger entries, a journal line,
@@ -39,6 +39,9 @@ import { mockTable } from './bench-mock.ts';
 import { CONNECTIONS, DURATION, type Figures, figures, fmt, measure, printTable, start } from './bench-run.ts';
 import { scaleTable } from './bench-scale.ts';
 import { postgresMissing, startPostgres } from './postgres.ts';
+
+/** The validated read's target: its req/s over the bare Express baseline's, measured side by side (issue 35). */
+const READ_TARGET = 0.8;
 
 /** Sandboxes the bench writes in at once, on one instance and then on two. */
 const SANDBOXES = 4;
@@ -207,8 +210,8 @@ try {
     fmt(read.p50),
     fmt(read.p99),
     readRatio.toFixed(2),
-    '>= 0.6 of baseline',
-    readRatio >= 0.6 ? 'met' : 'NOT MET',
+    `>= ${READ_TARGET} of baseline`,
+    readRatio >= READ_TARGET ? 'met' : 'NOT MET',
   ]);
 
   // Write: the same state-changing route at 1k and at 100k stored assets.

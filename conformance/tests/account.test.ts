@@ -110,6 +110,83 @@ describe('GET /user/notifications, POST /user/closePaymentReviews, /user/closePa
   });
 });
 
+describe('GET /user/notifications counts and the close routes', () => {
+  it("Given three payment reviews and two alerts of mine and one of each of another user's, the counts are my unread ones; closing one alert closes that review only, closing the reviews closes the rest and no alert [R-EVENT-NOTIFICATIONS, R-NOTIFICATIONS-READ]", async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const other = await session();
+    const reviews = [];
+    for (const n of [1, 2, 3])
+      reviews.push(
+        await helpers.notification({ platformId: me.platformId, kind: 'paymentReview', message: `Review ${n}` }),
+      );
+    for (const n of [1, 2])
+      await helpers.notification({ platformId: me.platformId, kind: 'alert', message: `Alert ${n}` });
+    const theirs = await helpers.notification({ platformId: other.platformId, kind: 'paymentReview' });
+    await helpers.notification({ platformId: other.platformId, kind: 'alert' });
+    const [r1, r2, r3] = reviews.map((r) => r.id);
+    /** The unread alerts and payment reviews in either variant, and (variant 1) the reviews listed. */
+    const read = async (who: Me, query: Record<string, string | number> = { limit: 10 }) => {
+      const answer = await get(who, '/user/notifications', query);
+      const c = content(answer);
+      return variantOf(answer) === 'first'
+        ? {
+            answer,
+            alerts: c.alertCount as number,
+            reviews: c.paymentReviewsCount as number,
+            listed: (c.paymentReviews as { id: number }[]).map((r) => r.id).sort((a, b) => a - b),
+          }
+        : { answer, alerts: c.count as number, reviews: c.paymentReviews as number, listed: undefined };
+    };
+    const ids = (...list: (number | undefined)[]) => list.sort((a, b) => a! - b!).join();
+    const start = await read(me);
+    assertThat(
+      start.answer,
+      start.alerts === 2 &&
+        start.reviews === 3 &&
+        (start.listed === undefined || start.listed.join() === ids(r1, r2, r3)),
+      `my 2 unread alerts and 3 unread reviews, not the other user's (got ${JSON.stringify(content(start.answer))})`,
+    );
+    const foreign = await post(me, '/user/closePaymentAlert', { id: theirs.id });
+    assertThat(foreign, refused(foreign, 'Payment alert not found'), "another user's review is not mine to close");
+    const one = await post(me, '/user/closePaymentAlert', { id: r2 });
+    assertThat(one, one.status === 200 && content(one).message === 'Payment alert closed', 'Payment alert closed');
+    const afterOne = await read(me);
+    const unread = await read(me, { unreadOnly: 'true', limit: 10 });
+    assertThat(
+      afterOne.answer,
+      afterOne.reviews === 2 &&
+        afterOne.alerts === 2 &&
+        (afterOne.listed === undefined ||
+          (afterOne.listed.join() === ids(r1, r2, r3) && unread.listed?.join() === ids(r1, r3))),
+      `that review is read: 2 unread reviews (the read one still listed, not unread), the alerts untouched (got ${JSON.stringify(content(afterOne.answer))})`,
+    );
+    const all = await post(me, '/user/closePaymentReviews', {});
+    assertThat(
+      all,
+      all.status === 200 && content(all).closed === 2 && content(all).message === 'Payment reviews closed',
+      `the two still unread are closed, not the three listed (got ${JSON.stringify(content(all))})`,
+    );
+    const afterAll = await read(me);
+    const others = await read(other);
+    assertThat(
+      afterAll.answer,
+      afterAll.reviews === 0 && afterAll.alerts === 2 && others.reviews === 1 && others.alerts === 1,
+      "no unread review left, the alerts untouched, the other user's review and alert still unread",
+    );
+    const again = await post(me, '/user/closePaymentReviews', {});
+    assertThat(again, again.status === 200 && content(again).closed === 0, 'nothing left to close');
+    pinsMeaning(
+      'GET /user/notifications paymentReviews',
+      'GET /user/notifications paymentReviewsCount',
+      'GET /user/notifications count',
+      'POST /user/closePaymentAlert message',
+      'POST /user/closePaymentReviews closed',
+      'POST /user/closePaymentReviews message',
+    );
+  });
+});
+
 describe('GET /user/generateCSVToken', () => {
   it('Given two requests, each gives a different 128-character SHA-512 hex token [R-CSV-TOKEN]', async (ctx) => {
     await needsHelpers(ctx);

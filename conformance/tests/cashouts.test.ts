@@ -377,4 +377,34 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
     assertThat(unlink, unlink.status === 200, 'unlinked once the request is settled');
     refused(await postAs(me, '/cashout/unlink', { method: 'provider_b' }), 'Payment method not linked', 'gone');
   });
+
+  it('Given methods linked, unlinked and linked again a minute apart, each to an address of its own, GET /user/infos walletmail follows the one linked last, empty with none [R-CASHOUT-RULES]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await cashier(0, []);
+    const infos = async () => getOk('/user/infos', {}, me.token, me.ip);
+    const expectWallet = async (want: string, why: string) => {
+      const answer = await infos();
+      const got = content(answer).informations.walletmail;
+      assertThat(answer, got === want, `${why}: ${want || 'empty'} (got ${got})`);
+    };
+    const link = async (method: string, email: string) => {
+      await helpers.advance(60);
+      setUpOk(await postAs(me, '/cashout/link', { method, email }));
+    };
+    const unlink = async (method: string) => setUpOk(await postAs(me, '/cashout/unlink', { method }));
+    await expectWallet('', 'no method linked');
+    // Never the account's address; the last link is provider_a once and provider_b once, so
+    // neither the first link nor either method's place in the list reads the same every time.
+    await link('provider_b', 'wallet-b@example.com');
+    await link('provider_a', 'wallet-a@example.com');
+    await expectWallet('wallet-a@example.com', 'provider_b, then provider_a: the one linked last');
+    await unlink('provider_b');
+    await link('provider_b', 'wallet-b2@example.com');
+    await expectWallet('wallet-b2@example.com', 'provider_b linked again, last');
+    await unlink('provider_b');
+    await expectWallet('wallet-a@example.com', 'provider_b unlinked: provider_a, the one left');
+    await unlink('provider_a');
+    await expectWallet('', 'none linked');
+    pinsMeaning('GET /user/infos informations.walletmail');
+  });
 });

@@ -5,6 +5,7 @@
 // 1000 and, ten seconds later, one at 800 (a sale at the asset's price). The seller is credited
 // floor(95 %) of each price: 950 and 760.
 import { beforeAll, describe, it } from 'vitest';
+import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
@@ -359,6 +360,12 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
         details.timestamp === String(times[1]),
       "the item's name and image, the buyer's name (not the seller's), the time of the newer sale",
     );
+    const avatars = await avatarsOf(ctx, [seller, buyer]);
+    assertThat(
+      answer,
+      details.buyer?.avatar === avatars.get(buyer.platformId),
+      `the buyer's own avatar ${avatars.get(buyer.platformId)}, not the seller's (got ${details.buyer?.avatar})`,
+    );
     pinsMeaning(
       'GET /user/getTransactionDetails transaction',
       'GET /user/getTransactionDetails transaction.id',
@@ -373,6 +380,7 @@ describe('GET /user/getTransactionHistory and /user/getTransactionDetails', () =
       'GET /user/getTransactionDetails transaction.buyer',
       'GET /user/getTransactionDetails transaction.buyer.platformId',
       'GET /user/getTransactionDetails transaction.buyer.name',
+      'GET /user/getTransactionDetails transaction.buyer.avatar',
     );
     for (const [me, query, why] of [
       [buyer, { transactionId: newest.id }, "the buyer asks for the seller's sale"],

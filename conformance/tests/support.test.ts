@@ -586,14 +586,19 @@ describe('GET /user/notifications unreadOnly and limit', () => {
     const second = await open(user);
     for (const ticket of [first, second])
       setUpOk(await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId }));
+    // Another user's answered ticket: neither listed nor counted for this user.
+    const other = await session();
+    const theirs = await open(other);
+    setUpOk(await post(admin, '/admin/support/post', { content: 'Not yours', ticket: theirs, user: other.platformId }));
     await messagesOf(user, first);
     const all = await get(user, '/user/notifications', { limit: 10 });
     needsVariant(all, 'first'); // variant 2 has no lists for limit to cap
     assertThat(
       all,
       content(all).messages.length === 2 && content(all).messagesCount === 1,
-      'both answers listed, one of them unread',
+      "both answers listed (read or not, not the other user's), one of them unread",
     );
+    pinsMeaning('GET /user/notifications messages', 'GET /user/notifications messagesCount');
     const unread = await get(user, '/user/notifications', { unreadOnly: 'true', limit: 10 });
     assertThat(
       unread,

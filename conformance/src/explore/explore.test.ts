@@ -1,10 +1,12 @@
 // `explore` proven against the reference server in test mode (in process, free port): a bounded
 // fixed-seed run finds nothing; behind a planted money fault, a planted ownership fault
-// (faults.ts, STATE_FAULTS), a rounding fault and a withdrawal of another user's asset (FAULTS) it fails with a shrunk sequence of at most 10 steps that replays to the
-// same failure, printed as curl lines and written as a replay file and an Arazzo workflow; and
-// against a target without the test helpers (the mock) the CLI says so and exits 2. On a partial
-// implementation (partial.fixture.ts: a seeded half of the operations and helpers answer 404) it
-// exits 0 listing what it left out, still fails behind a money fault, and exits 2 without its set-up.
+// (faults.ts, STATE_FAULTS), a rounding fault and a stranger's step let through (FAULTS: another
+// user's asset withdrawn or pooled into a giveaway, another user's deposit status read) it fails
+// with a shrunk sequence of at most 10 steps that replays to the same failure, printed as curl
+// lines and written as a replay file and an Arazzo workflow; and against a target without the test
+// helpers (the mock) the CLI says so and exits 2. On a partial implementation (partial.fixture.ts:
+// a seeded half of the operations and helpers answer 404) it exits 0 listing what it left out,
+// still fails behind a money fault, and exits 2 without its set-up.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,8 +44,11 @@ describe('marketplace-conformance explore', () => {
     ['cashout-fee-not-debited', 'money is conserved', 3],
     ['seller-keeps-sold-asset', 'every asset is in exactly one place', 1],
     ['cashout-fee-rounded-half', 'the answer is the one the seed rules give', 1],
-    // A stranger's step: one user withdraws another user's asset.
+    // A stranger's steps: one user withdraws another user's asset, pools one into a giveaway, reads
+    // the status of another user's deposit trade.
     ['withdraw-others-asset', 'the answer is the one the seed rules give', 1],
+    ['giveaway-pools-others-asset', 'the answer is the one the seed rules give', 1],
+    ['deposit-status-others', 'the answer is the one the seed rules give', 1],
   ])(
     'Given the planted fault %s, then it fails on "%s" with a shrunk sequence that replays',
     { timeout: 400_000 },

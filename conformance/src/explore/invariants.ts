@@ -27,6 +27,7 @@ export const READS = {
   cart: 'GET /cart/get',
   listing: 'GET /item/listing/{item}',
   count: 'GET /item/listing/count/{item}',
+  giveaway: 'GET /giveaways/details/{url}',
 } as const;
 export type Read = keyof typeof READS;
 
@@ -54,12 +55,14 @@ interface ItemView {
   count?: ExplorerCall;
 }
 
-/** What one check sees: the reads of every user and item, the model, the run. */
+/** What one check sees: the reads of every user, item and giveaway, the model, the run. */
 interface State {
   real: Real;
   m: Model;
   users: UserView[];
   items: ItemView[];
+  /** The details of each giveaway of the model, in its order (none when the read is not implemented). */
+  giveaways: ExplorerCall[];
 }
 
 interface Invariant {
@@ -97,7 +100,12 @@ async function observe(real: Real, m: Model) {
       return { item, list, count };
     }),
   );
-  return { users, items };
+  // Giveaway routes need a connected caller: the first user reads them all.
+  const reader = { token: real.actors[0]!.token, ip: real.actors[0]!.ip };
+  const giveaways = has('giveaway')
+    ? await Promise.all(m.giveaways.map((g) => real.api.send(phase, 'GET', `/giveaways/details/${g.url}`, reader)))
+    : [];
+  return { users, items, giveaways };
 }
 
 /**
@@ -116,6 +124,8 @@ export async function probeReads(real: Real, m: Model): Promise<void> {
     ),
     () => real.api.send('setup', 'GET', `/item/listing/${item}`, { query: { count: PAGE } }),
     () => real.api.send('setup', 'GET', `/item/listing/count/${item}`),
+    // No giveaway exists yet: an implemented route answers "Giveaway not found", a missing one 404.
+    () => real.api.send('setup', 'GET', '/giveaways/details/000000000000', { token: a.token, ip: a.ip }),
   ];
   for (const probe of probes) {
     const x = await probe().catch(() => undefined);
@@ -246,8 +256,9 @@ export const INVARIANTS: Invariant[] = [
   {
     kind: 'the state can be read',
     needs: [],
-    check: ({ users, items }) => {
+    check: ({ users, items, giveaways, m }) => {
       const reads: [string, ExplorerCall | undefined][] = [
+        ...giveaways.map((x, i): [string, ExplorerCall] => [`giveaway ${m.giveaways[i]!.url}`, x]),
         ...users.flatMap((v, u) => Object.entries(v).map(([k, x]): [string, ExplorerCall] => [`${name(u)} ${k}`, x])),
         ...items.flatMap((i): [string, ExplorerCall | undefined][] => [
           [`item ${i.item}`, i.list],
@@ -425,6 +436,23 @@ export const INVARIANTS: Invariant[] = [
       }
     },
   },
+  {
+    // A refused step of a stranger (leaving a giveaway they are not in, pooling another's asset)
+    // must leave every giveaway as it was: its pooled asset, its creator and who joined it.
+    kind: 'giveaways hold what was pooled and who joined',
+    needs: ['giveaway'],
+    check: ({ giveaways, m, real }) => {
+      for (const [i, g] of m.giveaways.entries()) {
+        const x = giveaways[i]!;
+        const { giveaway, participants } = x.body.data as Json;
+        const who = (u: number) => real.actors[u]!.platformId;
+        const seen = `created by ${giveaway?.creator?.platformId}, pooling ${ids(giveaway?.items ?? []).join(', ')}, joined by ${sorted((participants ?? []).map((p: Json) => String(p.platformId)))}`;
+        const want = `created by ${who(g.creator)}, pooling ${g.assetId}, joined by ${sorted(g.entrants.map(who))}`;
+        if (seen !== want)
+          fail('giveaways hold what was pooled and who joined', `giveaway ${g.url} should be ${want}`, x);
+      }
+    },
+  },
   soldOnce('sales'),
   soldOnce('purchases'),
   {
@@ -495,8 +523,8 @@ export const INVARIANTS: Invariant[] = [
 
 /** Checks every invariant the target's reads allow against its state after a step; throws a Violation. */
 export async function checkInvariants(real: Real, m: Model): Promise<void> {
-  const { users, items } = await observe(real, m);
-  const state: State = { real, m, users, items };
+  const { users, items, giveaways } = await observe(real, m);
+  const state: State = { real, m, users, items, giveaways };
   // The state can be read first: the others read the bodies of 200 answers.
   for (const i of INVARIANTS) if (i.needs.every((r) => readable(m.missing, r))) i.check(state);
 }

@@ -3,8 +3,11 @@
 // cast: three users with balances and payment methods, two items of game 440, two assets each.
 import type { Client } from './client.ts';
 
-/** Where an asset is: the owner's inventory (state 0), on sale (1), in a withdrawal, or off the service. */
-export type Place = 'inventory' | 'sale' | 'withdrawing' | 'held' | 'gone';
+/**
+ * Where an asset is: the owner's inventory (state 0), on sale (1), in a withdrawal, off the service,
+ * or in the pool of a giveaway its owner created (reserved, negative).
+ */
+export type Place = 'inventory' | 'sale' | 'withdrawing' | 'held' | 'gone' | 'giveaway';
 
 export interface AssetModel {
   assetId: string;
@@ -41,6 +44,14 @@ export interface PlatformAsset {
   offered?: number;
 }
 
+/** A giveaway of the run: its creator's pooled asset and who joined it. */
+export interface GiveawayModel {
+  url: string;
+  creator: number;
+  assetId: string;
+  entrants: number[];
+}
+
 export interface Model {
   items: number[];
   assets: AssetModel[];
@@ -51,6 +62,11 @@ export interface Model {
   carts: { assetId: string; price: number }[][];
   /** Cart rows their owner removed (removing one again must be refused). */
   removedRows: { owner: number; cartId: number }[];
+  /** Deposit trades sent in the run, by the ID `POST /deposit/trade` answered. */
+  deposits: { owner: number; id: number }[];
+  giveaways: GiveawayModel[];
+  /** Per user: when (the model's clock) they last created a giveaway (one per hour). */
+  lastGiveaway: (number | undefined)[];
   /** Support tickets opened in the run (one per user at most). */
   tickets: { owner: number; id: number }[];
   /** Per user: balance plus reservations (what the user owns in money on the service). */
@@ -149,6 +165,9 @@ export async function setUp(real: Real): Promise<Model> {
     cashouts: [],
     carts: OPENING_BALANCES.map(() => []),
     removedRows: [],
+    deposits: [],
+    giveaways: [],
+    lastGiveaway: OPENING_BALANCES.map(() => undefined),
     tickets: [],
     wealth: [...OPENING_BALANCES],
     putIn: OPENING_BALANCES.reduce((a, b) => a + b, 0),

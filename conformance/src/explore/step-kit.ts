@@ -1,6 +1,7 @@
 // What the steps share: the answer check, picking by index, the seed's matching and sale.
 import fc from 'fast-check';
 import { notImplementedReason } from '../kit/not-implemented.ts';
+import { messageText } from '../oracle/contract.ts';
 import { type ExplorerCall, received, Violation } from './client.ts';
 import {
   type AssetModel,
@@ -53,7 +54,7 @@ export const ANSWER = 'the answer is the one the seed rules give';
 /** Fails unless the answer's status (and message, if given) is one of `allowed`. */
 export function expectAnswer(x: ExplorerCall, allowed: { status: number; message?: string }[], why: string): void {
   const hit = allowed.some(
-    (a) => a.status === x.status && (a.message === undefined || a.message === (x.message as string)),
+    (a) => a.status === x.status && (a.message === undefined || a.message === messageText(x.message)),
   );
   if (!hit) {
     const want = allowed.map((a) => `${a.status}${a.message ? ` "${a.message}"` : ''}`).join(' or ');
@@ -103,3 +104,53 @@ export function sell(m: Model, asset: AssetModel, buyer: number, price: number, 
   Object.assign(asset, { owner: buyer, place: 'inventory', price: undefined });
   m.sales += 1;
 }
+
+/** A user other than `u`, picked by `k`. */
+export const other = (u: number, k: number | string | undefined): number =>
+  (u + 1 + (Number(k ?? 0) % (USERS - 1))) % USERS;
+
+/** Assets held (in the inventory or on sale) by users other than `u`. */
+const theirs = (m: Model, u: number): AssetModel[] =>
+  m.assets.filter((a) => a.owner !== u && (a.place === 'inventory' || a.place === 'sale'));
+
+/** Sends `u`'s request, which must be refused (300) with one of `messages`; a 404: not implemented. */
+export async function refused(
+  m: Model,
+  r: Real,
+  u: number,
+  request: { method?: 'GET' | 'POST'; path: string; json?: unknown },
+  messages: string[],
+  why: string,
+): Promise<void> {
+  const x = await r.api.send('step', request.method ?? 'POST', request.path, { json: request.json, ...as(r, u) });
+  if (notImplemented(m, x)) return;
+  expectAnswer(
+    x,
+    messages.map((message) => ({ status: 300, message })),
+    `${why}: refused, nothing changes`,
+  );
+}
+
+/**
+ * A step of a user on an asset another user holds (arguments `user`, `asset` and `more`), which
+ * must be refused with one of the `messages` that `send` gives with its request.
+ */
+export const onTheirAsset = (
+  operation: string,
+  more: Record<string, fc.Arbitrary<number | string>>,
+  send: (
+    u: number,
+    asset: AssetModel,
+    a: Args,
+    m: Model,
+  ) => { request: { method?: 'GET' | 'POST'; path: string; json?: unknown }; messages: string[]; why: string },
+): StepKind => ({
+  needs: [operation],
+  args: fc.record({ user, asset: choice, ...more }),
+  check: (m, a) => theirs(m, Number(a.user)).length > 0,
+  run: (m, r, a) => {
+    const u = Number(a.user);
+    const { request, messages, why } = send(u, pick(theirs(m, u), a.asset)!, a, m);
+    return refused(m, r, u, request, messages, why);
+  },
+});

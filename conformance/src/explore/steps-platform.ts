@@ -46,6 +46,7 @@ export const PLATFORM_STEPS: Record<string, StepKind> = {
       if (notImplemented(m, x)) return;
       expectAnswer(x, [{ status: 200 }], `user ${u + 1} deposits platform asset ${fresh.assetId} at ${price}`);
       fresh.offered = price;
+      m.deposits.push({ owner: u, id: Number(x.body.content.id) });
     },
   },
   settleDeposit: {

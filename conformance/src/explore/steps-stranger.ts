@@ -1,11 +1,12 @@
 // The steps a stranger would try: one user with another user's identifiers (assets, buy orders,
-// cart rows, cashouts, sessions), inputs the seed refuses, and steps repeated after they completed.
-// Each must be refused with the documented answer (seed, "Messages by endpoint"; the document where
-// it names the message) and change nothing: none of them touches the model, so the invariants read
-// after the step prove that nothing moved.
+// cart rows, cashouts, sessions, tickets, deposit trades; a giveaway's are in steps-giveaways.ts),
+// inputs the seed refuses, and steps repeated after they completed. Each must be refused with the
+// documented answer (seed, "Messages by endpoint"; the document where it names the message) and
+// change nothing: none of them touches the model, so the invariants read after the step prove that
+// nothing moved.
 import fc from 'fast-check';
 import { Violation } from './client.ts';
-import { type AssetModel, type Model, type Real, USERS } from './model.ts';
+import type { Model } from './model.ts';
 import {
   as,
   cashoutRefusals,
@@ -13,75 +14,33 @@ import {
   expectAnswer,
   held,
   notImplemented,
+  onTheirAsset,
+  other,
   pick,
+  refused,
   type StepKind,
   user,
 } from './step-kit.ts';
-
-/** A user other than `u`, picked by `k`. */
-const other = (u: number, k: number | string | undefined): number => (u + 1 + (Number(k ?? 0) % (USERS - 1))) % USERS;
-
-/** Assets held (in the inventory or on sale) by users other than `u`. */
-const theirs = (m: Model, u: number): AssetModel[] =>
-  m.assets.filter((a) => a.owner !== u && (a.place === 'inventory' || a.place === 'sale'));
-
-/** Sends `u`'s request, which must be refused (300) with one of `messages`; a 404: not implemented. */
-async function refused(
-  m: Model,
-  r: Real,
-  u: number,
-  request: { method?: 'GET' | 'POST'; path: string; json?: unknown },
-  messages: string[],
-  why: string,
-): Promise<void> {
-  const x = await r.api.send('step', request.method ?? 'POST', request.path, { json: request.json, ...as(r, u) });
-  if (notImplemented(m, x)) return;
-  expectAnswer(
-    x,
-    messages.map((message) => ({ status: 300, message })),
-    `${why}: refused, nothing changes`,
-  );
-}
 
 const SESSIONS = 'a logged-in user lists their sessions';
 const ISOLATION = "no user sees another's records";
 
 /** Steps with another user's identifiers. */
 const THEIRS: Record<string, StepKind> = {
-  withdrawTheirs: {
-    needs: ['POST /inventory/withdraw'],
-    args: fc.record({ user, asset: choice }),
-    check: (m, a) => theirs(m, Number(a.user)).length > 0,
-    run: async (m, r, a) => {
-      const u = Number(a.user);
-      const asset = pick(theirs(m, u), a.asset)!;
-      await refused(
-        m,
-        r,
-        u,
-        { path: '/inventory/withdraw', json: { ids: asset.assetId } },
-        ['Items not found'],
-        `user ${u + 1} withdraws asset ${asset.assetId} of user ${asset.owner + 1}`,
-      );
-    },
-  },
-  priceTheirs: {
-    needs: ['POST /inventory/price'],
-    args: fc.record({ user, asset: choice, price: fc.integer({ min: 100, max: 4_000 }) }),
-    check: (m, a) => theirs(m, Number(a.user)).length > 0,
-    run: async (m, r, a) => {
-      const u = Number(a.user);
-      const asset = pick(theirs(m, u), a.asset)!;
-      await refused(
-        m,
-        r,
-        u,
-        { path: '/inventory/price', json: { ids: asset.assetId, price: Number(a.price) } },
-        ['Item not found or not owned'],
-        `user ${u + 1} prices asset ${asset.assetId} of user ${asset.owner + 1}`,
-      );
-    },
-  },
+  withdrawTheirs: onTheirAsset('POST /inventory/withdraw', {}, (u, asset) => ({
+    request: { path: '/inventory/withdraw', json: { ids: asset.assetId } },
+    messages: ['Items not found'],
+    why: `user ${u + 1} withdraws asset ${asset.assetId} of user ${asset.owner + 1}`,
+  })),
+  priceTheirs: onTheirAsset(
+    'POST /inventory/price',
+    { price: fc.integer({ min: 100, max: 4_000 }) },
+    (u, asset, a) => ({
+      request: { path: '/inventory/price', json: { ids: asset.assetId, price: Number(a.price) } },
+      messages: ['Item not found or not owned'],
+      why: `user ${u + 1} prices asset ${asset.assetId} of user ${asset.owner + 1}`,
+    }),
+  ),
   // The caller has no buy order on the item (another user may): removed already, filled, or never placed.
   removeNoOrder: {
     needs: ['POST /item/buyorder/remove'],
@@ -193,6 +152,27 @@ const THEIRS: Record<string, StepKind> = {
         { path: '/cashout/cancel', json: { cashoutId: c.id } },
         ['Cashout not found'],
         `user ${u + 1} cancels cashout ${c.id} (${c.status}) of user ${c.owner + 1}`,
+      );
+    },
+  },
+  // A status read changes nothing: what matters is that it shows nothing of another user's trade.
+  depositStatusTheirs: {
+    needs: ['GET /deposit/tradeStatus/{tradeid}'],
+    args: fc.record({ user, deposit: choice }),
+    check: (m, a) => m.deposits.some((d) => d.owner !== Number(a.user)),
+    run: async (m, r, a) => {
+      const u = Number(a.user);
+      const d = pick(
+        m.deposits.filter((d) => d.owner !== u),
+        a.deposit,
+      )!;
+      await refused(
+        m,
+        r,
+        u,
+        { method: 'GET', path: `/deposit/tradeStatus/${d.id}` },
+        ['Deposit trade belongs to another user'],
+        `user ${u + 1} reads the status of deposit trade ${d.id} of user ${d.owner + 1}`,
       );
     },
   },

@@ -32,6 +32,7 @@ import {
   sell,
   user,
 } from './step-kit.ts';
+import { GIVEAWAY_STEPS } from './steps-giveaways.ts';
 import { PLATFORM_STEPS } from './steps-platform.ts';
 import { STRANGER_STEPS } from './steps-stranger.ts';
 
@@ -42,6 +43,7 @@ const MAX_ADVANCE = 20 * DAY; // JWTs live about 31 days (seed, JWT claims): a r
 export const STEPS: Record<string, StepKind> = {
   ...PLATFORM_STEPS,
   ...STRANGER_STEPS,
+  ...GIVEAWAY_STEPS,
   deposit: {
     needs: ['POST /test_helpers/assets'],
     args: fc.record({ user, item: choice }),

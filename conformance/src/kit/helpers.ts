@@ -52,6 +52,9 @@ export const helpers = {
     return (await helper<{ now: number }>('POST', '/clock', { set: at })).now;
   },
   geoip: (ip: string, country: string) => helper('POST', '/geoip', { ip, country }),
+  /** An unread alert or payment review for a user (our extension: no public route makes one on demand). */
+  notification: (body: Schemas['NotificationRequest']) =>
+    helper<{ id: number; platformId: string; kind: string }>('POST', '/notifications', body),
   /** What the outside world was sent, oldest first (e-mails with their `data.code`, notices). */
   outbox: async (channel: Schemas['OutboxMessage']['channel'], to?: string) => {
     const query = new URLSearchParams(to === undefined ? { channel } : { channel, to });

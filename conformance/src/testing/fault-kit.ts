@@ -83,6 +83,27 @@ export const rewriteContent =
     if (content !== null && typeof content === 'object') fn(content, x, memory);
   };
 
+/**
+ * What a test helper answered, remembered by the proxy: `entry` turns each successful answer of the
+ * helper at `path` (its content and the body sent) into a key and a value, kept in a map of the
+ * proxy's memory under `name` until a reset empties it (the records it describes are gone then).
+ * The call returns the map, for the fault's rewrite to read (or to add what public reads show).
+ */
+export const helperAnswers =
+  (
+    name: string,
+    path: string | RegExp,
+    entry: (content: Json, sent: Json, x: ProxiedExchange) => [string, string] | undefined,
+  ) =>
+  (x: ProxiedExchange, memory: Memory): Map<string, string> => {
+    const seen = map(memory, name);
+    if (x.path === '/test_helpers/reset' && x.status === 200) seen.clear();
+    const matches = typeof path === 'string' ? x.path === path : path.test(x.path);
+    const kept = matches && x.status === 200 ? entry(x.body?.content, x.requestBody ?? {}, x) : undefined;
+    if (kept) seen.set(...kept);
+    return seen;
+  };
+
 /** A list's order newest created first: what an implementation sorting by creation answers. */
 export const newestCreatedFirst = (a: Json, b: Json): number => Number(b.created) - Number(a.created);
 

@@ -9,6 +9,7 @@ import {
   clockNow,
   type Fault,
   graphsPeriodAs,
+  helperAnswers,
   type Json,
   map,
   newestCreatedFirst,
@@ -31,6 +32,17 @@ function limited(limit: number, window: number, start: number, now: number) {
   };
 }
 
+/** The items the test helpers created, by slug (slug -> ID). */
+const itemSlugs = helperAnswers('slugs', '/test_helpers/items', (item) =>
+  item?.url !== undefined ? [String(item.url), String(item.id)] : undefined,
+);
+
+/** The buy orders the test helpers placed, by item, price and owner (one per user and item). */
+const helperOrders = helperAnswers('orders', '/test_helpers/buyorders', (_, sent) => [
+  `${sent.itemId} ${sent.price} ${sent.owner}`,
+  String(sent.amount),
+]);
+
 export const MEANING_FAULTS: Record<string, Fault> = {
   'cashout-total-counts-open': {
     kind: 'meaning',
@@ -48,16 +60,12 @@ export const MEANING_FAULTS: Record<string, Fault> = {
     description: 'GET /instantsell/{game} counts the buy orders at the best bid instead of the units they want',
     grep: 'lists the asset at the highest bid with the quantity wanted at it',
     response: (x, memory) => {
-      // The buy orders the test helpers placed, by item and price (the proxy sees no other way).
-      const orders = map(memory, 'orders');
-      if (x.path === '/test_helpers/buyorders' && x.status === 200) {
-        const key = `${x.requestBody?.itemId} ${x.requestBody?.price}`;
-        orders.set(key, String(Number(orders.get(key) ?? 0) + 1));
-      }
+      // The buy orders the test helpers placed (the proxy sees no other way), counted at the bid.
+      const orders = [...helperOrders(x, memory).keys()];
       const rows = /^\/instantsell\/\d+$/.test(x.path) ? x.body?.content?.informations?.rows : undefined;
       if (Array.isArray(rows))
         for (const row of rows) {
-          const count = Number(orders.get(`${row.item_id} ${row.instantPrice}`) ?? 0);
+          const count = orders.filter((key) => key.startsWith(`${row.item_id} ${row.instantPrice} `)).length;
           if (count) row.buyOrderCount = count;
         }
     },
@@ -95,8 +103,7 @@ export const MEANING_FAULTS: Record<string, Fault> = {
       if (id) r.url.pathname = `/item/details/${id}`;
     },
     response: (x, memory) => {
-      const item = x.path === '/test_helpers/items' && x.status === 200 ? x.body?.content : undefined;
-      if (item?.url !== undefined) map(memory, 'slugs').set(String(item.url), String(item.id));
+      itemSlugs(x, memory);
     },
   },
   'support-list-by-creation': {
@@ -162,5 +169,39 @@ export const MEANING_FAULTS: Record<string, Fault> = {
       fairness.winnerIndex = index;
       data.giveaway.winner = { ...data.giveaway.winner, platformId: byJoin[index].platformId };
     },
+  },
+  'last-sale-net-of-fee': {
+    kind: 'meaning',
+    description:
+      "GET /item/pricing/{item} and /bulk show the last sale's price net of the 5 % seller fee (what the seller got), not the price it sold at",
+    grep: 'show the later sale, gross, at its time',
+    response: rewriteContent(/^\/item\/pricing\/[^/]+$/, (content) => {
+      for (const row of Array.isArray(content.items) ? content.items : [content]) {
+        const last = row?.pricing?.last_sale;
+        if (typeof last?.price === 'number') last.price = Math.floor((last.price * 95) / 100);
+      }
+    }),
+  },
+  'pricing-updated-at-answer': {
+    kind: 'meaning',
+    description:
+      'GET /item/pricing/{item} served from the cache shows last_updated as the time of the answer, not the time the row was computed',
+    grep: 'show the later sale, gross, at its time',
+    response: (x, memory) => {
+      const now = clockNow(x, memory);
+      const content = /^\/item\/pricing\/\d+$/.test(x.path) ? x.body?.content : undefined;
+      if (content?.cached !== true || !Number.isFinite(now)) return;
+      content.last_updated = new Date(now * 1000).toISOString().slice(0, 19).replace('T', ' ');
+    },
+  },
+  'buyorder-rows-without-item-extras': {
+    kind: 'meaning',
+    description:
+      "GET /user/getBuyorder joins only some item fields: hero, weapon and featured are their empty defaults instead of the item's",
+    grep: 'differ in every Item field',
+    response: rewriteContent('/user/getBuyorder', (page) => {
+      for (const row of Array.isArray(page.values) ? page.values : [])
+        Object.assign(row, { hero: null, weapon: '', featured: 0 });
+    }),
   },
 };

@@ -8,6 +8,7 @@ import {
   clockNow,
   type Fault,
   graphsPeriodAs,
+  helperAnswers,
   type Json,
   type Memory,
   map,
@@ -23,13 +24,17 @@ import { MEANING_FAULTS } from './faults-meaning.ts';
 
 export type { Fault } from './fault-kit.ts';
 
-/** The states of the assets the test helpers created, as far as the proxy saw them (asset ID -> state). */
-function assetStates(x: ProxiedExchange, memory: Memory): Map<string, string> {
-  const states = map(memory, 'states');
-  if (x.path === '/test_helpers/assets' && x.status === 200)
-    states.set(String(x.body?.content?.assetId), String(x.body?.content?.state));
-  return states;
-}
+/** The states of the assets the test helpers created (asset ID -> state). */
+const assetStates = helperAnswers('states', '/test_helpers/assets', (asset) => [
+  String(asset?.assetId),
+  String(asset?.state),
+]);
+
+/** The last outcome the payments helper gave each cashout (cashout ID -> outcome). */
+const paymentOutcomes = helperAnswers('payments', /^\/test_helpers\/payments\/\d+$/, (_, sent, x) => [
+  x.path.slice('/test_helpers/payments/'.length),
+  String(sent.outcome),
+]);
 
 /** The statuses of the trades the trade lists showed the proxy (trade ID -> status). */
 function tradeStatuses(x: ProxiedExchange, memory: Memory): Map<string, string> {
@@ -38,6 +43,11 @@ function tradeStatuses(x: ProxiedExchange, memory: Memory): Map<string, string> 
     for (const t of x.body.content.trades) statuses.set(String(t.id), String(t.status));
   return statuses;
 }
+
+/** The assets the test helpers created with a trade hold (asset ID -> its end). */
+const heldAssets = helperAnswers('held', '/test_helpers/assets', (asset, sent) =>
+  sent.tradeHoldUntil ? [String(asset?.assetId), String(sent.tradeHoldUntil)] : undefined,
+);
 
 /** The response rewrite of an implementation listing `field` of `path`'s content in reverse. */
 const reversed = (path: string, field: string) =>
@@ -97,6 +107,12 @@ function shiftBalance(x: ProxiedExchange, memory: Memory, user?: string, cents =
     x.body.content.balance += Number(extra.get(x.user));
 }
 
+/** What the buy orders the helper placed reserve (owner and item -> cents). */
+const helperReservations = helperAnswers('reserved', '/test_helpers/buyorders', (_, sent) => [
+  `${sent.owner} ${sent.itemId}`,
+  String(Number(sent.price) * Number(sent.amount)),
+]);
+
 const isAdminPath = (path: string) => path.startsWith('/admin/') || path.startsWith('/giveaways/deleteComment/');
 
 /** The cashout's answer with its fee (2% for provider_a, 1.5% otherwise) rounded by `round`, not up. */
@@ -105,6 +121,48 @@ const cashoutFeeRounded = (round: (fee: number) => number) =>
     if (typeof result.fee === 'number' && typeof result.amount === 'number')
       result.fee = round((result.amount * (result.method === 'provider_a' ? 20 : 15)) / 1000);
   });
+
+/** Who holds each asset (asset ID -> platform ID): the helper's owner, then what inventory reads show. */
+const assetHolders = helperAnswers('holders', '/test_helpers/assets', (asset, sent) => [
+  String(asset?.assetId),
+  String(sent.owner),
+]);
+
+/** Each user's last session as the proxy saw it logged in (platform ID -> its headers). */
+function learnSessions(x: ProxiedExchange, memory: Memory): void {
+  const sessions = map(memory, 'sessions');
+  if (x.path === '/test_helpers/reset') sessions.clear();
+  const jwt = x.path === '/user/login' && x.status === 200 ? x.body?.content?.jwt : undefined;
+  const subject = typeof jwt === 'string' ? subjectOf(`Bearer ${jwt}`) : undefined;
+  if (!subject) return;
+  const ip = x.headers['x-forwarded-for'];
+  sessions.set(subject, JSON.stringify({ authorization: `Bearer ${jwt}`, ...(ip ? { 'x-forwarded-for': ip } : {}) }));
+}
+
+/** The sessions, and who holds each asset: the helper's owner, then what the inventory reads show. */
+function learnHolders(x: ProxiedExchange, memory: Memory): void {
+  learnSessions(x, memory);
+  const holders = assetHolders(x, memory);
+  if (
+    ['/inventory/onInventory', '/inventory/onSale'].includes(x.path) &&
+    x.user &&
+    Array.isArray(x.body?.content?.items)
+  )
+    for (const row of x.body.content.items) for (const id of String(row.ids).split(',')) holders.set(id, x.user);
+}
+
+/** Sends the request as `holder` (their last session) when the caller is someone else. */
+function sendAs(r: Outgoing, memory: Memory, holder: string): void {
+  const session = map(memory, 'sessions').get(holder);
+  if (session && holder !== subjectOf(r.headers.authorization)) Object.assign(r.headers, JSON.parse(session));
+}
+
+/** Sends the request as the one holder of every asset of `ids`, when there is one. */
+function sendAsHolder(r: Outgoing, memory: Memory, ids: string[]): void {
+  const holders = new Set(ids.map((id) => map(memory, 'holders').get(id.trim())));
+  const [holder] = holders;
+  if (holders.size === 1 && holder) sendAs(r, memory, holder);
+}
 
 export const FAULTS: Record<string, Fault> = {
   'wrong-message': {
@@ -356,18 +414,12 @@ export const FAULTS: Record<string, Fault> = {
     description: 'only a pending cashout counts as open: a processing one lets a new request and an unlink through',
     grep: 'pending, then processing',
     response: (x, memory) => {
-      const owners = map(memory, 'owners');
-      const processing = set(memory, 'processing');
+      const owners = map(memory, 'cashout owners');
+      const outcomes = paymentOutcomes(x, memory);
       if (x.path === '/cashout/process' && x.status === 200 && x.user)
         owners.set(String(x.body?.content?.cashoutId), x.user);
-      const report = /^\/test_helpers\/payments\/(\d+)$/.exec(x.path);
-      const owner = report ? owners.get(report[1]!) : undefined;
-      if (owner && x.status === 200) {
-        if (x.requestBody?.outcome === 'processing') processing.add(owner);
-        else processing.delete(owner);
-      }
-      const open = x.body?.content === 'Pending cashout exists';
-      if (open && x.user && processing.has(x.user)) {
+      const processing = [...outcomes].some(([id, outcome]) => outcome === 'processing' && owners.get(id) === x.user);
+      if (x.body?.content === 'Pending cashout exists' && x.user && processing) {
         x.status = 200;
         x.body = ok({ message: 'ok', status: 'pending' });
       }
@@ -447,9 +499,7 @@ export const FAULTS: Record<string, Fault> = {
     description: 'the 7-day trade hold refuses the pricing of held assets of every game, not only game 730',
     grep: 'the 730 one is refused and the 440 one is listed',
     response: (x, memory) => {
-      const held = set(memory, 'held');
-      if (x.path === '/test_helpers/assets' && x.status === 200 && x.requestBody?.tradeHoldUntil)
-        held.add(String(x.body?.content?.assetId));
+      const held = heldAssets(x, memory);
       const ids = String(x.requestBody?.ids ?? '').split(',');
       if (x.path === '/inventory/price' && x.status === 200 && ids.some((id) => held.has(id))) {
         x.status = 300;
@@ -728,16 +778,14 @@ export const FAULTS: Record<string, Fault> = {
       'GET /user/balance shows the balance gross of what open buy orders reserve (the document settles it as net)',
     grep: 'an order reserves value x amount|updating it swaps the reservation|sells into the oldest best bid',
     response: (x, memory) => {
-      // What each user's open orders reserve as the proxy saw them placed, updated and removed.
-      const reserved = map(memory, 'reserved');
+      // What each user's open orders reserve as the proxy saw them placed (by the helper too),
+      // updated and removed.
+      const reserved = helperReservations(x, memory);
       const b = x.requestBody ?? {};
-      if (x.path === '/test_helpers/reset') reserved.clear();
       if (x.status !== 200) return;
       if (['/item/buyorder', '/item/buyorder/update'].includes(x.path) && x.user)
         reserved.set(`${x.user} ${b.itemid}`, String(Number(b.value) * Number(b.amount)));
       if (x.path === '/item/buyorder/remove' && x.user) reserved.delete(`${x.user} ${b.itemid}`);
-      if (x.path === '/test_helpers/buyorders')
-        reserved.set(`${b.owner} ${b.itemId}`, String(Number(b.price) * Number(b.amount)));
       if (x.path === '/user/balance' && x.user && typeof x.body?.content?.balance === 'number')
         for (const [key, cents] of reserved) if (key.startsWith(`${x.user} `)) x.body.content.balance += Number(cents);
     },
@@ -748,44 +796,42 @@ export const FAULTS: Record<string, Fault> = {
     grep: 'oldest first, filtered by channel',
     response: reversed('/test_helpers/outbox', 'messages'),
   },
+  // Ownership: a record acted on for whoever asks. Played by sending the request as the record's
+  // holder (learnt from the helpers, the inventory reads and the deposits, sessions from the log-ins).
   'withdraw-others-asset': {
     kind: 'ownership',
     description: "POST /inventory/withdraw checks no owner: a user withdraws another user's asset",
     grep: 'an asset that is not mine',
-    // Played by sending the withdrawal as the asset's holder (the proxy learns holders from the
-    // assets helper and the inventory reads, sessions from the log-ins) when every ID is another's.
     request: (r, memory) => {
-      if (r.url.pathname !== '/inventory/withdraw' || typeof r.body?.ids !== 'string') return;
-      const holders = new Set(
-        String(r.body.ids)
-          .split(',')
-          .map((id) => map(memory, 'holders').get(id.trim())),
-      );
-      const [holder] = holders;
-      const session = holder && map(memory, 'sessions').get(holder);
-      if (holders.size === 1 && session && holder !== subjectOf(r.headers.authorization))
-        Object.assign(r.headers, JSON.parse(session));
+      if (r.url.pathname === '/inventory/withdraw' && typeof r.body?.ids === 'string')
+        sendAsHolder(r, memory, String(r.body.ids).split(','));
+    },
+    response: learnHolders,
+  },
+  'giveaway-pools-others-asset': {
+    kind: 'ownership',
+    description: "POST /giveaways/create checks no owner: a user pools another user's asset into a giveaway",
+    grep: 'each refusal carries the seed message and leaves the assets in the inventory',
+    request: (r, memory) => {
+      if (r.url.pathname === '/giveaways/create' && Array.isArray(r.body?.items))
+        sendAsHolder(r, memory, r.body.items.map(String));
+    },
+    response: learnHolders,
+  },
+  'deposit-status-others': {
+    kind: 'ownership',
+    description: "GET /deposit/tradeStatus/{tradeid} checks no owner: a user reads another user's deposit trade",
+    grep: 'answers the response types error, notFound and forbidden',
+    request: (r, memory) => {
+      const trade = /^\/deposit\/tradeStatus\/(\d+)$/.exec(r.url.pathname)?.[1];
+      const owner = trade && map(memory, 'deposits').get(trade);
+      if (owner) sendAs(r, memory, owner);
     },
     response: (x, memory) => {
-      const [holders, sessions] = [map(memory, 'holders'), map(memory, 'sessions')];
-      if (x.path === '/test_helpers/reset') for (const m of [holders, sessions]) m.clear();
-      if (x.path === '/test_helpers/assets' && x.status === 200)
-        holders.set(String(x.body?.content?.assetId), String(x.requestBody?.owner));
-      const jwt = x.path === '/user/login' && x.status === 200 ? x.body?.content?.jwt : undefined;
-      const subject = typeof jwt === 'string' ? subjectOf(`Bearer ${jwt}`) : undefined;
-      if (subject) {
-        const ip = x.headers['x-forwarded-for'];
-        sessions.set(
-          subject,
-          JSON.stringify({ authorization: `Bearer ${jwt}`, ...(ip ? { 'x-forwarded-for': ip } : {}) }),
-        );
-      }
-      if (
-        ['/inventory/onInventory', '/inventory/onSale'].includes(x.path) &&
-        x.user &&
-        Array.isArray(x.body?.content?.items)
-      )
-        for (const row of x.body.content.items) for (const id of String(row.ids).split(',')) holders.set(id, x.user);
+      learnSessions(x, memory);
+      const deposits = map(memory, 'deposits');
+      if (x.path === '/test_helpers/reset') deposits.clear();
+      if (x.path === '/deposit/trade' && x.status === 200 && x.user) deposits.set(String(x.body?.content?.id), x.user);
     },
   },
   'helper-asset-internal-shape': {
@@ -831,11 +877,9 @@ export const STATE_FAULTS: Record<string, Fault> = {
     description: "a sold asset stays in the seller's inventory as well as the buyer's",
     grep: 'sells at once',
     response: (x, memory) => {
-      const owners = map(memory, 'owners');
+      const owners = assetHolders(x, memory);
       const rows = map(memory, 'rows');
-      if (x.path === '/test_helpers/reset') for (const m of [owners, rows]) m.clear();
-      if (x.path === '/test_helpers/assets' && x.status === 200)
-        owners.set(String(x.body?.content?.assetId), String(x.requestBody?.owner));
+      if (x.path === '/test_helpers/reset') rows.clear();
       if (x.path !== '/inventory/onInventory' || !x.user || !Array.isArray(x.body?.content?.items)) return;
       const items: Json[] = x.body.content.items;
       for (const row of items)
@@ -923,6 +967,9 @@ export async function startFaultyProxy(
     res.writeHead(x.status, x.responseHeaders);
     res.end(reply);
   });
+  // As the test harness's server: an idle keep-alive connection kept a minute, so that on a loaded
+  // machine the client's reuse of a socket never crosses Node's default 5 s close (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -81,27 +81,41 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
   const matcher = new RouteMatcher(operations.values());
   const callerOf = (res: Response): Caller | undefined => res.locals.caller;
 
-  async function admit(req: Request, res: Response, next: NextFunction): Promise<void> {
+  // Admission in the request's order. Each host's part may answer at once or later (a database
+  // lookup): a value that is there is used at once and only a promise is waited for, so a request
+  // nothing has to wait for takes no promise turn on its way in (an `await` takes one per step).
+  function admit(req: Request, res: Response, next: NextFunction): void {
     // The one match of the route: validation and dispatch use it (res.locals.route).
     const found = matcher.find(req.method, req.path);
     const op = found?.info;
     // A refusal here leaves the body unread, and its answer cuts it (guardBody).
-    if (!op || (options.implemented && !options.implemented(op))) return sendNotFound(res);
+    if (!op || (options.implemented && !options.implemented(op))) {
+      sendNotFound(res);
+      return;
+    }
     res.locals.operation = op;
     res.locals.route = found;
-    const caller = await options.identify(req, op);
-    if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
-    res.locals.caller = caller;
-    if (limits?.admit && !(await limits.admit(req, res, op, caller))) return;
-    if (options.count && !(await options.count(req, res, op, caller))) return;
-    // The body, read up to the operation's limit, then readied for validation.
+    settle(options.identify(req, op), next, (caller) => {
+      if (!permits(op.permission, caller)) return sendError(res, 'A', FORBIDDEN, 403);
+      res.locals.caller = caller;
+      settle(limits?.admit ? limits.admit(req, res, op, caller) : true, next, (withinLimits) => {
+        if (!withinLimits) return;
+        settle(options.count ? options.count(req, res, op, caller) : true, next, (counted) => {
+          if (counted) readAdmitted(req, res, next, op, caller);
+        });
+      });
+    });
+  }
+
+  /** Reads the body of an admitted request, up to the operation's limit, and readies it for validation. */
+  function readAdmitted(req: Request, res: Response, next: NextFunction, op: OperationInfo, caller?: Caller): void {
     const prepared = (error?: unknown) => {
       if (error) return next(error);
       prepareBody(req, op, document);
       if (!limits?.admitBody) return next();
-      Promise.resolve(limits.admitBody(req, res, op, caller)).then((admitted) => {
+      settle(limits.admitBody(req, res, op, caller), next, (admitted) => {
         if (admitted) next();
-      }, next);
+      });
     };
     const limit = op.bodyLimit === undefined ? undefined : (options.bodyLimit?.(op, caller) ?? op.bodyLimit);
     void readBody(limit, req, res, prepared);
@@ -130,14 +144,21 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
     },
     mount(app) {
       useRequestParsing(app);
-      app.use(admit);
-      app.use(documentValidators(document, options.validateResponses ?? false));
+      const validate = documentValidators(document, options.validateResponses ?? false);
       // After the schema's checks (their messages come first), the document's text rule.
-      app.use((req: Request, res: Response, next: NextFunction) => {
+      const textRule = (req: Request, res: Response, next: NextFunction) => {
         const refusal = unstorableTextMessage(req);
         if (refusal === undefined) return next();
         sendError(res, operationOf(res)?.envelope ?? 'A', refusal, 300);
-      });
+      };
+      // Admission, validation and the text rule in a row, as one layer: each Express layer costs
+      // every request a step of its router.
+      app.use((req: Request, res: Response, next: NextFunction) =>
+        admit(req, res, (admitError?: unknown) => {
+          if (admitError) return next(admitError);
+          validate(req, res, (invalid?: unknown) => (invalid ? next(invalid) : textRule(req, res, next)));
+        }),
+      );
     },
     refuseDocumented(err: unknown, req: Request, res: Response, next: NextFunction) {
       if (!answerRefused(err, req, res)) next(err);
@@ -148,4 +169,13 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
     },
   };
+}
+
+/**
+ * Continues with `value` at once when it is there, or once its promise settles (a rejection, or a
+ * failure of `then` after waiting, goes to `failed`; a synchronous throw reaches Express's layer).
+ */
+function settle<T>(value: T | Promise<T>, failed: (error: unknown) => void, then: (value: T) => void): void {
+  if (value instanceof Promise) value.then(then).catch(failed);
+  else then(value);
 }

@@ -77,4 +77,5 @@ export {
   requestErrorAnswer,
 } from './request-rules.ts';
 export { RouteMatcher } from './route-matcher.ts';
+export { settleUrlParseCheck } from './url-parse-check.ts';
 export { INVALID_BODY, type ValidationIssue, validationMessage } from './validation-message.ts';

@@ -116,25 +116,43 @@ export class OperationLimits<Caller> implements ApiLimits<Caller> {
   }
 
   /** Before the body is read: the general limit and the rules keyed by IP or user. False: 429 answered. */
-  async admit(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): Promise<boolean> {
+  admit(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean> {
     const counted = caller === undefined ? undefined : this.#counted(caller);
+    const rules = this.#plan(op).admit;
+    // Nothing to count (an anonymous read of an operation without rules): nothing to wait for.
+    if (!counted?.general && rules.length === 0) return true;
+    return this.#admitCounted(req, res, op, counted, rules);
+  }
+
+  async #admitCounted(
+    req: Request,
+    res: Response,
+    op: OperationInfo,
+    counted: Counted | undefined,
+    rules: Counting[],
+  ): Promise<boolean> {
     if (counted?.general) {
       const key = `general:${counted.user}:${op.method} ${op.path}`;
       const verdict = await this.limiter.hit(key, GENERAL_LIMIT.limit, GENERAL_LIMIT.window);
       if (!verdict.allowed) return refuse(res, verdict);
     }
-    return this.#check(this.#plan(op).admit, req, res, counted);
+    return this.#check(rules, req, res, counted);
   }
 
   /** Once the body is read, before it is validated: the rules keyed by API key. False: 429 answered. */
-  admitBody(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): Promise<boolean> {
-    return this.#check(this.#plan(op).body, req, res, caller === undefined ? undefined : this.#counted(caller));
+  admitBody(req: Request, res: Response, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean> {
+    const rules = this.#plan(op).body;
+    if (rules.length === 0) return true;
+    return this.#check(rules, req, res, caller === undefined ? undefined : this.#counted(caller));
   }
 
   /** Before the handler: counts the rules beyond which the cached answer is served; true when beyond one. */
-  async servesCached(req: Request, op: OperationInfo, caller: Caller | undefined): Promise<boolean> {
+  servesCached(req: Request, op: OperationInfo, caller: Caller | undefined): boolean | Promise<boolean> {
     const rules = this.#plan(op).cached;
-    if (rules.length === 0) return false;
+    return rules.length === 0 ? false : this.#countCached(req, rules, caller);
+  }
+
+  async #countCached(req: Request, rules: Counting[], caller: Caller | undefined): Promise<boolean> {
     const counted = caller === undefined ? undefined : this.#counted(caller);
     let beyond = false;
     for (const { rule, counting, prefix } of rules) {

@@ -34,15 +34,22 @@ interface ValidatorContext {
   serial: number;
 }
 
-/** The validator instance `middleware()` last built, with the method that builds its metadata step. */
+/**
+ * The validator instance `middleware()` last built, with the methods that build its steps' inner
+ * middlewares once its document is loaded.
+ */
 interface Validator {
   metadataMiddleware(context: ValidatorContext, responseApiDoc: Json): RequestHandler;
+  requestValidationMiddleware(apiDoc: Json): RequestHandler;
+  responseValidationMiddleware(apiDoc: Json, serial: number): RequestHandler;
 }
 
 /**
  * Steps of the validator that do nothing here, each a promise turn per request: the security check
  * (off: the gate checks permissions) and the path parameters of Express routes (`app.param`: no
- * route of the API is an Express route, the gate's match gives them).
+ * route of the API is an Express route, the gate's match gives them). The multipart step is not
+ * built at all (`fileUploader: false`): the gate's body reader refuses a multipart body (415,
+ * `Invalid request body`) before it could reach the validator, and no operation takes one.
  */
 const UNUSED_STEPS = new Set(['securityMiddleware', 'pathParamsMiddleware']);
 
@@ -70,16 +77,41 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
       validateResponses,
       validateSecurity: false,
       validateFormats: true,
+      fileUploader: false,
     }) as unknown as RequestHandler[]
   ).filter((step) => !UNUSED_STEPS.has(step.name));
-  // The instance just built (index.js keeps it as `middleware._oav`): its metadata step is built
-  // lazily, on the first request, from this method.
+  // The instance just built (index.js keeps it as `middleware._oav`). Each of its steps waits for
+  // the loaded document (a promise turn per step and request) and builds its inner middleware on
+  // the first request; the builders are wrapped here to keep what they build, and once every inner
+  // middleware is there the steps are skipped for them: the same checks, called in a row.
   const validator = (OpenApiValidator.middleware as unknown as { _oav: Validator })._oav;
-  validator.metadataMiddleware = matchedMetadata;
+  const inner: { metadata?: RequestHandler; request?: RequestHandler; response?: RequestHandler } = {};
+  validator.metadataMiddleware = (context, responseApiDoc) => {
+    inner.metadata = matchedMetadata(context, responseApiDoc);
+    return inner.metadata;
+  };
+  const buildRequest = validator.requestValidationMiddleware.bind(validator);
+  validator.requestValidationMiddleware = (apiDoc) => {
+    inner.request = buildRequest(apiDoc);
+    return inner.request;
+  };
+  const buildResponse = validator.responseValidationMiddleware.bind(validator);
+  validator.responseValidationMiddleware = (apiDoc, serial) => {
+    inner.response = buildResponse(apiDoc, serial);
+    return inner.response;
+  };
+  let direct: RequestHandler[] | undefined;
+  const ready = (): RequestHandler[] | undefined => {
+    const { metadata, request, response } = inner;
+    if (metadata && request && (response || !validateResponses))
+      direct = response ? [metadata, request, response] : [metadata, request];
+    return direct;
+  };
   return (req: Request, res: Response, next: NextFunction) => {
+    const chain = direct ?? ready() ?? steps;
     let i = 0;
     const step = (error?: unknown): void => {
-      const handler = steps[i++];
+      const handler = chain[i++];
       if (error || !handler) {
         next(error);
         return;
@@ -108,9 +140,19 @@ function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): Reque
     const names = [...route.openApiRoute.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
     routes.set(`${route.method.toUpperCase()} ${route.openApiRoute}`, { route, names });
   }
+  // Each operation's route, found once (the key is a string built per lookup).
+  const byOperation = new WeakMap<OperationInfo, { route: ValidatorRoute; names: string[] } | null>();
+  const routeOf = (op: OperationInfo) => {
+    let found = byOperation.get(op);
+    if (found === undefined) {
+      found = routes.get(`${op.method} ${op.path}`) ?? null;
+      byOperation.set(op, found);
+    }
+    return found;
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     const op: OperationInfo | undefined = res.locals.operation;
-    const found = op && routes.get(`${op.method} ${op.path}`);
+    const found = op && routeOf(op);
     if (!op || !found) return next(); // no operation of this document: nothing to validate
     const pathParams: Record<string, string> = {};
     if (found.names.length > 0) {

@@ -6,7 +6,13 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type OnPurposeOptions, type ProtocolTimeouts, protocolServer, readDocument } from '@marketplace/contract';
+import {
+  type OnPurposeOptions,
+  type ProtocolTimeouts,
+  protocolServer,
+  readDocument,
+  settleUrlParseCheck,
+} from '@marketplace/contract';
 import { AnswerCache } from './answer-cache.ts';
 import { locateDocument } from './document.ts';
 import { createFront } from './front.ts';
@@ -44,6 +50,7 @@ export async function startMock({
   requestTimeout,
   headersTimeout,
 }: MockOptions = {}): Promise<MockServer> {
+  settleUrlParseCheck(); // the request validator's per-request `url.parse` (the contract's url-parse-check.ts)
   const parsed = readDocument(document);
   const prism = await startPrism({ document, dynamic });
   // Dynamic answers vary per request: only example answers are kept for reuse.

@@ -9,6 +9,7 @@ import {
   type ProtocolTimeouts,
   protocolServer,
   readDocument,
+  settleUrlParseCheck,
 } from '@marketplace/contract';
 import express from 'express';
 import pino from 'pino';
@@ -81,6 +82,7 @@ export async function composeServer({
   gone,
   connections,
 }: ServerOptions) {
+  settleUrlParseCheck(); // the request validator's per-request `url.parse` (the contract's url-parse-check.ts)
   const choice = backendChoice(config.db, { poolSize: config.pgPool, store: storeOptions, schema, connections });
   const backend = await openBackend(choice, {
     'jwt-secret': config.jwtSecret,

@@ -1584,7 +1584,9 @@ export interface paths {
          *     payment alert ID" without naming it, and does not show the response: this document settles on
          *     the body field `id`, the content `{message: 'Payment alert closed'}`, and the messages
          *     `Missing required parameter: id` and `Payment alert not found` (unknown alert or another
-         *     user's).
+         *     user's). A payment alert is one entry of the caller's payment reviews (`paymentReviews` of
+         *     `GET /user/notifications`, variant 1), named by its `id`: closing it marks that entry read and
+         *     no other, where `POST /user/closePaymentReviews` marks them all read.
          */
         post: operations["postUserClosePaymentAlert"];
         delete?: never;
@@ -4373,7 +4375,7 @@ export interface components {
             platformId: string;
             /** @description Balance in cents of US dollars. */
             balance: number;
-            /** @description The registered payment e-mail. */
+            /** @description The registered payment e-mail: the e-mail the most recently linked payment method pays to (`POST /cashout/link`; a method linked by other means pays to the account's e-mail), empty when no method is linked (the seed names the field only; which e-mail is this document's design). */
             walletmail: string;
             /** @description The trade offer URL (see `POST /user/setTradeUrl`). */
             tradeurl: string;

@@ -145,6 +145,18 @@ export const testHelperIndex = {
       ]
     }
   },
+  "/test_helpers/notifications": {
+    "post": {
+      "operationId": "postTestHelpersNotifications",
+      "permission": "None",
+      "messages": [
+        "Invalid platformId parameter",
+        "Invalid kind parameter",
+        "Invalid message parameter",
+        "Unknown user"
+      ]
+    }
+  },
   "/test_helpers/totp": {
     "post": {
       "operationId": "postTestHelpersTotp",

@@ -15,6 +15,7 @@ import {
   TRADE_URL_PREFIX,
   updateShortUrl,
 } from './account.ts';
+import { linkMethod } from './cashouts.ts';
 import { ACCOUNT } from './messages.ts';
 import { addNotification, mailEvent } from './notify.ts';
 import type { User } from './state.ts';
@@ -34,6 +35,17 @@ describe('accountInfos', () => {
     expect(infos.since).toBe(String(s.now));
     const off = { ...user, twoFactorEnabled: false, emailNotifications: false } as User;
     expect(accountInfos(s.tx, off)).toMatchObject({ '2fa': 'false', notification: 0 });
+  });
+
+  it('shows as walletmail the e-mail of the method linked last, empty with none linked', () => {
+    const s = testState();
+    const user = s.user({ email: 'account@example.com' });
+    expect(accountInfos(s.tx, user).walletmail).toBe('');
+    linkMethod(s.tx, user.platformId, 'provider_b', 'b@example.com', s.now + 10);
+    linkMethod(s.tx, user.platformId, 'provider_a', 'a@example.com', s.now + 20);
+    expect(accountInfos(s.tx, s.tx.get('users', user.platformId)!).walletmail).toBe('a@example.com');
+    const helperLinked = s.user({ email: 'own@example.com', paymentMethods: ['provider_a'] });
+    expect(accountInfos(s.tx, helperLinked).walletmail).toBe('own@example.com');
   });
 });
 

@@ -4,11 +4,22 @@
 // names its operation's x-gaps); the messages are in messages.ts.
 import { createHash } from 'node:crypto';
 import type { Schema } from '@marketplace/types';
+import { linkedMethods } from './cashouts.ts';
 import { ACCOUNT } from './messages.ts';
 import type { Notification } from './records.ts';
 import type { User } from './state.ts';
 import { fail, ok, type Tx } from './tx.ts';
 import type { NotificationKind, PrivacySetting } from './users.ts';
+
+/**
+ * The payment e-mail of the method linked last (the document's User `walletmail`), '' when none is
+ * linked; of methods linked at one time, the later in the account's list.
+ */
+const walletmailOf = (user: User): string =>
+  linkedMethods(user).reduce<{ email: string; at: number }>(
+    (last, m) => (Number(m.linkedAt) >= last.at ? { email: m.email, at: Number(m.linkedAt) } : last),
+    { email: '', at: Number.NEGATIVE_INFINITY },
+  ).email;
 
 /** The caller's row of GET /user/infos (User schema). `message` is the unread message count. */
 export function accountInfos(tx: Tx, user: User): Schema<'User'> {
@@ -18,7 +29,7 @@ export function accountInfos(tx: Tx, user: User): Schema<'User'> {
   return {
     platformId: user.platformId,
     balance: user.balance,
-    walletmail: user.walletmail,
+    walletmail: walletmailOf(user),
     tradeurl: user.tradeurl,
     since: String(user.since),
     image: user.image,

@@ -43,7 +43,7 @@ export interface AppParts {
   deps: ServerDeps;
   routes: Routes;
   /** Extra routers mounted before the API (document, docs page, test helpers). */
-  before?: express.Router[];
+  before?: express.RequestHandler[];
   /**
    * Whether the world this app serves was deleted under it (a sandbox deleted through another
    * PostgreSQL instance, ADR 25): asked when a request fails unexpectedly (its store's tables are
@@ -57,7 +57,11 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
   const uploads = new Map<string, number>();
   return createApi<Caller, EdgeCtx>({
     document: deps.document,
-    identify: (req) => identify(deps, req.get('authorization'), req.ip ?? '', deps.clock.now()),
+    // A request without credentials (most public reads) has nobody to look up and nothing to wait for.
+    identify: (req) => {
+      const authorization = req.get('authorization');
+      return authorization === undefined ? undefined : identify(deps, authorization, req.ip ?? '', deps.clock.now());
+    },
     trustProxy: deps.config.trustProxy,
     before: [...ownSteps(deps), ...before],
     // A caller counts by its user; the general limit applies to API tokens (every token of the server's is one).
@@ -73,18 +77,18 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
     validateResponses: deps.config.testMode,
     dispatch: {
       handlers: routes,
-      async context(req, _res, op, params, caller, servesCached) {
+      context(req, _res, op, params, caller, servesCached) {
         const ctx = context(deps, req, op, params, caller, servesCached);
-        await doDueWork(ctx);
-        return ctx;
+        const due = doDueWork(ctx);
+        return due ? due.then(() => ctx) : ctx;
       },
       // What the handler wrote to the shared world (a computed price cached for 20 minutes) is
       // there for the next request on any instance before this one is answered. With the database
       // away, the handler's own commit is durable already: its answer stands, and the world's
       // writes stay pending for the next flush.
-      answered: async () => {
+      answered: () => {
         if (!deps.world.replicated) return;
-        await deps.world.flush().catch((error: unknown) => {
+        return deps.world.flush().catch((error: unknown) => {
           if (!isUnavailable(error)) throw error;
           deps.logger.warn({ err: error }, 'shared world writes kept for later: the database is away');
         });
@@ -197,7 +201,10 @@ function context(
     op,
     deps,
     now: deps.clock.now(),
-    ip: req.ip ?? '',
+    // Read when a handler asks (Express works it out from the proxy headers on each read).
+    get ip() {
+      return req.ip ?? '';
+    },
     caller,
     servesCached,
     body: req.body ?? {},

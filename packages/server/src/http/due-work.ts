@@ -6,6 +6,8 @@ import { anyDue, endDue } from '../domain/giveaways.ts';
 import { ok } from '../domain/tx.ts';
 import type { BaseCtx } from './context.ts';
 
-export async function doDueWork(ctx: Pick<BaseCtx, 'read' | 'run' | 'now'>): Promise<void> {
-  if (ctx.read((tx) => anyDue(tx, ctx.now))) await ctx.run((tx) => ok(endDue(tx, ctx.now)));
+/** Does the work that came due; a promise only when there was some (nothing to wait for otherwise). */
+export function doDueWork(ctx: Pick<BaseCtx, 'read' | 'run' | 'now'>): Promise<void> | undefined {
+  if (!ctx.read((tx) => anyDue(tx, ctx.now))) return undefined;
+  return ctx.run((tx) => ok(endDue(tx, ctx.now))).then(() => undefined);
 }

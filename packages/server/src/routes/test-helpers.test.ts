@@ -248,6 +248,40 @@ describe('POST /test_helpers/totp (ours)', () => {
   });
 });
 
+describe('POST /test_helpers/notifications (ours)', () => {
+  it('gives the user one unread entry of the kind, listed and counted, that closePaymentAlert closes by its id', async () => {
+    const { platformId, apiKey } = await t.user();
+    const [status, made] = await helper('POST', '/notifications', {
+      platformId,
+      kind: 'paymentReview',
+      message: 'Under review',
+    });
+    expect(status).toBe(200);
+    expect(made.content).toEqual({ id: expect.any(Number), platformId, kind: 'paymentReview' });
+    expect((await helper('POST', '/notifications', { platformId, kind: 'alert' }))[0]).toBe(200);
+    const jwt = await t.login(apiKey);
+    const read = async () =>
+      ((await t.api.GET('/user/notifications', t.auth(jwt))).data as { content: Record<string, unknown> }).content;
+    expect(await read()).toMatchObject({
+      paymentReviews: [{ id: made.content.id, message: 'Under review', read: false }],
+      paymentReviewsCount: 1,
+      alertCount: 1,
+    });
+    const closed = await t.api.POST('/user/closePaymentAlert', { ...t.auth(jwt), body: { id: made.content.id } });
+    expect(closed.response.status).toBe(200);
+    expect(await read()).toMatchObject({ paymentReviewsCount: 0, alertCount: 1 });
+  });
+
+  it.each([
+    [{ kind: 'alert' }, 'Invalid platformId parameter'],
+    [{ platformId: '76561198000000001' }, 'Invalid kind parameter'],
+    [{ platformId: '76561198000000001', kind: 'offer' }, 'Invalid kind parameter'],
+    [{ platformId: '76561198000000001', kind: 'alert' }, 'Unknown user'],
+  ])('refuses %j with 300 %s', async (body, message) => {
+    expect(await helper('POST', '/notifications', body)).toEqual(bad(message));
+  });
+});
+
 describe('POST /test_helpers/reset', () => {
   it('forgets users, the clock, GeoIP entries and rate-limit counters', async () => {
     const platformId = '76561198000000077';

@@ -11,6 +11,7 @@ import type { HelperId, TestHelperRequest, TestHelpers } from '@marketplace/type
 import express from 'express';
 import { placeOrder } from '../domain/buy-orders.ts';
 import { putAsset, putItem } from '../domain/catalog.ts';
+import { addNotification } from '../domain/notify.ts';
 import { populate } from '../domain/population.ts';
 import { emptyState } from '../domain/state.ts';
 import { totpAt } from '../domain/two-factor.ts';
@@ -139,6 +140,18 @@ function helperRoutes(deps: ServerDeps): TestHelpers {
     postTestHelpersTotp({ body }) {
       const now = deps.clock.now();
       return ok({ code: totpAt(body.secret, now), now });
+    },
+
+    // Ours (not in shared/test-helpers.md): an unread alert or payment review, since no public
+    // route makes a payment review on demand and the conformance suite pins what the counts and
+    // the close routes mean.
+    postTestHelpersNotifications({ body }) {
+      return run((tx) => {
+        if (!tx.get('users', body.platformId)) return fail('Unknown user');
+        const text = body.message ?? (body.kind === 'alert' ? 'Alert' : 'Your payment is under review.');
+        const n = addNotification(tx, body.platformId, body.kind, text, {}, deps.clock.now());
+        return ok({ id: n.id, platformId: n.user, kind: body.kind });
+      });
     },
   };
 }
