@@ -38,7 +38,7 @@ export async function send(
   const codings = (received['content-encoding'] ?? '').split(',').map((c) => c.trim().toLowerCase());
   if (!codings.some((c) => DECODE[c]))
     return { status: res.statusCode, headers: received, text: await res.body.text() };
-  let data = Buffer.from(await res.body.arrayBuffer());
+  let data: Buffer = Buffer.from(await res.body.arrayBuffer());
   for (const c of codings.reverse()) data = DECODE[c]?.(data) ?? data;
   return { status: res.statusCode, headers: received, text: data.toString('utf8') };
 }
