@@ -179,6 +179,22 @@ describe('the pieces', () => {
     expect(schemaAt({ type: 'object', additionalProperties: true }, '/anything')).toEqual({});
   });
 
+  it('tries each branch of a composition, so a name typed differently in another branch does not hide a path', () => {
+    // GET /user/notifications: `paymentReviews` is a list in one description and a count in the other.
+    const id = { type: 'integer', minimum: 1 };
+    const content = {
+      oneOf: [
+        { type: 'object', properties: { paymentReviews: { type: 'array', items: { properties: { id } } } } },
+        { type: 'object', properties: { paymentReviews: { type: 'integer' } } },
+      ],
+    };
+    const schema = { allOf: [{ properties: { err: { type: 'boolean' } } }, { properties: { content } }] };
+    expect(schemaAt(schema, '/content/paymentReviews/0/id')).toEqual(id);
+    expect(schemaAt(schema, '/content/paymentReviews')).toEqual(content.oneOf[0]!.properties.paymentReviews);
+    expect(schemaAt(schema, '/content/paymentReviews/0/other')).toBeUndefined();
+    expect(schemaAt({ oneOf: [{ type: 'integer' }] }, '/0')).toBeUndefined();
+  });
+
   it('takes path parameters and required identifier fields as identifiers, enums aside', () => {
     const d = {
       paths: {

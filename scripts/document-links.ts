@@ -34,25 +34,48 @@ export function expressionsIn(value: unknown): string[] {
   return [...value.matchAll(/\{(\$[^}]+)\}/g)].map((m) => m[1]!);
 }
 
-/** The schema at a JSON pointer inside a schema (array items for numbers, properties otherwise). */
+/**
+ * The schema at a JSON pointer inside a schema (array items for numbers, properties otherwise), or
+ * undefined. Each branch of a composition (`oneOf`, `anyOf`, `allOf`) is a reading of its own, tried
+ * in turn: `content/paymentReviews/0/id` goes through the branch where `paymentReviews` is a list,
+ * although another branch of the same `oneOf` has a `paymentReviews` count (`GET /user/notifications`).
+ */
 export function schemaAt(schema: Json, pointer: string): Json | undefined {
-  let at = schema;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    const branches = [at, ...['oneOf', 'anyOf', 'allOf'].flatMap((k) => at?.[k] ?? [])];
-    if (/^\d+$/.test(key) && schemaTypes(at).has('array'))
-      at = branches.map((b) => b?.prefixItems?.[Number(key)] ?? b?.items).find(Boolean);
-    else
-      at =
-        schemaProperties(at)[key] ??
-        branches
-          .map((b) => (typeof b?.additionalProperties === 'object' ? b.additionalProperties : undefined))
-          .find(Boolean) ??
-        // An open object (`additionalProperties: true`: the seed does not show its fields) holds anything.
-        (branches.some((b) => b?.additionalProperties === true) ? {} : undefined);
-    if (!at) return undefined;
+  const keys = pointer
+    .split('/')
+    .slice(1)
+    .map((raw) => raw.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return walk(schema, keys, 0);
+}
+
+/** Composition branches deeper than this are not followed (a recursive schema ends the walk). */
+const MAX_BRANCH_DEPTH = 10;
+
+function walk(at: Json, keys: string[], depth: number): Json | undefined {
+  if (keys.length === 0) return at;
+  if (!at || typeof at !== 'object' || depth > MAX_BRANCH_DEPTH) return undefined;
+  const [key, ...rest] = keys as [string, ...string[]];
+  for (const child of children(at, key)) {
+    const found = walk(child, rest, 0);
+    if (found) return found;
   }
-  return at;
+  for (const branch of ['oneOf', 'anyOf', 'allOf'].flatMap((k) => at[k] ?? [])) {
+    const found = walk(branch, keys, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The schemas a schema itself (not its branches) gives `key`: an item, a property, or an open object's value. */
+function children(at: Json, key: string): Json[] {
+  const out: Json[] = [];
+  if (/^\d+$/.test(key) && [at.type].flat().includes('array'))
+    out.push(at.prefixItems?.[Number(key)] ?? at.items ?? {});
+  out.push(at.properties?.[key]);
+  if (typeof at.additionalProperties === 'object') out.push(at.additionalProperties);
+  // An open object (`additionalProperties: true`: the seed does not show its fields) holds anything.
+  if (at.additionalProperties === true) out.push({});
+  return out.filter(Boolean);
 }
 
 const jsonBody = (op: Json): Json => op.requestBody?.content?.['application/json']?.schema;

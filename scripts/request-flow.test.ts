@@ -3,7 +3,8 @@
 // own parts (the reference server, the mock, the test helpers, the project the stub generator
 // writes) and none builds the frame again: a fix to the flow then reaches every host, a team's
 // project by a version bump. This reads the sources as text, the way the review that asked for it
-// counted the compositions (`git grep createGate|gate.guard|gate.mount|gate.refuse`).
+// counted the compositions (`git grep createGate|gate.guard|gate.mount|gate.refuse`; `mount` is
+// `admission` now).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const repo = resolve(import.meta.dirname, '..');
 /** The files allowed to compose: the flow itself, the gate it mounts and the validators the gate mounts. */
 const FLOW = ['packages/contract/src/api.ts', 'packages/contract/src/gate.ts', 'packages/contract/src/validators.ts'];
 /** What composing a pipeline looks like: building a gate, or mounting its pieces by hand. */
-const COMPOSING = /\bcreateGate\s*[<(]|\bgate\.(guard|mount|refuse|refuseDocumented)\b|\bdocumentValidators\s*\(/;
+const COMPOSING = /\bcreateGate\s*[<(]|\bgate\.(guard|admission|refuse|refuseDocumented)\b|\bdocumentValidators\s*\(/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

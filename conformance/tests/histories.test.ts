@@ -9,6 +9,7 @@ import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { postAs } from '../src/kit/user-calls.ts';
 import { balancePage, variantOf } from '../src/kit/variants.ts';
 import type { Json } from '../src/oracle/document.ts';
 
@@ -269,6 +270,41 @@ describe('GET /user/getBalanceHistory', () => {
       'GET /user/getBalanceHistory perpage',
       'GET /user/getBalanceHistory currentBalance',
     );
+  });
+
+  // The document's BalanceTransaction: "negative for debits (purchase, payment, cashout, fee),
+  // positive for credits". Which type records a reservation or its release is not said, nor whether
+  // they are recorded at all; whatever type an entry takes, its sign must be its type's side. A
+  // reservation written as a `refund`, or a release as a `payment`, reads as the wrong side.
+  it('Given a buy order placed, updated, filled once and removed, every entry of a debit type (purchase, payment, cashout, fee) is negative and every other entry positive [R-BALANCE-TRANSACTION, R-BALANCE-HISTORY, R-TRANS-BUYORDER-UPDATE, R-TRANS-BUYORDER-REMOVE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await imagedItem({ name: 'Sided Scarf', game: 440 });
+    const buyer = await session({ name: 'Sided Buyer', balance: OPENING });
+    const seller = await session({ name: 'Sided Seller' });
+    const placed = await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1000, amount: 2 });
+    assertThat(placed, placed.status === 200, 'an order of 2 at 1000 is placed');
+    const updated = await postAs(buyer, '/item/buyorder/update', { itemid: item.id, value: 900, amount: 3 });
+    assertThat(updated, updated.status === 200, 'the order becomes 3 at 900');
+    const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 0 });
+    const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 800 });
+    assertThat(sold, sold.status === 200, 'an asset listed at 800 sells into the order');
+    const removed = await postAs(buyer, '/item/buyorder/remove', { itemid: item.id });
+    assertThat(removed, removed.status === 200, 'the order, 2 units left, is removed');
+    const { answer, c } = await ledger(buyer, { count: 100 });
+    const entries = c.values as Json[];
+    const DEBITS = new Set(['purchase', 'payment', 'cashout', 'fee']);
+    const wrongSide = entries.filter((e) => (DEBITS.has(e.type) ? e.amount > 0 : e.amount < 0));
+    assertThat(
+      answer,
+      wrongSide.length === 0,
+      `no entry on the other side of its type (got ${JSON.stringify(wrongSide.map((e) => `${e.type}:${e.amount}`))})`,
+    );
+    assertThat(
+      answer,
+      (await balanceOf(buyer)) === OPENING - 800 && entries[0]?.balance === OPENING - 800,
+      'the balance, and the newest entry, is the opening 10000 less the one purchase at 800: nothing is left reserved',
+    );
+    pinsMeaning('GET /user/getBalanceHistory values[].type', 'GET /user/getBalanceHistory values[].amount');
   });
 });
 

@@ -37,7 +37,7 @@ function assertLimited(answer: Answer, limit: number, why: string): void {
 
 describe('POST /user/login attempts', () => {
   it(
-    'Given as many refused keys from one IP as the limit, then the next attempt from it is 429, even with a good key; one second before the window ends still 429, at its end and one second after it logs in',
+    "Given as many refused keys from one IP as the limit, then the next attempt from it, a third of the window later, is 429 naming the window's end, even with a good key; one second before the window ends still 429, at its end and one second after it logs in [R-LIMIT-429-HEADERS]",
     sides(['before', 'at', 'after']),
     async (ctx) => {
       await needsHelpers(ctx);
@@ -50,7 +50,20 @@ describe('POST /user/login attempts', () => {
         const refused = await login(`not-a-key-${i}`, '203.0.113.40');
         assertThat(refused, refused.status === 403, `refused key ${i + 1} is 403 Invalid API key`);
       }
-      assertLimited(await login(user.apiKey, '203.0.113.40'), perIp.limit, 'the IP is over its refused keys');
+      // Later in the window, the 429 still names the window's end: `X-RateLimit-Reset` (the Unix time
+      // the window resets, seed) is the first refused key's time plus the window, and `Retry-After`
+      // the seconds left until then, not a window opened by this attempt.
+      const later = Math.floor(perIp.window / 3);
+      await helpers.advance(later);
+      const limited = await login(user.apiKey, '203.0.113.40');
+      assertLimited(limited, perIp.limit, 'the IP is over its refused keys');
+      const reset = Number(limited.headers['x-ratelimit-reset']);
+      const retry = Number(limited.headers['retry-after']);
+      assertThat(
+        limited,
+        Math.abs(reset - (first + perIp.window)) <= 1 && Math.abs(retry - (perIp.window - later)) <= 2,
+        `X-RateLimit-Reset is the window's end ${first + perIp.window} and Retry-After about ${perIp.window - later} s (got ${reset}, ${retry})`,
+      );
       const elsewhere = await login(user.apiKey, '203.0.113.41');
       assertThat(elsewhere, elsewhere.status === 200, 'another IP still logs in');
       // A limited attempt and a good key are not refused keys: neither moves the window.

@@ -85,6 +85,43 @@ describe('price lists: update=1 once per minute per IP', () => {
   );
 });
 
+describe('GET /public/price: update=1 once per minute per IP, whoever calls', () => {
+  // The document keys this limit on the IP, and the route takes a JWT when one is sent: two users
+  // behind one IP share its minute, and one user from two IPs has two (a key per user or per token
+  // serves the second user a refresh).
+  it('Given a refresh by a user with a JWT from one IP, another user with a JWT from that IP within the minute gets the cached list, and the first user from another IP refreshes [R-LIMIT-PRICE-LIST-CACHE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Scope Public Price Signed', game: 570 });
+    const seller = await helpers.user();
+    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+    const me = await session({}, '198.51.100.45');
+    const other = await session({}, '198.51.100.45');
+    const refresh = async (as: Me) => {
+      const answer = await call('GET', '/public/price', {
+        query: { update: 1, game: 570 },
+        token: as.token,
+        ip: as.ip,
+      });
+      assertConforms(answer);
+      assertThat(answer, answer.status === 200, 'the list is served');
+      const prices = content(answer).prices as { itemId: number; sellPrice: number }[];
+      return { answer, price: prices.find((p) => p.itemId === item.id)?.sellPrice };
+    };
+    const fresh = await refresh(me);
+    assertThat(fresh.answer, fresh.price === 700, 'update=1 shows the listing at 700');
+    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 650 });
+    const shared = await refresh(other);
+    assertThat(
+      shared.answer,
+      shared.price === 700,
+      'another user from the same IP within the minute gets the cached list (700)',
+    );
+    const twin = await secondSession(me, '198.51.100.46');
+    const elsewhere = await refresh(twin);
+    assertThat(elsewhere.answer, elsewhere.price === 650, 'the first user from another IP forces a refresh (650)');
+  });
+});
+
 describe('one buy order per user and item', () => {
   it('Given my order on an item, another user places one on the same item, and my second one is refused [R-BUYORDER-UNIQUE]', async (ctx) => {
     await needsHelpers(ctx);

@@ -40,6 +40,23 @@ describe('security: Connected routes', () => {
     },
   );
 
+  // The seed names one way to present the JWT, `Authorization: Bearer <JWT>`; under any other
+  // scheme name no bearer token is sent, which is a missing JWT (403 forbidden). `XBearer` ends in
+  // the right word, so a check that looks for "Bearer" anywhere in the header is told apart.
+  it('Given a live token sent under another scheme name, then a Connected route answers 403 forbidden, and under Bearer it is served [R-AUTH-PERMISSIONS, R-AUTH-LOGIN, R-ERR-403]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({}, '203.0.113.10');
+    for (const scheme of ['XBearer', 'Token']) {
+      const answer = await call('GET', '/user/ipList', {
+        headers: { authorization: `${scheme} ${me.token}` },
+        ip: me.ip,
+      });
+      assertThat(answer, refused(answer), `a JWT under the scheme ${scheme} is no bearer token: 403 forbidden`);
+    }
+    const served = await call('GET', '/user/ipList', { token: me.token, ip: me.ip });
+    assertThat(served, served.status === 200, 'the same token under Bearer must be served');
+  });
+
   it('refuses an expired token on every Connected route [R-AUTH-EXPIRY, R-LIMIT-TOKEN-LIFETIME]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session({}, '203.0.113.3');

@@ -229,6 +229,39 @@ describe('createApi: the order of a request', () => {
     expect(unexpected).toHaveBeenCalledTimes(1);
   });
 
+  it('reports a failure thrown, passed on or rejected by a step before or after the gate, and answers 500', async () => {
+    const unexpected = vi.fn();
+    const send = await start({
+      unexpected,
+      before: [
+        (req, _res, next) => {
+          if (req.path === '/item/listing/1') throw new Error('thrown before');
+          if (req.path === '/item/listing/2') return next(new Error('passed on before'));
+          next();
+        },
+        async (req, _res, next) => {
+          if (req.path === '/item/listing/3') throw new Error('rejected before');
+          next();
+        },
+      ],
+      dispatch: {
+        handlers: { getItemListingItem: async () => Promise.reject(new Error('rejected by the handler')) },
+        context,
+      },
+    });
+    for (const item of [1, 2, 3, 4])
+      expect((await send('GET', `/item/listing/${item}`)).slice(0, 2)).toEqual([
+        500,
+        { err: true, success: false, content: INTERNAL_ERROR },
+      ]);
+    expect(unexpected.mock.calls.map(([err]) => (err as Error).message)).toEqual([
+      'thrown before',
+      'passed on before',
+      'rejected before',
+      'rejected by the handler',
+    ]);
+  });
+
   it('answers a refused request as documented without asking the host failures', async () => {
     const failure = vi.fn((err: unknown, _req: Request, _res: Response, next: (e: unknown) => void) => next(err));
     const send = await start({

@@ -22,6 +22,7 @@ import { createGate } from './gate.ts';
 import type { OperationInfo } from './operation-index.ts';
 import type { ApiLimits } from './operation-limits.ts';
 import type { PermittedCaller } from './permission.ts';
+import { settle } from './settle.ts';
 
 export type { ApiLimits } from './operation-limits.ts';
 
@@ -125,39 +126,55 @@ export function createApi<Caller extends PermittedCaller, Ctx = unknown>(
   app.disable('x-powered-by');
   if (options.trustProxy !== undefined) app.set('trust proxy', options.trustProxy);
   const headers = options.answerHeaders;
+  const steps: RequestHandler[] = [];
   if (headers)
-    app.use((_req: Request, res: Response, next: NextFunction) => {
+    steps.push((_req: Request, res: Response, next: NextFunction) => {
       res.set(headers);
       next();
     });
-  app.use(gate.guard);
-  for (const handler of options.before ?? []) app.use(handler);
-  gate.mount(app);
-
-  if (forward) app.use(forward);
-  if (dispatch && handlers)
-    app.use(async (req: Request, res: Response, next: NextFunction) => {
+  steps.push(gate.guard, ...(options.before ?? []), gate.admission(app));
+  if (forward) steps.push(forward);
+  if (dispatch && handlers) {
+    /** The handler's answer, once the context is made: counted, kept, then sent. */
+    const answerWith = (
+      req: Request,
+      res: Response,
+      next: NextFunction,
+      op: OperationInfo,
+      handler: EdgeHandler<Ctx>,
+      ctx: Ctx,
+    ) => {
+      settle(handler(ctx), next, (answer) => {
+        // A refusal a rule counts (the login's `Invalid API key` per IP), counted before it is answered.
+        const counted =
+          'ok' in answer && !answer.ok ? limits?.answered?.(req, op, gate.callerOf(res), answer.error) : undefined;
+        settle(counted, next, () =>
+          settle(dispatch.answered?.(ctx, answer), next, () => {
+            if ('notImplemented' in answer) return next();
+            if (answer.ok && answer.raw) res.status(200).type(answer.raw.contentType).send(answer.raw.body);
+            else if (answer.ok) sendOk(res, op.envelope, answer.value);
+            else sendError(res, op.envelope, answer.error, answer.status ?? 300);
+          }),
+        );
+      });
+    };
+    // Each part may answer at once or later: only a promise is waited for (settle.ts), so a request
+    // nothing has to wait for is answered in the turn it arrived in.
+    steps.push((req: Request, res: Response, next: NextFunction) => {
       const op = gate.operationOf(res);
       const handler = op && handlers.get(op.operationId);
       if (!op || !handler) return next();
       const caller = gate.callerOf(res);
-      // Each part may answer at once or later: only a promise is waited for (an `await` of a value
-      // that is there still takes a promise turn, five of them per request here).
-      const cached = limits?.servesCached?.(req, op, caller) ?? false;
-      const servesCached = cached instanceof Promise ? await cached : cached;
-      const made = dispatch.context(req, res, op, gate.paramsOf(res), caller, servesCached);
-      const ctx = made instanceof Promise ? await made : made;
-      const answered = handler(ctx);
-      const answer = answered instanceof Promise ? await answered : answered;
-      // A refusal a rule counts (the login's `Invalid API key` per IP), counted before it is answered.
-      if ('ok' in answer && !answer.ok) await limits?.answered?.(req, op, caller, answer.error);
-      const kept = dispatch.answered?.(ctx, answer);
-      if (kept instanceof Promise) await kept;
-      if ('notImplemented' in answer) return next();
-      if (answer.ok && answer.raw) res.status(200).type(answer.raw.contentType).send(answer.raw.body);
-      else if (answer.ok) sendOk(res, op.envelope, answer.value);
-      else sendError(res, op.envelope, answer.error, answer.status ?? 300);
+      settle(limits?.servesCached?.(req, op, caller) ?? false, next, (servesCached) =>
+        settle(dispatch.context(req, res, op, gate.paramsOf(res), caller, servesCached), next, (ctx) =>
+          answerWith(req, res, next, op, handler, ctx),
+        ),
+      );
     });
+  }
+  // The steps before the not-found answer as one layer: each Express layer costs every request a
+  // step of its router (a match, its parameters, a trace check).
+  app.use(inSequence(steps));
 
   // One policy for "no handler": a handler that answered `notImplemented`, or a document operation
   // no terminal answered, gets the unknown route's 404.
@@ -181,4 +198,28 @@ function handlerTable<Ctx>(table: object): Map<string, EdgeHandler<Ctx>> {
     if (typeof handler === 'function' && handler !== notImplemented)
       handlers.set(operationId, handler as EdgeHandler<Ctx>);
   return handlers;
+}
+
+/**
+ * Runs `steps` in order as one middleware, the way Express runs layers mounted at `/`: a step goes
+ * on with `next()`, an error (`next(err)`, a throw, a rejected promise) leaves the sequence for the
+ * error handlers, and `next()` past the last step goes on after the sequence.
+ */
+function inSequence(steps: RequestHandler[]): RequestHandler {
+  return (req: Request, res: Response, out: NextFunction) => {
+    let i = 0;
+    const next = (error?: unknown) => {
+      if (error && error !== 'route') return out(error);
+      const step = steps[i++];
+      if (!step) return out();
+      try {
+        const returned: unknown = step(req, res, next);
+        if (returned instanceof Promise)
+          returned.catch((rejected: unknown) => out(rejected || new Error('Rejected promise')));
+      } catch (thrown) {
+        out(thrown);
+      }
+    };
+    next();
+  };
 }

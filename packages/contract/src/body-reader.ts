@@ -213,14 +213,15 @@ function parseForm(bytes: Buffer, charset = 'utf-8'): unknown {
  * read (of an unknown type, encoding or charset, or sent to an operation that takes none: `limit`
  * undefined) is cut by its answer (`guardBody`).
  */
-export async function readBody(
-  limit: number | undefined,
-  req: Request,
-  res: Response,
-  next: NextFunction,
-): Promise<void> {
+export function readBody(limit: number | undefined, req: Request, res: Response, next: NextFunction): void {
   // Nothing sent and no type named (`curl -X POST`): no body; a typed empty one is parsed (`{}`).
-  if (limit === undefined || (!sendsBytes(req) && req.headers['content-type'] === undefined)) return next();
+  // Answered at once, with no promise: most requests (every GET) have nothing to read.
+  if (limit === undefined || (!sendsBytes(req) && req.headers['content-type'] === undefined)) next();
+  else void readSent(limit, req, res, next);
+}
+
+/** `readBody` of a request that sends a body or names its type. */
+async function readSent(limit: number, req: Request, res: Response, next: NextFunction): Promise<void> {
   const type = req.is([JSON_TYPE, FORM_TYPE]);
   if (!type) return next(new BodyError(415, 'entity.unsupported', 'unsupported content type'));
   const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();

@@ -22,6 +22,7 @@ import {
   useRequestParsing,
 } from './request-rules.ts';
 import { RouteMatcher } from './route-matcher.ts';
+import { settle } from './settle.ts';
 import { unstorableTextMessage } from './text-rule.ts';
 import { documentValidators } from './validators.ts';
 
@@ -58,8 +59,11 @@ export interface Gate<Caller> {
    * It refuses what Node lets through but the document does not (refuseMalformed).
    */
   guard: RequestHandler;
-  /** Mounts the gate on `app`: what comes after it sees only requests the document admits. */
-  mount(app: Express): void;
+  /**
+   * Readies `app` for the gate (its query parser) and gives its admission, validation and text rule
+   * as one handler: what comes after it sees only requests the document admits.
+   */
+  admission(app: Express): RequestHandler;
   /** An error handler answering refused requests as documented; it passes any other error on. */
   refuseDocumented: ErrorRequestHandler;
   /** The last error handler of `app`: documented answers for refused requests, 500 for the rest. */
@@ -118,7 +122,7 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       });
     };
     const limit = op.bodyLimit === undefined ? undefined : (options.bodyLimit?.(op, caller) ?? op.bodyLimit);
-    void readBody(limit, req, res, prepared);
+    readBody(limit, req, res, prepared);
   }
 
   /** Answers a refused request as documented (or nobody, for a client gone); false for any other error. */
@@ -142,7 +146,7 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       // A request HTTP parsers answer bare gets the document's answer here (protocol-errors.ts).
       if (!refuseMalformed(req, res)) next();
     },
-    mount(app) {
+    admission(app) {
       useRequestParsing(app);
       const validate = documentValidators(document, options.validateResponses ?? false);
       // After the schema's checks (their messages come first), the document's text rule.
@@ -151,14 +155,13 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
         if (refusal === undefined) return next();
         sendError(res, operationOf(res)?.envelope ?? 'A', refusal, 300);
       };
-      // Admission, validation and the text rule in a row, as one layer: each Express layer costs
+      // Admission, validation and the text rule in a row, as one step: each Express layer costs
       // every request a step of its router.
-      app.use((req: Request, res: Response, next: NextFunction) =>
+      return (req: Request, res: Response, next: NextFunction) =>
         admit(req, res, (admitError?: unknown) => {
           if (admitError) return next(admitError);
           validate(req, res, (invalid?: unknown) => (invalid ? next(invalid) : textRule(req, res, next)));
-        }),
-      );
+        });
     },
     refuseDocumented(err: unknown, req: Request, res: Response, next: NextFunction) {
       if (!answerRefused(err, req, res)) next(err);
@@ -169,13 +172,4 @@ export function createGate<Caller extends PermittedCaller>(options: GateOptions<
       if (!res.headersSent) sendError(res, 'A', INTERNAL_ERROR, 500);
     },
   };
-}
-
-/**
- * Continues with `value` at once when it is there, or once its promise settles (a rejection, or a
- * failure of `then` after waiting, goes to `failed`; a synchronous throw reaches Express's layer).
- */
-function settle<T>(value: T | Promise<T>, failed: (error: unknown) => void, then: (value: T) => void): void {
-  if (value instanceof Promise) value.then(then).catch(failed);
-  else then(value);
 }

@@ -44,7 +44,7 @@ beforeAll(async () => {
   const app = express();
   app.set('trust proxy', 'loopback');
   app.use(gate.guard);
-  gate.mount(app);
+  app.use(gate.admission(app));
   // The handlers: the login knows one key; the others say whether the cached answer is served.
   app.use(async (req: Request, res: Response, next: NextFunction) => {
     const op = gate.operationOf(res)!;

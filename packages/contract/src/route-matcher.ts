@@ -11,7 +11,12 @@ interface Compiled {
   names: string[];
 }
 
-const firstSegment = (path: string) => path.split('/')[1] ?? '';
+/** A path's first segment (`item` of `/item/listing/1`), without splitting the whole path. */
+function firstSegment(path: string): string {
+  if (path.charCodeAt(0) !== 47) return ''; // no leading `/`
+  const end = path.indexOf('/', 1);
+  return end === -1 ? path.slice(1) : path.slice(1, end);
+}
 
 /** A request's operation and the raw values of its path parameters, in the path's order. */
 export interface RouteMatch {
@@ -23,6 +28,8 @@ export class RouteMatcher {
   #routes: Compiled[];
   /** The routes by first path segment (no document path starts with a parameter). */
   #bySegment = new Map<string, Compiled[]>();
+  /** The same by method too: a request tries only the patterns of its own method. */
+  #byMethod = new Map<string, Map<string, Compiled[]>>();
   #byInfo = new Map<OperationInfo, Compiled>();
 
   constructor(operations: Iterable<OperationInfo>) {
@@ -43,6 +50,9 @@ export class RouteMatcher {
     for (const r of this.#routes) {
       const key = firstSegment(r.info.path);
       this.#bySegment.set(key, [...(this.#bySegment.get(key) ?? []), r]);
+      const segments = this.#byMethod.get(r.info.method) ?? new Map<string, Compiled[]>();
+      this.#byMethod.set(r.info.method, segments);
+      segments.set(key, [...(segments.get(key) ?? []), r]);
       this.#byInfo.set(r.info, r);
     }
   }
@@ -54,9 +64,10 @@ export class RouteMatcher {
 
   /** The operation of `METHOD path` with its path's values (what the request flow keeps), or undefined. */
   find(method: string, path: string): RouteMatch | undefined {
-    const upper = method.toUpperCase();
-    for (const r of this.#bySegment.get(firstSegment(path)) ?? []) {
-      if (r.info.method !== upper) continue;
+    const segments = this.#byMethod.get(method) ?? this.#byMethod.get(method.toUpperCase());
+    const routes = segments?.get(firstSegment(path));
+    if (routes === undefined) return undefined;
+    for (const r of routes) {
       const groups = r.pattern.exec(path);
       if (groups) return { info: r.info, values: groups.slice(1) };
     }
@@ -75,14 +86,12 @@ export class RouteMatcher {
   /** The path parameters of a match, decoded as `params` decodes them. */
   decoded({ info, values }: RouteMatch): Record<string, string> {
     const params: Record<string, string> = {};
-    this.#byInfo.get(info)?.names.forEach((name, i) => {
+    const names = this.#byInfo.get(info)?.names ?? [];
+    for (let i = 0; i < names.length; i += 1) {
       const raw = values[i] ?? '';
-      try {
-        params[name] = decodeURIComponent(raw);
-      } catch {
-        params[name] = raw;
-      }
-    });
+      // Most values hold no escape: nothing to decode.
+      params[names[i]!] = raw.includes('%') ? decodedOrRaw(raw) : raw;
+    }
     return params;
   }
 
@@ -105,5 +114,14 @@ export class RouteMatcher {
   /** Whether some operation has this path with another method (for 405-style answers). */
   knowsPath(path: string): boolean {
     return (this.#bySegment.get(firstSegment(path)) ?? []).some((r) => r.pattern.test(path));
+  }
+}
+
+/** A path value decoded, or as sent when its escape is malformed. */
+function decodedOrRaw(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
   }
 }

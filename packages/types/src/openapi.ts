@@ -4418,14 +4418,20 @@ export interface components {
          * @example {
          *       "alerts": [
          *         {
-         *           "id": 5012,
+         *           "id": 5011,
          *           "message": "Your buy order for Team Captain was filled.",
          *           "timestamp": "1732262400"
          *         }
          *       ],
          *       "alertCount": 1,
-         *       "paymentReviews": [],
-         *       "paymentReviewsCount": 0,
+         *       "paymentReviews": [
+         *         {
+         *           "id": 5012,
+         *           "message": "Your cashout of $12.50 is under review.",
+         *           "timestamp": "1732262460"
+         *         }
+         *       ],
+         *       "paymentReviewsCount": 1,
          *       "messages": [],
          *       "messagesCount": 0,
          *       "offers": [],

@@ -107,7 +107,7 @@ const isDue = (g: Giveaway, now: number) => !g.ended && g.endsAt <= now;
 
 /** Whether a giveaway is past its end and not yet ended (asked before every API request). */
 export const anyDue = (tx: Tx, now: number): boolean => {
-  const soonest = tx.ordered('giveawaysRunning', '').next().value;
+  const soonest = tx.first('giveawaysRunning', '');
   return soonest !== undefined && isDue(soonest, now);
 };
 

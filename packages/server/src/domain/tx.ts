@@ -148,11 +148,16 @@ export class Tx {
       order: (a: object, b: object) => number;
     };
     const shadowed = this.#shadowed.get(def.c);
+    const tree = indexesOf(this.state).group(name, group)?.tree;
+    // Nothing of this collection written here (every read): the committed order as it is.
+    if (shadowed === undefined) {
+      if (tree) yield* tree.keys(from) as IterableIterator<RowOf<N>>;
+      return;
+    }
     const pending = [...this.#pending(def.c)]
       .filter((r) => def.group(r) === group && (from === undefined || def.order(r, from) >= 0))
       .sort(def.order);
     let i = 0;
-    const tree = indexesOf(this.state).group(name, group)?.tree;
     if (tree)
       for (const row of tree.keys(from)) {
         if (shadowed?.has(row)) continue;
@@ -160,6 +165,12 @@ export class Tx {
         yield row as RowOf<N>;
       }
     while (i < pending.length) yield pending[i++] as RowOf<N>;
+  }
+
+  /** The first record of a sorted index's group in its order: `ordered(...)`'s first, without a generator when nothing was written. */
+  first<N extends SortedName>(name: N, group: string): RowOf<N> | undefined {
+    if (this.#shadowed.has(defOf(name).c)) return this.ordered(name, group).next().value;
+    return indexesOf(this.state).group(name, group)?.tree.minKey() as RowOf<N> | undefined;
   }
 
   /**

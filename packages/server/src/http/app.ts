@@ -19,7 +19,7 @@ import {
 import type express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { SERVICE_UNAVAILABLE } from '../domain/messages.ts';
-import { Tx } from '../domain/tx.ts';
+import { type Failure, type Result, Tx } from '../domain/tx.ts';
 import { isUnavailable, UNAVAILABLE_RETRY_SECONDS } from '../store/unavailable.ts';
 import { identify } from './authenticate.ts';
 import type { BaseCtx, Caller, Routes } from './context.ts';
@@ -78,7 +78,7 @@ export function createApp({ deps, routes, before = [], gone }: AppParts): expres
     dispatch: {
       handlers: routes,
       context(req, _res, op, params, caller, servesCached) {
-        const ctx = context(deps, req, op, params, caller, servesCached);
+        const ctx = new Context(deps, req, op, params, caller, servesCached);
         const due = doDueWork(ctx);
         return due ? due.then(() => ctx) : ctx;
       },
@@ -188,29 +188,51 @@ function holdUpload(uploads: Map<string, number>, req: Request, res: Response, n
 /** A handler's context as the pipeline builds it: its operation's types erased. */
 type EdgeCtx = BaseCtx & { body: unknown; query: unknown; params: unknown };
 
-function context(
-  deps: ServerDeps,
-  req: Request,
-  op: OperationInfo,
-  params: Record<string, string | number>,
-  caller: Caller | undefined,
-  servesCached: boolean,
-): EdgeCtx {
-  return {
-    req,
-    op,
-    deps,
-    now: deps.clock.now(),
-    // Read when a handler asks (Express works it out from the proxy headers on each read).
-    get ip() {
-      return req.ip ?? '';
-    },
-    caller,
-    servesCached,
-    body: req.body ?? {},
-    query: req.query ?? {},
-    params,
-    run: (command) => execute(deps, command),
-    read: (query) => query(new Tx(deps.store.state)),
-  };
+/**
+ * A handler's context. A class, not an object literal: a literal with a getter (`ip`) and two
+ * closures is built slowly on every request (about 6 µs of the bench's read in its profile); here
+ * the getter and the methods sit once on the prototype.
+ */
+class Context implements EdgeCtx {
+  readonly req: Request;
+  readonly op: OperationInfo;
+  readonly deps: ServerDeps;
+  readonly now: number;
+  readonly caller: Caller | undefined;
+  readonly servesCached: boolean;
+  readonly body: unknown;
+  readonly query: unknown;
+  readonly params: Record<string, string | number>;
+
+  constructor(
+    deps: ServerDeps,
+    req: Request,
+    op: OperationInfo,
+    params: Record<string, string | number>,
+    caller: Caller | undefined,
+    servesCached: boolean,
+  ) {
+    this.req = req;
+    this.op = op;
+    this.deps = deps;
+    this.now = deps.clock.now();
+    this.caller = caller;
+    this.servesCached = servesCached;
+    this.body = req.body ?? {};
+    this.query = req.query ?? {};
+    this.params = params;
+  }
+
+  /** Read when a handler asks (Express works it out from the proxy headers on each read). */
+  get ip(): string {
+    return this.req.ip ?? '';
+  }
+
+  run<T, E extends Failure>(command: (tx: Tx) => Result<T, E>): Promise<Result<T, E>> {
+    return execute(this.deps, command);
+  }
+
+  read<T>(query: (tx: Tx) => T): T {
+    return query(new Tx(this.deps.store.state));
+  }
 }

@@ -127,6 +127,13 @@ describe('GET /openapi.json', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await res.json()).toEqual(readDocument());
   });
+
+  it('serves it as Express matches paths, in any case and with a trailing slash', async () => {
+    for (const path of ['/OpenAPI.json', '/openapi.json/', '/Bundled/OPENAPI.JSON']) {
+      const res = await fetch(`${t.baseUrl}${path}`);
+      expect([path, res.status, (await res.json()).info?.title]).toEqual([path, 200, readDocument().info.title]);
+    }
+  });
 });
 
 describe('the tool files of @marketplace/openapi', () => {

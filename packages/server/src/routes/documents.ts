@@ -102,6 +102,8 @@ export function documentsRouter(document: unknown, page?: string): express.Reque
   // Matched as Express matches them: any case, with or without a trailing slash.
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    // The first letter tells most requests apart before a string is built for them (`| 0x20`: its lower case).
+    if (!DOCUMENT_INITIALS.has(req.path.charCodeAt(1) | 0x20)) return next();
     const path = req.path.toLowerCase().replace(/\/$/, '');
     if (DOCUMENT_PATHS.has(path) || (tools && (path === '/tools' || path.startsWith('/tools/'))))
       return router(req, res, next);
@@ -111,3 +113,5 @@ export function documentsRouter(document: unknown, page?: string): express.Reque
 
 /** The paths the documents router answers (besides /tools/ when the package ships it). */
 const DOCUMENT_PATHS = new Set(['/openapi.json', '/bundled/openapi.json', '/llms.txt', '/docs']);
+/** The lower-case first letters of those paths and of /tools/. */
+const DOCUMENT_INITIALS = new Set([...DOCUMENT_PATHS, '/tools'].map((path) => path.charCodeAt(1)));
