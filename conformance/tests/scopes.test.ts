@@ -83,6 +83,30 @@ describe('price lists: update=1 once per minute per IP', () => {
       assertThat(elsewhere.answer, elsewhere.price === 650, 'another IP forces its own refresh (650)');
     },
   );
+
+  // Only `update=1` is limited (the document's `counts: requests with update=1`): reading the list
+  // without it forces nothing, so it leaves the IP's minute unused.
+  it.for(lists)(
+    'Given reads of $path without update=1 from one IP, then its first update=1 within the minute still refreshes [R-LIMIT-PRICE-LIST-CACHE]',
+    async ({ path, game, lowest }, ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: `Scope Plain Read ${game}`, game });
+      const seller = await helpers.user();
+      await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+      const ip = game === 440 ? '198.51.100.47' : '198.51.100.48';
+      const query = game === 730 ? { game } : {};
+      for (const n of [1, 2]) {
+        const plain = await call('GET', path, { query, ip });
+        assertThat(plain, plain.status === 200, `plain read ${n} is served`);
+      }
+      await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 650 });
+      const forced = await call('GET', path, { query: { ...query, update: 1 }, ip });
+      assertConforms(forced);
+      assertThat(forced, forced.status === 200, 'the list is served');
+      const price = lowest(content(forced), item.id);
+      assertThat(forced, price === 650, `the first update=1 of the IP refreshes: 650 (got ${price})`);
+    },
+  );
 });
 
 describe('GET /public/price: update=1 once per minute per IP, whoever calls', () => {
