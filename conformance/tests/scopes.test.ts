@@ -44,7 +44,7 @@ describe('GET /item/prices: 1 request per 5 minutes per API key', () => {
 });
 
 /** An item of `game` listed at 700 cents, and `list` to list it again at another price (a change a refresh shows). */
-async function listedItem(name: string, game: number) {
+async function listedItem(name: string, game: Parameters<typeof helpers.item>[0]['game']) {
   const item = await helpers.item({ name, game });
   const seller = await helpers.user();
   const list = (price: number) => helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
