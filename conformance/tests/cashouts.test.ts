@@ -9,6 +9,7 @@ import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { amountWhereCeilMatters, assertBalance } from '../src/kit/money.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { balancePage } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
 
@@ -119,6 +120,27 @@ describe('POST /cashout/process', () => {
     await helpers.advance(60);
     const again = await cashout(me, 5000, 'provider_a');
     assertThat(again, again.status === 200, '24 hours after the previous request a new one is accepted');
+  });
+
+  it('Given a cashout request, GET /user/getBalanceHistory with type cashout lists its debit: the amount, with the fee unless the fee is an entry of its own [R-CASHOUT-RULES, R-BALANCE-HISTORY]', async (ctx) => {
+    await needsHelpers(ctx);
+    const amount = 6000;
+    const fee = feeOf(amount, 'provider_b');
+    const me = await cashier(20_000, ['provider_b']);
+    cashoutId(await cashout(me, amount, 'provider_b'));
+    // The seed's `cashout` type is the debit of a cashout; the fee may ride on it or be a `fee`
+    // entry (a type the filter does not take: read from the whole history).
+    const filtered = await getAs(me, '/user/getBalanceHistory', { type: 'cashout', count: 50 });
+    const debits = balancePage(content(filtered)).values.map((e) => e.amount as number);
+    const all = balancePage(content(await getAs(me, '/user/getBalanceHistory', { count: 50 }))).values;
+    const fees = all.filter((e) => e.type === 'fee').map((e) => e.amount as number);
+    const sum = (xs: number[]) => xs.reduce((n, a) => n + a, 0);
+    assertThat(
+      filtered,
+      debits.length >= 1 &&
+        ((sum(debits) === -(amount + fee) && sum(fees) === 0) || (sum(debits) === -amount && sum(fees) === -fee)),
+      `the cashout entries debit ${amount + fee} (or ${amount}, with a fee entry of ${fee}); got cashout ${JSON.stringify(debits)}, fee ${JSON.stringify(fees)}`,
+    );
   });
 
   it('Given three requests, GET /user/getCashoutHistory pages them by count, perpage or limit (the one sent) [R-CASHOUT-HISTORY]', async (ctx) => {

@@ -399,6 +399,30 @@ describe('the test-helper contract', () => {
   );
 
   it(
+    'POST /test_helpers/payments/{cashoutId} for a cashout that does not exist: a bad request (300, envelope A, a message), and the open cashout beside it unchanged',
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session({ balance: 10_000, paymentMethods: ['provider_a'] });
+      const asked = await postAs(me, '/cashout/process', { amount: 5000, method: 'provider_a' });
+      const id = content(asked).cashoutId as number;
+      const unknown = await helper('POST', `/payments/${id + 100_000}`, { outcome: 'completed' });
+      const body = unknown.body as { err?: unknown; success?: unknown; content?: unknown };
+      assertThat(
+        unknown,
+        unknown.status === 300 &&
+          body.err === true &&
+          body.success === false &&
+          typeof body.content === 'string' &&
+          body.content.length > 0,
+        'no such cashout: a 300 in envelope A with a message',
+      );
+      const history = await getAs(me, '/user/getCashoutHistory');
+      assertThat(history, content(history).cashouts[0]?.status === 'pending', 'the real request is still pending');
+    },
+  );
+
+  it(
     'POST /test_helpers/geoip: the login from that IP resolves to the country (JWT country claim)',
     CONTRACT,
     async (ctx) => {

@@ -113,6 +113,41 @@ describe('buy order tiers', () => {
       );
     },
   );
+
+  it('Given exactly six prices, GET /item/buyorderList/{item} puts the sixth alone in more: its units summed over its two orders, at its price [R-BUYORDER-TIERS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Six Tier Key', game: 440 });
+    // One remaining tier only (the test above has two): `more` is that tier, 2 + 3 units at 150,
+    // not its first order's amount, not a count of orders, not missing.
+    const orders = [
+      [150, 2],
+      [600, 1],
+      [150, 3],
+      [500, 2],
+      [400, 1],
+      [300, 4],
+      [200, 1],
+    ] as const;
+    for (const [price, amount] of orders) {
+      const buyer = await helpers.user({ balance: price * amount });
+      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount });
+    }
+    const answer = await get(`/item/buyorderList/${item.id}`);
+    const want = {
+      0: { count: 1, price: 600 },
+      1: { count: 2, price: 500 },
+      2: { count: 1, price: 400 },
+      3: { count: 4, price: 300 },
+      4: { count: 1, price: 200 },
+      more: { count: 5, price: 150 },
+    };
+    const got = content(answer)?.informations;
+    assertThat(
+      answer,
+      JSON.stringify(got) === JSON.stringify(want),
+      `tiers ${JSON.stringify(want)} (got ${JSON.stringify(got)})`,
+    );
+  });
 });
 
 describe('item details', () => {
