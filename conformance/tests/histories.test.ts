@@ -275,8 +275,9 @@ describe('GET /user/getBalanceHistory', () => {
   // The document's BalanceTransaction: "negative for debits (purchase, payment, cashout, fee),
   // positive for credits". Which type records a reservation or its release is not said, nor whether
   // they are recorded at all; whatever type an entry takes, its sign must be its type's side. A
-  // reservation written as a `refund`, or a release as a `payment`, reads as the wrong side.
-  it('Given a buy order placed, updated, filled once and removed, every entry of a debit type (purchase, payment, cashout, fee) is negative and every other entry positive [R-BALANCE-TRANSACTION, R-BALANCE-HISTORY, R-TRANS-BUYORDER-UPDATE, R-TRANS-BUYORDER-REMOVE]', async (ctx) => {
+  // reservation written as a `refund`, or a release as a `payment`, reads as the wrong side. The
+  // description ("Human-readable description of the change") may say anything, but not nothing.
+  it('Given a buy order placed, updated, filled once and removed, every entry of a debit type (purchase, payment, cashout, fee) is negative, every other entry positive, and each has a description [R-BALANCE-TRANSACTION, R-BALANCE-HISTORY, R-TRANS-BUYORDER-UPDATE, R-TRANS-BUYORDER-REMOVE]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await imagedItem({ name: 'Sided Scarf', game: 440 });
     const buyer = await session({ name: 'Sided Buyer', balance: OPENING });
@@ -298,6 +299,13 @@ describe('GET /user/getBalanceHistory', () => {
       answer,
       wrongSide.length === 0,
       `no entry on the other side of its type (got ${JSON.stringify(wrongSide.map((e) => `${e.type}:${e.amount}`))})`,
+    );
+    // "Human-readable description of the change": what it says is open, but an empty one says nothing.
+    const undescribed = entries.filter((e) => typeof e.description !== 'string' || e.description.trim() === '');
+    assertThat(
+      answer,
+      undescribed.length === 0,
+      `every entry describes its change (got ${JSON.stringify(undescribed.map((e) => `${e.type}:${e.amount}`))} without a description)`,
     );
     assertThat(
       answer,
