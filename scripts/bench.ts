@@ -27,6 +27,7 @@
 //           in test mode: target under 20 s of wall time on 2 cores, with the CPU seconds of the
 //           suite and the server beside it (bench-conformance.ts; alone: `npm run bench:conformance`).
 // Each target runs in its own process (scripts/bench-target.ts); autocannon runs here.
+// BENCH_ONLY=read runs the read rows alone (the baseline and the validated listing) and stops.
 // Production semantics: NODE_ENV=production, not test mode (no response validation), logs silent.
 // "met" compares the ratio with its target; with fewer than ~2 free cores the load generator and
 // the target share a CPU and every figure drops, so compare ratios, not absolute numbers.
@@ -213,6 +214,13 @@ try {
     `>= ${READ_TARGET} of baseline`,
     readRatio >= READ_TARGET ? 'met' : 'NOT MET',
   ]);
+
+  if (process.env.BENCH_ONLY === 'read') {
+    console.log(`\n${DURATION} s per measurement, ${CONNECTIONS} connections, Node ${process.version}\n`);
+    printTable(['measurement', 'req/s', 'mean ms', 'p50 ms', 'p99 ms', 'ratio', 'target', ''], rows);
+    rmSync(scratch, { recursive: true, force: true });
+    process.exit(base.errors + read.errors ? 1 : 0);
+  }
 
   // Write: the same state-changing route at 1k and at 100k stored assets.
   const write: Record<number, Figures> = {};

@@ -2,7 +2,7 @@
 // per IP and attempts per API key, each answered 429 with the seed's message and four headers once
 // over, while other IPs and keys still log in. The numbers are read from the document.
 import { beforeAll, describe, it } from 'vitest';
-import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { assertWindowEnds, helpers } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
@@ -80,7 +80,7 @@ describe('POST /user/login attempts', () => {
   );
 
   it(
-    'Given as many logins with one API key as the limit, then the next one is 429 from any IP; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in',
+    'Given as many logins with one API key as the limit, then the next one is 429 from any IP and opens no session; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in',
     sides(['before', 'at', 'after']),
     async (ctx) => {
       await needsHelpers(ctx);
@@ -88,12 +88,28 @@ describe('POST /user/login attempts', () => {
       if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
       const user = await helpers.user();
       const other = await helpers.user();
+      let last = { token: '', ip: '' };
       for (let i = 0; i < perKey.limit; i++) {
-        const ok = await login(user.apiKey, `198.18.0.${i + 1}`);
+        const ip = `198.18.0.${i + 1}`;
+        const ok = await login(user.apiKey, ip);
         assertThat(ok, ok.status === 200, `login ${i + 1} succeeds`);
+        last = { token: content(ok).jwt as string, ip };
       }
+      // A login refused with 429 logs nobody in: the user's sessions are the ones before it.
+      const sessions = async () => {
+        const list = await call('GET', '/user/ipList', last);
+        assertThat(list, list.status === 200, 'the sessions are listed');
+        return { list, count: content(list).count as number };
+      };
+      const before = await sessions();
       const limited = await login(user.apiKey, '198.18.1.1');
       assertLimited(limited, perKey.limit, 'the key is over its attempts');
+      const after = await sessions();
+      assertThat(
+        after.list,
+        after.count === before.count,
+        `a login answered 429 opens no session (${before.count} sessions before it)`,
+      );
       const another = await login(other.apiKey, '198.18.1.1');
       assertThat(another, another.status === 200, 'another key still logs in');
       // Where the key's window starts the document does not say: it ends when the target says.

@@ -43,6 +43,15 @@ describe('GET /item/prices: 1 request per 5 minutes per API key', () => {
   });
 });
 
+/** An item of `game` listed at 700 cents, and `list` to list it again at another price (a change a refresh shows). */
+async function listedItem(name: string, game: Parameters<typeof helpers.item>[0]['game']) {
+  const item = await helpers.item({ name, game });
+  const seller = await helpers.user();
+  const list = (price: number) => helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price });
+  await list(700);
+  return { item, list };
+}
+
 describe('price lists: update=1 once per minute per IP', () => {
   /** The lowest listing price of `itemId` in each list, as it reads the list. */
   const lists = [
@@ -63,9 +72,7 @@ describe('price lists: update=1 once per minute per IP', () => {
     'Given a refresh of $path from one IP, a second refresh from it within the minute is served from the cache, and another IP refreshes [R-LIMIT-PRICE-LIST-CACHE]',
     async ({ path, game, lowest }, ctx) => {
       await needsHelpers(ctx);
-      const item = await helpers.item({ name: `Scope Price List ${game}`, game });
-      const seller = await helpers.user();
-      await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+      const { item, list } = await listedItem(`Scope Price List ${game}`, game);
       const refresh = async (ip: string) => {
         const answer = await call('GET', path, { query: { update: 1, ...(game === 730 ? { game } : {}) }, ip });
         assertConforms(answer);
@@ -76,11 +83,33 @@ describe('price lists: update=1 once per minute per IP', () => {
       const [one, two] = game === 440 ? ['198.51.100.41', '198.51.100.42'] : ['198.51.100.43', '198.51.100.44'];
       const fresh = await refresh(one);
       assertThat(fresh.answer, fresh.price === 700, 'update=1 shows the listing at 700');
-      await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 650 });
+      await list(650);
       const limited = await refresh(one);
       assertThat(limited.answer, limited.price === 700, 'the same IP within the minute gets the cached list (700)');
       const elsewhere = await refresh(two);
       assertThat(elsewhere.answer, elsewhere.price === 650, 'another IP forces its own refresh (650)');
+    },
+  );
+
+  // Only `update=1` is limited (the document's `counts: requests with update=1`): reading the list
+  // without it forces nothing, so it leaves the IP's minute unused.
+  it.for(lists)(
+    'Given reads of $path without update=1 from one IP, then its first update=1 within the minute still refreshes [R-LIMIT-PRICE-LIST-CACHE]',
+    async ({ path, game, lowest }, ctx) => {
+      await needsHelpers(ctx);
+      const { item, list } = await listedItem(`Scope Plain Read ${game}`, game);
+      const ip = game === 440 ? '198.51.100.47' : '198.51.100.48';
+      const query = game === 730 ? { game } : {};
+      for (const n of [1, 2]) {
+        const plain = await call('GET', path, { query, ip });
+        assertThat(plain, plain.status === 200, `plain read ${n} is served`);
+      }
+      await list(650);
+      const forced = await call('GET', path, { query: { ...query, update: 1 }, ip });
+      assertConforms(forced);
+      assertThat(forced, forced.status === 200, 'the list is served');
+      const price = lowest(content(forced), item.id);
+      assertThat(forced, price === 650, `the first update=1 of the IP refreshes: 650 (got ${price})`);
     },
   );
 });
@@ -91,9 +120,7 @@ describe('GET /public/price: update=1 once per minute per IP, whoever calls', ()
   // serves the second user a refresh).
   it('Given a refresh by a user with a JWT from one IP, another user with a JWT from that IP within the minute gets the cached list, and the first user from another IP refreshes [R-LIMIT-PRICE-LIST-CACHE]', async (ctx) => {
     await needsHelpers(ctx);
-    const item = await helpers.item({ name: 'Scope Public Price Signed', game: 570 });
-    const seller = await helpers.user();
-    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 700 });
+    const { item, list } = await listedItem('Scope Public Price Signed', 570);
     const me = await session({}, '198.51.100.45');
     const other = await session({}, '198.51.100.45');
     const refresh = async (as: Me) => {
@@ -109,7 +136,7 @@ describe('GET /public/price: update=1 once per minute per IP, whoever calls', ()
     };
     const fresh = await refresh(me);
     assertThat(fresh.answer, fresh.price === 700, 'update=1 shows the listing at 700');
-    await helpers.asset({ owner: seller.platformId, itemId: item.id, state: 1, price: 650 });
+    await list(650);
     const shared = await refresh(other);
     assertThat(
       shared.answer,

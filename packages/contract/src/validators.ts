@@ -4,8 +4,10 @@
 // (openapi.metadata.js, lookupRoute): with ~100 paths that was the largest item of a simple GET's
 // profile after the Express router. Its metadata step is the one part replaced here: given the
 // gate's operation, it sets what the validator's own lookup would have set (`req.openapi`: the
-// route, its schema, the decoded path parameters), and the validator's request and response
-// checks run as they are. Its steps run in a row here, with no Express router around them.
+// route, its schema, the decoded path parameters). The request check is ours too
+// (request-validator.ts: prepared once per operation, with the validator's Ajv, schemas and
+// errors); the response check (test mode) runs as the validator builds it. The steps run in a row
+// here, with no Express router around them.
 //
 // The validator builds one schema per operation (requests) and per documented response, each
 // carrying the document's whole `paths` and `components` for its `$ref`s; Ajv scans every schema it
@@ -18,6 +20,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Json } from './document.ts';
 import type { OperationInfo } from './operation-index.ts';
+import { requestValidation } from './request-validator.ts';
 import type { RouteMatch } from './route-matcher.ts';
 
 /** A route of the validator's context (express-openapi-validator's `RouteMetadata`). */
@@ -42,6 +45,8 @@ interface Validator {
   metadataMiddleware(context: ValidatorContext, responseApiDoc: Json): RequestHandler;
   requestValidationMiddleware(apiDoc: Json): RequestHandler;
   responseValidationMiddleware(apiDoc: Json, serial: number): RequestHandler;
+  /** The Ajv options the validator gives its steps (`AjvOptions`: `request` for the request step). */
+  ajvOpts: { request: Json };
 }
 
 /**
@@ -90,9 +95,11 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
     inner.metadata = matchedMetadata(context, responseApiDoc);
     return inner.metadata;
   };
+  // The request step is ours (request-validator.ts), on the validator's prepared document and
+  // options; the validator's own step is built only for an operation ours leaves to it.
   const buildRequest = validator.requestValidationMiddleware.bind(validator);
   validator.requestValidationMiddleware = (apiDoc) => {
-    inner.request = buildRequest(apiDoc);
+    inner.request = requestValidation(apiDoc, validator.ajvOpts.request, () => buildRequest(apiDoc));
     return inner.request;
   };
   const buildResponse = validator.responseValidationMiddleware.bind(validator);
