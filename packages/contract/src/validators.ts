@@ -108,13 +108,26 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
     return inner.response;
   };
   let direct: RequestHandler[] | undefined;
+  // Without response validation, the two inner steps in one call: no chain to walk per request.
+  let checked: RequestHandler | undefined;
   const ready = (): RequestHandler[] | undefined => {
     const { metadata, request, response } = inner;
     if (metadata && request && (response || !validateResponses))
       direct = response ? [metadata, request, response] : [metadata, request];
+    if (direct && !response && metadata && request)
+      checked = (req, res, next) =>
+        metadata(req, res, (error?: unknown) => (error ? next(error) : request(req, res, next)));
     return direct;
   };
   return (req: Request, res: Response, next: NextFunction) => {
+    if (checked) {
+      try {
+        checked(req, res, next);
+      } catch (thrown) {
+        next(thrown); // a step's refusal thrown as the validator throws it (415, reserved characters)
+      }
+      return;
+    }
     const chain = direct ?? ready() ?? steps;
     let i = 0;
     const step = (error?: unknown): void => {
@@ -166,7 +179,8 @@ function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): Reque
       const values: string[] = (res.locals.route as RouteMatch | undefined)?.values ?? [];
       try {
         found.names.forEach((name, n) => {
-          pathParams[name] = decodeURIComponent(values[n] ?? '');
+          const raw = values[n] ?? '';
+          pathParams[name] = raw.includes('%') ? decodeURIComponent(raw) : raw; // no escape, nothing to decode
         });
       } catch {
         return next(new OpenApiValidator.error.BadRequest({ path: req.path, message: "malformed uri'" }));
