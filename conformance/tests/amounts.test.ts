@@ -10,7 +10,7 @@ import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, sentOffer, session } from '../src/kit/helpers.ts';
 import { assertThat, assertValue } from '../src/kit/http.ts';
 import { assertBalance, sellerProceeds } from '../src/kit/money.ts';
-import { sides } from '../src/kit/rule.ts';
+import { rule, sides } from '../src/kit/rule.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 import { needsVariant } from '../src/kit/variants.ts';
 
@@ -56,6 +56,33 @@ describe('the seller is credited floor(price x 95 / 100)', () => {
         );
       },
     );
+
+  // The document's lowest price (POST /inventory/price: "1 to 5,000,000"): a sale at 1 cent is a
+  // sale, whose floor(95 %) credits the seller nothing and leaves the whole cent as the fee.
+  it(
+    'Given an asset listed at 1 cent, the lowest price, into a buy order at 1, it sells: the buyer pays 1 and the seller is credited floor(0.95) = 0',
+    rule('R-LIMIT-SELLER-FEE', 'R-TRANS-ITEM-SELL', 'R-TRANS-BUYORDER-FILL'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: 'Rounding Sale 1', game: 440 });
+      const buyer = await session({ balance: 10 }, '198.51.100.98');
+      const seller = await session({}, '198.51.100.99');
+      await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 1, amount: 1 });
+      const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+      const sold = await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 1 });
+      assertThat(sold, sold.status === 200, 'the asset priced at 1 cent is accepted');
+      // A listing instead of a sale leaves both balances as a sale does (1 cent reserved, 0
+      // credited): the seller's sales history tells them apart.
+      const sales = content(await getAs(seller, '/user/getSalesHistory')) as { sales: { price: number }[] };
+      assertThat(
+        sold,
+        sales.sales.map((r) => r.price).join() === '1',
+        `one sale at 1 cent (got ${JSON.stringify(sales.sales)})`,
+      );
+      await assertBalance(buyer, 9, 'the buyer paid 1 cent out of the order', 9);
+      await assertBalance(seller, 0, 'the seller is credited floor(1 x 95 / 100) = 0', 0);
+    },
+  );
 
   for (const [price, rounding] of SALE_PRICES)
     it(

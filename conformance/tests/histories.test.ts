@@ -291,22 +291,27 @@ describe('GET /user/getBalanceHistory', () => {
     assertThat(sold, sold.status === 200, 'an asset listed at 800 sells into the order');
     const removed = await postAs(buyer, '/item/buyorder/remove', { itemid: item.id });
     assertThat(removed, removed.status === 200, 'the order, 2 units left, is removed');
+    const DEBITS = new Set(['purchase', 'payment', 'cashout', 'fee']);
+    // Both sides of the sale: the buyer's reservations, releases and purchase, the seller's sale.
+    for (const me of [seller, buyer]) {
+      const { answer, c } = await ledger(me, { count: 100 });
+      const entries = c.values as Json[];
+      const wrongSide = entries.filter((e) => (DEBITS.has(e.type) ? e.amount > 0 : e.amount < 0));
+      assertThat(
+        answer,
+        wrongSide.length === 0,
+        `no entry on the other side of its type (got ${JSON.stringify(wrongSide.map((e) => `${e.type}:${e.amount}`))})`,
+      );
+      // "Human-readable description of the change": what it says is open, but an empty one says nothing.
+      const undescribed = entries.filter((e) => typeof e.description !== 'string' || e.description.trim() === '');
+      assertThat(
+        answer,
+        undescribed.length === 0,
+        `every entry describes its change (got ${JSON.stringify(undescribed.map((e) => `${e.type}:${e.amount}`))} without a description)`,
+      );
+    }
     const { answer, c } = await ledger(buyer, { count: 100 });
     const entries = c.values as Json[];
-    const DEBITS = new Set(['purchase', 'payment', 'cashout', 'fee']);
-    const wrongSide = entries.filter((e) => (DEBITS.has(e.type) ? e.amount > 0 : e.amount < 0));
-    assertThat(
-      answer,
-      wrongSide.length === 0,
-      `no entry on the other side of its type (got ${JSON.stringify(wrongSide.map((e) => `${e.type}:${e.amount}`))})`,
-    );
-    // "Human-readable description of the change": what it says is open, but an empty one says nothing.
-    const undescribed = entries.filter((e) => typeof e.description !== 'string' || e.description.trim() === '');
-    assertThat(
-      answer,
-      undescribed.length === 0,
-      `every entry describes its change (got ${JSON.stringify(undescribed.map((e) => `${e.type}:${e.amount}`))} without a description)`,
-    );
     assertThat(
       answer,
       (await balanceOf(buyer)) === OPENING - 800 && entries[0]?.balance === OPENING - 800,

@@ -7,7 +7,16 @@
 // marketplace-conformance explore --target <base-url> [--seed N]  seeded stateful exploration (src/explore/)
 // Exit codes: 0 nothing failed, 1 a failure (or a violation seen by the proxy), 2 bad options or a
 // target that is not this API or does not answer.
+import { enableCompileCache } from 'node:module';
 import { parseArgs } from 'node:util';
+
+// Node's on-disk code cache for what loads next, in this process and (through the environment) in
+// the vitest worker: a run loads vitest, vite and the suite's modules again each time, and with the
+// cache warm that took about 0.4 s less CPU of the 3 s a one-test run spends starting (two runs
+// each). Node's default directory (tmpdir), NODE_COMPILE_CACHE to move it,
+// NODE_DISABLE_COMPILE_CACHE=1 to turn it off. It never throws: a cache it cannot write is skipped.
+const cache = enableCompileCache();
+if (cache.directory) process.env.NODE_COMPILE_CACHE ??= cache.directory;
 
 // Colour only for a person at a terminal: never into a file or a pipe, never with NO_COLOR. Set
 // before vitest loads (it decides once, at import).

@@ -19,6 +19,7 @@ import { buildRequest } from './requests.ts';
 import type { ExchangeNote } from './rule.ts';
 import { levelOf, settings } from './settings.ts';
 import { surface } from './skip.ts';
+import { send, type WireAnswer } from './wire.ts';
 
 export interface Call {
   query?: Record<string, string | number | boolean | undefined>;
@@ -111,15 +112,15 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     body = c.raw.body;
   }
   const curl = curlLine(method, url, headers, body);
-  let res: Response;
+  let res: WireAnswer;
   try {
-    res = await fetch(url, { method, headers, body });
+    res = await send(method, url, headers, body);
   } catch (e) {
     const cause = (e as Error).cause ?? e;
     throw new Error(`the target did not answer (${String(cause)})\n  request:  ${short(curl)}`);
   }
-  const text = await res.text();
-  const contentType = res.headers.get('content-type') ?? '';
+  const text = res.text;
+  const contentType = res.headers['content-type'] ?? '';
   let parsed: unknown = text;
   if (contentType.includes('json')) {
     try {
@@ -135,7 +136,7 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     ...(helper ? { helper: helper.name } : {}),
     request: { headers, body },
     status: res.status,
-    headers: Object.fromEntries(res.headers.entries()),
+    headers: res.headers,
     body: parsed,
     contentType,
     curl,

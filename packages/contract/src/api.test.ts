@@ -33,10 +33,15 @@ async function start(options: Partial<ApiOptions<Caller, unknown>>) {
   });
   servers.push(server);
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return async (method: string, path: string, init: { body?: unknown; auth?: boolean } = {}) => {
+  return async (
+    method: string,
+    path: string,
+    init: { body?: unknown; auth?: boolean; headers?: Record<string, string> } = {},
+  ) => {
     const res = await fetch(base + path, {
       method,
       headers: {
+        ...init.headers,
         ...(init.auth ? { authorization: 'Bearer ok' } : {}),
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -75,6 +80,16 @@ describe('createApi: dispatch by operationId', () => {
     const send = await start({ dispatch: { handlers: { getPublicPrice: () => raw }, context } });
     const [status, body, headers] = await send('GET', '/public/price?game=730&format=csv');
     expect([status, body, headers.get('content-type')]).toEqual([200, 'a,b\n1,2\n', 'text/csv; charset=utf-8']);
+  });
+
+  it('answers without an ETag, so a conditional request gets the answer, never an undocumented 304', async () => {
+    const send = await start({
+      dispatch: { handlers: { getItemListingItem: () => ({ ok: true, value: [] }) }, context },
+    });
+    const [, , headers] = await send('GET', '/item/listing/1');
+    expect(headers.get('etag')).toBeNull();
+    const conditional = await send('GET', '/item/listing/1', { headers: { 'if-none-match': '*' } });
+    expect(conditional.slice(0, 2)).toEqual([200, { err: false, success: true, content: [] }]);
   });
 
   it('refuses a request the document does not admit before any handler runs', async () => {

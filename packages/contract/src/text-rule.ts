@@ -17,7 +17,8 @@ function holdsUnstorable(value: unknown): boolean {
   if (typeof value === 'string') return isUnstorable(value);
   if (Array.isArray(value)) return value.some(holdsUnstorable);
   if (value && typeof value === 'object')
-    return Object.entries(value).some(([key, inner]) => isUnstorable(key) || holdsUnstorable(inner));
+    for (const key of Object.keys(value))
+      if (isUnstorable(key) || holdsUnstorable((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 
@@ -28,15 +29,19 @@ function holdsUnstorable(value: unknown): boolean {
  */
 export function unstorableTextMessage(req: Request): string | undefined {
   const params = (req as Request & { openapi?: { pathParams?: Record<string, unknown> } }).openapi?.pathParams;
-  for (const source of [params, req.query, req.body]) {
-    if (!source || typeof source !== 'object' || Array.isArray(source)) continue;
-    for (const [field, value] of Object.entries(source)) {
-      if (isUnstorable(field)) {
-        if (source === req.body) return INVALID_BODY;
-        continue; // a query name no operation declares: ignored, as unknown query parameters are
-      }
-      if (holdsUnstorable(value)) return `Invalid ${field} parameter`;
+  // One source after another, without a list of them or of their entries (this runs on every request).
+  return unstorableIn(params, false) ?? unstorableIn(req.query, false) ?? unstorableIn(req.body, true);
+}
+
+/** `unstorableTextMessage` for one source of fields (`isBody`: a field's own name gets INVALID_BODY). */
+function unstorableIn(source: unknown, isBody: boolean): string | undefined {
+  if (!source || typeof source !== 'object' || Array.isArray(source)) return undefined;
+  for (const field of Object.keys(source)) {
+    if (isUnstorable(field)) {
+      if (isBody) return INVALID_BODY;
+      continue; // a query name no operation declares: ignored, as unknown query parameters are
     }
+    if (holdsUnstorable((source as Record<string, unknown>)[field])) return `Invalid ${field} parameter`;
   }
   return undefined;
 }
