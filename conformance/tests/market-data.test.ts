@@ -69,6 +69,14 @@ describe('listings', () => {
   });
 });
 
+/** One buy order per `[price, amount]`, each by a new user whose balance pays exactly for it. */
+async function bidsOf(itemId: number, orders: readonly (readonly [price: number, amount: number])[]) {
+  for (const [price, amount] of orders) {
+    const buyer = await helpers.user({ balance: price * amount });
+    await helpers.buyOrder({ owner: buyer.platformId, itemId, price, amount });
+  }
+}
+
 describe('buy order tiers', () => {
   it(
     'GET /item/buyorderList/{item} groups orders by price: five tiers highest first, and the rest in more [R-BUYORDER-TIERS]',
@@ -87,10 +95,7 @@ describe('buy order tiers', () => {
         [250, 2],
         [400, 1],
       ] as const;
-      for (const [price, amount] of orders) {
-        const buyer = await helpers.user({ balance: price * amount });
-        await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount });
-      }
+      await bidsOf(item.id, orders);
       const answer = await get(`/item/buyorderList/${item.id}`);
       const tiers = content(answer).informations;
       const want = {
@@ -128,10 +133,7 @@ describe('buy order tiers', () => {
       [300, 4],
       [200, 1],
     ] as const;
-    for (const [price, amount] of orders) {
-      const buyer = await helpers.user({ balance: price * amount });
-      await helpers.buyOrder({ owner: buyer.platformId, itemId: item.id, price, amount });
-    }
+    await bidsOf(item.id, orders);
     const answer = await get(`/item/buyorderList/${item.id}`);
     const want = {
       0: { count: 1, price: 600 },
@@ -147,6 +149,48 @@ describe('buy order tiers', () => {
       JSON.stringify(got) === JSON.stringify(want),
       `tiers ${JSON.stringify(want)} (got ${JSON.stringify(got)})`,
     );
+  });
+
+  it('Given two prices, GET /item/buyorderList/{item} has the keys 0 and 1 only; given six orders at one price above two more, that price is one tier of six units [R-BUYORDER-TIERS]', async (ctx) => {
+    await needsHelpers(ctx);
+    // Fewer than six prices: no remaining tier, so no `more` (the document: fewer tiers, fewer keys).
+    // Six orders at the top price: a reading that counts orders as tiers would stop at the sixth.
+    const cases: { name: string; orders: [price: number, amount: number][]; want: Json }[] = [
+      {
+        name: 'Two Tier Key',
+        orders: [
+          [120, 2],
+          [300, 1],
+          [120, 1],
+        ],
+        want: { 0: { count: 1, price: 300 }, 1: { count: 3, price: 120 } },
+      },
+      {
+        name: 'Crowded Tier Key',
+        orders: [
+          [500, 1],
+          [500, 1],
+          [400, 1],
+          [500, 1],
+          [500, 1],
+          [300, 2],
+          [500, 1],
+          [500, 1],
+        ],
+        want: { 0: { count: 6, price: 500 }, 1: { count: 1, price: 400 }, 2: { count: 2, price: 300 } },
+      },
+    ];
+    for (const { name, orders, want } of cases) {
+      const item = await helpers.item({ name, game: 440 });
+      await bidsOf(item.id, orders);
+      const answer = await get(`/item/buyorderList/${item.id}`);
+      const got = content(answer)?.informations;
+      assertThat(
+        answer,
+        JSON.stringify(got) === JSON.stringify(want),
+        `${name}: tiers ${JSON.stringify(want)} (got ${JSON.stringify(got)})`,
+      );
+    }
   });
 });
 
