@@ -191,7 +191,8 @@ export function requestValidation(apiDoc: Json, ajvOptions: Json, libraryStep: (
     }
     // Express 5 parses the query string on every read of `req.query`: read once, shaped, kept
     // (defined as the library defines it, so that its own step may define it again).
-    const query = bracketNotation(req.query ?? {});
+    // A URL without a query gives `{}` (qs of nothing): not parsed for that.
+    const query = req.url.includes('?') ? bracketNotation(req.query ?? {}) : {};
     Object.defineProperty(req, 'query', { value: query, writable: true });
     if (plan.reserved.length > 0) refuseReserved(plan.reserved, req.originalUrl);
     for (const shape of plan.arrays) shapeArray(req, shape);

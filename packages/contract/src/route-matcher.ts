@@ -18,6 +18,44 @@ function firstSegment(path: string): string {
   return end === -1 ? path.slice(1) : path.slice(1, end);
 }
 
+/** The segment after the first (`listing` of `/item/listing/1`), or undefined when there is none. */
+function secondSegment(path: string, first: string): string | undefined {
+  const start = first.length + 2;
+  if (path.length < start) return undefined;
+  const end = path.indexOf('/', start);
+  return end === -1 ? path.slice(start) : path.slice(start, end);
+}
+
+/**
+ * The patterns of one method and first segment, by the path's second segment: a pattern whose
+ * second segment is another literal cannot match, so it is not tried.
+ */
+interface Bucket {
+  bySecond: Map<string, Compiled[]>;
+  /** For a second segment no pattern names: those with a parameter there, or no second segment. */
+  other: Compiled[];
+}
+
+/** The second segment of a document path when it is a literal, else undefined. */
+const literalSecond = (r: Compiled): string | undefined => {
+  const second = r.info.path.split('/')[2];
+  return second === undefined || second.startsWith('{') ? undefined : second;
+};
+
+function bucketOf(routes: Compiled[]): Bucket {
+  const other = routes.filter((r) => literalSecond(r) === undefined);
+  const bySecond = new Map<string, Compiled[]>();
+  for (const r of routes) {
+    const second = literalSecond(r);
+    if (second !== undefined && !bySecond.has(second))
+      bySecond.set(
+        second,
+        routes.filter((c) => literalSecond(c) === undefined || literalSecond(c) === second),
+      );
+  }
+  return { bySecond, other };
+}
+
 /** A request's operation and the raw values of its path parameters, in the path's order. */
 export interface RouteMatch {
   info: OperationInfo;
@@ -28,8 +66,8 @@ export class RouteMatcher {
   #routes: Compiled[];
   /** The routes by first path segment (no document path starts with a parameter). */
   #bySegment = new Map<string, Compiled[]>();
-  /** The same by method too: a request tries only the patterns of its own method. */
-  #byMethod = new Map<string, Map<string, Compiled[]>>();
+  /** By method, first and second segment: a request tries only the patterns that could match it. */
+  #byMethod = new Map<string, Map<string, Bucket>>();
   #byInfo = new Map<OperationInfo, Compiled>();
 
   constructor(operations: Iterable<OperationInfo>) {
@@ -47,14 +85,17 @@ export class RouteMatcher {
         };
       })
       .sort((a, b) => b.literals - a.literals);
+    const byMethod = new Map<string, Map<string, Compiled[]>>();
     for (const r of this.#routes) {
       const key = firstSegment(r.info.path);
       this.#bySegment.set(key, [...(this.#bySegment.get(key) ?? []), r]);
-      const segments = this.#byMethod.get(r.info.method) ?? new Map<string, Compiled[]>();
-      this.#byMethod.set(r.info.method, segments);
+      const segments = byMethod.get(r.info.method) ?? new Map<string, Compiled[]>();
+      byMethod.set(r.info.method, segments);
       segments.set(key, [...(segments.get(key) ?? []), r]);
       this.#byInfo.set(r.info, r);
     }
+    for (const [method, segments] of byMethod)
+      this.#byMethod.set(method, new Map([...segments].map(([key, routes]) => [key, bucketOf(routes)])));
   }
 
   /** The operation of `METHOD path`, or undefined for an unknown route. */
@@ -65,8 +106,11 @@ export class RouteMatcher {
   /** The operation of `METHOD path` with its path's values (what the request flow keeps), or undefined. */
   find(method: string, path: string): RouteMatch | undefined {
     const segments = this.#byMethod.get(method) ?? this.#byMethod.get(method.toUpperCase());
-    const routes = segments?.get(firstSegment(path));
-    if (routes === undefined) return undefined;
+    const first = firstSegment(path);
+    const bucket = segments?.get(first);
+    if (bucket === undefined) return undefined;
+    const second = secondSegment(path, first);
+    const routes = (second !== undefined && bucket.bySecond.get(second)) || bucket.other;
     for (const r of routes) {
       const groups = r.pattern.exec(path);
       if (groups) return { info: r.info, values: groups.slice(1) };

@@ -18,6 +18,7 @@
 // `$ref`s still resolve, by property access.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { ResponseValidator } from 'express-openapi-validator/dist/middlewares/openapi.response.validator.js';
 import type { Json } from './document.ts';
 import type { OperationInfo } from './operation-index.ts';
 import { requestValidation } from './request-validator.ts';
@@ -45,8 +46,9 @@ interface Validator {
   metadataMiddleware(context: ValidatorContext, responseApiDoc: Json): RequestHandler;
   requestValidationMiddleware(apiDoc: Json): RequestHandler;
   responseValidationMiddleware(apiDoc: Json, serial: number): RequestHandler;
-  /** The Ajv options the validator gives its steps (`AjvOptions`: `request` for the request step). */
-  ajvOpts: { request: Json };
+  /** The Ajv options the validator gives its steps (`AjvOptions`: `request`, `response`). */
+  ajvOpts: { request: Json; response: Json };
+  options: { validateResponses: Json };
 }
 
 /**
@@ -102,19 +104,49 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
     inner.request = requestValidation(apiDoc, validator.ajvOpts.request, () => buildRequest(apiDoc));
     return inner.request;
   };
-  const buildResponse = validator.responseValidationMiddleware.bind(validator);
+  // The response step is the validator's, with its validators kept per operation: the library
+  // keys them by the request's Content-Type too and compiles every response schema of the
+  // operation again for each new one (a form body, a JSON body, none), a first-use cost paid
+  // several times per operation by a conformance run. The request's type plays no part in them.
   validator.responseValidationMiddleware = (apiDoc, serial) => {
-    inner.response = buildResponse(apiDoc, serial);
+    const responses = new ResponseValidator(
+      apiDoc,
+      validator.ajvOpts.response,
+      validator.options.validateResponses,
+      serial,
+    );
+    const build = responses._getOrBuildValidator.bind(responses);
+    const byOperation = new Map<string, ReturnType<typeof build>>();
+    responses._getOrBuildValidator = (req: Request & { openapi: Json }, schemas: Json) => {
+      const key = `${req.method}-${req.openapi.expressRoute}`;
+      const kept = byOperation.get(key) ?? build(req, schemas);
+      byOperation.set(key, kept);
+      return kept;
+    };
+    inner.response = responses.validate();
     return inner.response;
   };
   let direct: RequestHandler[] | undefined;
+  // Without response validation, the two inner steps in one call: no chain to walk per request.
+  let checked: RequestHandler | undefined;
   const ready = (): RequestHandler[] | undefined => {
     const { metadata, request, response } = inner;
     if (metadata && request && (response || !validateResponses))
       direct = response ? [metadata, request, response] : [metadata, request];
+    if (direct && !response && metadata && request)
+      checked = (req, res, next) =>
+        metadata(req, res, (error?: unknown) => (error ? next(error) : request(req, res, next)));
     return direct;
   };
   return (req: Request, res: Response, next: NextFunction) => {
+    if (checked) {
+      try {
+        checked(req, res, next);
+      } catch (thrown) {
+        next(thrown); // a step's refusal thrown as the validator throws it (415, reserved characters)
+      }
+      return;
+    }
     const chain = direct ?? ready() ?? steps;
     let i = 0;
     const step = (error?: unknown): void => {
@@ -166,7 +198,8 @@ function matchedMetadata(context: ValidatorContext, responseApiDoc: Json): Reque
       const values: string[] = (res.locals.route as RouteMatch | undefined)?.values ?? [];
       try {
         found.names.forEach((name, n) => {
-          pathParams[name] = decodeURIComponent(values[n] ?? '');
+          const raw = values[n] ?? '';
+          pathParams[name] = raw.includes('%') ? decodeURIComponent(raw) : raw; // no escape, nothing to decode
         });
       } catch {
         return next(new OpenApiValidator.error.BadRequest({ path: req.path, message: "malformed uri'" }));
