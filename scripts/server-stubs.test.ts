@@ -163,8 +163,18 @@ describe('generated server stubs, outside the repository', { timeout: 10 * MINUT
       expect(others.filter(([, state]) => state !== 'not implemented')).toEqual([]);
       expect(output).toContain(`Progress: 3 of ${states.size} operations implemented`);
       // The login's handler applies no limit: the app counts its two documented rules (429, headers).
+      // That a login answered 429 opens no session is read from GET /user/ipList, not filled in
+      // here: that test skips.
       const loginLimits = outcomes.filter((o) => /login-limits\.test\.[jt]s$/.test(o.file));
-      expect(loginLimits.map((o) => o.state)).toEqual(['passed', 'passed']);
+      expect(
+        loginLimits
+          .map((o) => [o.name.includes('opens no session') ? 'reads the sessions' : 'limit rule', o.state])
+          .sort(),
+      ).toEqual([
+        ['limit rule', 'passed'],
+        ['limit rule', 'passed'],
+        ['reads the sessions', 'skipped'],
+      ]);
       // The project's blocked countries reach the suite (`--blocked-country`): the test runs, and passes.
       const blocked = outcomes.filter((o) => o.name.includes('Country blocked'));
       expect(blocked.map((o) => o.state)).toEqual(['passed']);

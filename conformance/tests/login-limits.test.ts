@@ -80,7 +80,7 @@ describe('POST /user/login attempts', () => {
   );
 
   it(
-    'Given as many logins with one API key as the limit, then the next one is 429 from any IP and opens no session; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in',
+    'Given as many logins with one API key as the limit, then the next one is 429 from any IP; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in',
     sides(['before', 'at', 'after']),
     async (ctx) => {
       await needsHelpers(ctx);
@@ -88,28 +88,9 @@ describe('POST /user/login attempts', () => {
       if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
       const user = await helpers.user();
       const other = await helpers.user();
-      let last = { token: '', ip: '' };
-      for (let i = 0; i < perKey.limit; i++) {
-        const ip = `198.18.0.${i + 1}`;
-        const ok = await login(user.apiKey, ip);
-        assertThat(ok, ok.status === 200, `login ${i + 1} succeeds`);
-        last = { token: content(ok).jwt as string, ip };
-      }
-      // A login refused with 429 logs nobody in: the user's sessions are the ones before it.
-      const sessions = async () => {
-        const list = await call('GET', '/user/ipList', last);
-        assertThat(list, list.status === 200, 'the sessions are listed');
-        return { list, count: content(list).count as number };
-      };
-      const before = await sessions();
+      await loginUpTo(perKey.limit, user.apiKey, '198.18.0');
       const limited = await login(user.apiKey, '198.18.1.1');
       assertLimited(limited, perKey.limit, 'the key is over its attempts');
-      const after = await sessions();
-      assertThat(
-        after.list,
-        after.count === before.count,
-        `a login answered 429 opens no session (${before.count} sessions before it)`,
-      );
       const another = await login(other.apiKey, '198.18.1.1');
       assertThat(another, another.status === 200, 'another key still logs in');
       // Where the key's window starts the document does not say: it ends when the target says.
@@ -120,4 +101,40 @@ describe('POST /user/login attempts', () => {
       );
     },
   );
+
+  // Its own test: it reads the sessions (GET /user/ipList), which a target may not have yet, and
+  // the limit's own rules above are told without it.
+  it('Given as many logins with one API key as the limit, then the login answered 429 opens no session', async (ctx) => {
+    await needsHelpers(ctx);
+    const perKey = rule('apiKey');
+    if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
+    const user = await helpers.user();
+    const last = await loginUpTo(perKey.limit, user.apiKey, '198.18.2');
+    const sessions = async () => {
+      const list = await call('GET', '/user/ipList', last);
+      assertThat(list, list.status === 200, 'the sessions are listed');
+      return { list, count: content(list).count as number };
+    };
+    const before = await sessions();
+    const limited = await login(user.apiKey, '198.18.3.1');
+    assertLimited(limited, perKey.limit, 'the key is over its attempts');
+    const after = await sessions();
+    assertThat(
+      after.list,
+      after.count === before.count,
+      `a login answered 429 opens no session (${before.count} sessions before it)`,
+    );
+  });
 });
+
+/** `count` logins with one key, each from its own IP under `prefix`: the last one's JWT and IP. */
+async function loginUpTo(count: number, apiKey: string, prefix: string): Promise<{ token: string; ip: string }> {
+  let last = { token: '', ip: '' };
+  for (let i = 0; i < count; i++) {
+    const ip = `${prefix}.${i + 1}`;
+    const ok = await login(apiKey, ip);
+    assertThat(ok, ok.status === 200, `login ${i + 1} succeeds`);
+    last = { token: content(ok).jwt as string, ip };
+  }
+  return last;
+}
