@@ -111,9 +111,12 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
   // several times per operation by a conformance run. The request's type plays no part in them.
   // They are compiled against one shared root (response-validator.ts), not one root per response.
   validator.responseValidationMiddleware = (apiDoc, serial) => {
+    // Without Ajv's optimising pass over the generated code: compiling every response schema of the
+    // document took about 0.75 s of CPU instead of 1.1 s, and validating its examples no longer than
+    // before (issue 32). The pass changes how the code reads, not what it accepts.
     const responses = new ResponseValidator(
       apiDoc,
-      validator.ajvOpts.response,
+      { ...validator.ajvOpts.response, code: { optimize: false } },
       validator.options.validateResponses,
       serial,
     );
