@@ -3,18 +3,14 @@
 // coerced by their schema type, defaults filled in), on the bundled document and on a small one
 // with the parameter kinds the bundled document lacks; and the documented message each refusal
 // gets through requestErrorAnswer.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parse } from 'node:url';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Json, readDocument } from './document.ts';
-import { documentOperations, requestErrorAnswer } from './request-rules.ts';
+import { requestErrorAnswer } from './request-rules.ts';
 import { rawQuery } from './request-validator.ts';
-import { RouteMatcher } from './route-matcher.ts';
 import { INVALID_BODY } from './validation-message.ts';
-import { documentValidators } from './validators.ts';
+import { closeServers, listen, useValidation } from './validation-pair.fixture.ts';
 
 const document = readDocument();
 
@@ -80,10 +76,7 @@ interface Answer {
   body?: unknown;
 }
 
-const servers: Server[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));
-});
+afterAll(closeServers);
 
 const apps = new Map<string, ReturnType<typeof startEcho>>();
 
@@ -104,27 +97,7 @@ async function startEcho(doc: Json, check: 'ours' | 'library') {
   const app = express();
   app.set('query parser', 'extended');
   app.use(express.json(), express.urlencoded({ extended: true }));
-  if (check === 'ours') {
-    const matcher = new RouteMatcher(documentOperations(doc).values());
-    app.use((req: Request, res: Response, next: NextFunction) => {
-      const found = matcher.find(req.method, req.path);
-      res.locals.operation = found?.info;
-      res.locals.route = found;
-      next();
-    });
-    app.use(documentValidators(doc, false));
-  } else {
-    app.use(
-      OpenApiValidator.middleware({
-        apiSpec: structuredClone(doc),
-        validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false },
-        validateResponses: false,
-        validateSecurity: false,
-        validateFormats: true,
-        fileUploader: false,
-      }),
-    );
-  }
+  useValidation(app, doc, check, false);
   app.use((req: Request, res: Response) => {
     // The path parameters as the validator shaped them (Express gives each layer its own `req.params`).
     const params = (req as Request & { openapi?: { pathParams?: unknown } }).openapi?.pathParams;
@@ -134,11 +107,7 @@ async function startEcho(doc: Json, check: 'ours' | 'library') {
     const answer = requestErrorAnswer(err, res.locals.operation);
     res.json({ status: err.status, errors: err.errors, message: err.message, documented: answer?.content });
   });
-  const server: Server = await new Promise((done) => {
-    const s = app.listen(0, '127.0.0.1', () => done(s));
-  });
-  servers.push(server);
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await listen(app);
   return async (url: string, init: RequestInit = {}): Promise<Answer> => (await fetch(base + url, init)).json();
 }
 

@@ -22,6 +22,7 @@ import { ResponseValidator } from 'express-openapi-validator/dist/middlewares/op
 import type { Json } from './document.ts';
 import type { OperationInfo } from './operation-index.ts';
 import { requestValidation } from './request-validator.ts';
+import { type LibraryResponseValidator, sharedResponseValidators } from './response-validator.ts';
 import type { RouteMatch } from './route-matcher.ts';
 
 /** A route of the validator's context (express-openapi-validator's `RouteMetadata`). */
@@ -108,18 +109,25 @@ function buildValidators(document: Json, validateResponses: boolean): RequestHan
   // keys them by the request's Content-Type too and compiles every response schema of the
   // operation again for each new one (a form body, a JSON body, none), a first-use cost paid
   // several times per operation by a conformance run. The request's type plays no part in them.
+  // They are compiled against one shared root (response-validator.ts), not one root per response.
   validator.responseValidationMiddleware = (apiDoc, serial) => {
+    // Without Ajv's optimising pass over the generated code: compiling every response schema of the
+    // document took about 0.75 s of CPU instead of 1.1 s, and validating its examples no longer than
+    // before (issue 32). The pass changes how the code reads, not what it accepts.
     const responses = new ResponseValidator(
       apiDoc,
-      validator.ajvOpts.response,
+      { ...validator.ajvOpts.response, code: { optimize: false } },
       validator.options.validateResponses,
       serial,
     );
     const build = responses._getOrBuildValidator.bind(responses);
-    const byOperation = new Map<string, ReturnType<typeof build>>();
+    const shared = sharedResponseValidators(responses as unknown as LibraryResponseValidator);
+    // The library declares one level (`{[key]: ValidateFunction}`); `_validate` reads two (status, media type).
+    type Built = ReturnType<typeof build>;
+    const byOperation = new Map<string, Built>();
     responses._getOrBuildValidator = (req: Request & { openapi: Json }, schemas: Json) => {
       const key = `${req.method}-${req.openapi.expressRoute}`;
-      const kept = byOperation.get(key) ?? build(req, schemas);
+      const kept = byOperation.get(key) ?? (shared(req, schemas) as Built | undefined) ?? build(req, schemas);
       byOperation.set(key, kept);
       return kept;
     };
