@@ -45,7 +45,10 @@ function mutate(file: string): string[] {
   return picked.sort((a, b) => a - b).map((line) => `${file}:${line}-${line}`);
 }
 
-const report = `reports/mutation/${files.map((f) => basename(f.replace(/:.*$/, ''), '.ts')).join('+')}`;
+// Named after the mutated files, each once: a run given ranges of one file (`sale.ts:2-4 sale.ts:9-12`)
+// is named after the file, not after every range.
+const names = [...new Set(files.map((f) => basename(f.replace(/:.*$/, ''), '.ts')))];
+const report = `reports/mutation/${names.join('+')}`;
 
 // Read by conformance/vitest.mutation.config.ts in Stryker's test runner process.
 if (values.tests) process.env.MUTATION_TESTS = values.tests;

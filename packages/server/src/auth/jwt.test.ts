@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rolesHash, signToken, TOKEN_LIFETIME_SECONDS, verifyToken } from './jwt.ts';
 
 const secret = new TextEncoder().encode('s'.repeat(32));
@@ -95,5 +95,60 @@ describe('login JWT', () => {
       .setExpirationTime(now + 60)
       .sign(secret);
     expect(await verifyToken(secret, hs512, now)).toBeNull();
+  });
+});
+
+describe('login JWT: a token verified before', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** A token of this session, verified once (so kept). */
+  const keptToken = async (extra: Partial<typeof input> = {}) => {
+    const token = await signToken(secret, { ...input, ...extra, jti: crypto.randomUUID() });
+    expect(await verifyToken(secret, token, now)).not.toBeNull();
+    return token;
+  };
+
+  it('is not verified by WebCrypto again, and gives the same claims', async () => {
+    const token = await keptToken();
+    const first = await verifyToken(secret, token, now + 1);
+    const verify = vi.spyOn(crypto.subtle, 'verify');
+    const again = await verifyToken(secret, token, now + 2);
+    expect(verify).not.toHaveBeenCalled();
+    expect(again).toEqual(first);
+  });
+
+  it('still expires: refused at its exp, as jose refuses it', async () => {
+    const token = await keptToken();
+    expect(await verifyToken(secret, token, now + TOKEN_LIFETIME_SECONDS - 1)).not.toBeNull();
+    expect(await verifyToken(secret, token, now + TOKEN_LIFETIME_SECONDS)).toBeNull();
+    expect(await verifyToken(secret, token, Number.NaN)).toBeNull();
+  });
+
+  it('is refused before its nbf, accepted from it', async () => {
+    const token = await new SignJWT({ API: true, ip: '1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('API')
+      .setSubject('x')
+      .setJti(crypto.randomUUID())
+      .setIssuedAt(now)
+      .setNotBefore(now + 10)
+      .setExpirationTime(now + 60)
+      .sign(secret);
+    expect(await verifyToken(secret, token, now + 10)).not.toBeNull();
+    expect(await verifyToken(secret, token, now + 9)).toBeNull();
+    expect(await verifyToken(secret, token, now + 10)).not.toBeNull();
+  });
+
+  it('is refused under another secret, and tampered it is refused', async () => {
+    const token = await keptToken();
+    expect(await verifyToken(new TextEncoder().encode('x'.repeat(32)), token, now)).toBeNull();
+    expect(await verifyToken(secret, `${token.slice(0, -3)}${token.endsWith('A') ? 'B' : 'A'}xx`, now)).toBeNull();
+  });
+
+  it('gives a copy: changing the claims one request got changes nothing for the next', async () => {
+    const token = await keptToken();
+    const claims = await verifyToken(secret, token, now);
+    claims!.ip = '10.9.9.9';
+    expect((await verifyToken(secret, token, now))?.ip).toBe(input.ip);
   });
 });
