@@ -102,6 +102,13 @@ describe('POST /admin/ban', () => {
         after.at(-1)?.data.reason === 'Appeal accepted',
       `the unban sends a notice of its own, time 0 (got ${JSON.stringify(after.slice(notices.length))})`,
     );
+    // A chat message says something: each notice has a text, its body. Its wording is not shown
+    // (seed "Events": "send a message to an internal moderation chat channel"), so any text passes.
+    assertThat(
+      unban,
+      [notice, after.at(-1)].every((m) => typeof m?.body === 'string' && m.body.trim() !== ''),
+      `the ban's and the unban's notice each carry a text (got ${JSON.stringify([notice?.body, after.at(-1)?.body])})`,
+    );
     pinsMeaning('event moderation: POST /admin/ban bans', 'event moderation: POST /admin/ban unbans (time 0)');
   });
 

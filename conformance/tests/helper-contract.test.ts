@@ -2,7 +2,8 @@
 // checked once (issue 22): a target that breaks one is told so here, by name, instead of failing
 // somewhere else with a puzzling set-up. Only what other tests lean on: reset, the users, items,
 // assets and buy orders helpers, the clock, the outbox, the platform, payments, GeoIP, and the
-// answer to a bad request. These are no seed rules: the tests carry the side `helper contract`.
+// answer to a bad request; and our TOTP helper, which the Arazzo workflows lean on. These are no
+// seed rules: the tests carry the side `helper contract`.
 import type { TestHelperComponents } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
@@ -10,6 +11,7 @@ import { checkHelperAnswer, HELPER_ANSWER } from '../src/kit/helper-answers.ts';
 import { helpers, login, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, assertValue, call, pinsMeaning } from '../src/kit/http.ts';
 import { settings } from '../src/kit/settings.ts';
+import { clockADayAhead, totp } from '../src/kit/two-factor.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 import { balancePage } from '../src/kit/variants.ts';
 import { findOperation } from '../src/oracle/document.ts';
@@ -573,6 +575,32 @@ describe('the test-helper contract', () => {
         await getAs(me, '/user/balance'),
         claims.country === 'FR',
         `the JWT says FR (got ${String(claims.country)})`,
+      );
+    },
+  );
+
+  it(
+    "POST /test_helpers/totp (our extension): the code of the secret at the test clock's time, which validate accepts",
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      // A day ahead of real time: a code of the machine's time would be 2,880 steps off.
+      const at = await clockADayAhead();
+      const me = await session();
+      const { base32, key } = content(await getAs(me, '/user/2FA/create'));
+      const answer = await helper('POST', '/totp', { secret: base32 });
+      ok(answer, 'the helper answers a code');
+      const { code, now } = content(answer) as { code: string; now: number };
+      assertThat(
+        answer,
+        now >= at && now - at < 30 && code === totp(base32, now),
+        `the RFC 6238 code of the secret at the clock's time ${at}, and that time (suite's code ${totp(base32, at)})`,
+      );
+      const validated = await postAs(me, '/user/2FA/validate', { secret: key, code, email: 'totp@example.com' });
+      assertThat(
+        validated,
+        validated.status === 200 && content(validated) === '2FA activated',
+        'POST /user/2FA/validate accepts it',
       );
     },
   );

@@ -7,7 +7,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
-import { activateTwoFactor as activate, totp } from '../src/kit/two-factor.ts';
+import { activateTwoFactor as activate, clockADayAhead, totp } from '../src/kit/two-factor.ts';
 import { needsVariant, variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -70,6 +70,29 @@ describe('GET /user/2FA/create and POST /user/2FA/validate', () => {
     assertThat(ok, (await twoFa(me)) === 'true', 'GET /user/infos shows 2fa true');
     // The codes of base32's TOTP, sent with key as the secret, activate; another window or key does not.
     pinsMeaning('GET /user/2FA/create base32', 'GET /user/2FA/create key');
+  });
+
+  it("Given the test clock a day ahead of real time, the code of the clock's time activates 2FA and the code of real time is refused [R-2FA, R-MSG-2FA-VALIDATE]", async (ctx) => {
+    await needsHelpers(ctx);
+    // Every time-based rule reads the test clock (shared/test-helpers.md, "Clock"), the TOTP check
+    // too: the code is the one of the target's time, not of the machine's. A day apart, the two
+    // times are 2,880 steps apart, beyond any drift a server allows.
+    const at = await clockADayAhead();
+    const me = await session();
+    const { base32, key } = content(await getOk('/user/2FA/create', {}, me.token, me.ip));
+    const clockCode = totp(base32, at);
+    const realCode = totp(base32, Math.floor(Date.now() / 1000));
+    // Two codes of different steps agree one time in a million: then the refusal tells nothing.
+    if (realCode !== clockCode) {
+      const real = await post(me, '/user/2FA/validate', { secret: key, code: realCode, email: 'clock@example.com' });
+      assertThat(real, refused(real, 'Invalid code'), `the code of real time, a day before the clock (${realCode})`);
+    }
+    const ok = await post(me, '/user/2FA/validate', { secret: key, code: clockCode, email: 'clock@example.com' });
+    assertThat(
+      ok,
+      ok.status === 200 && content(ok) === '2FA activated',
+      `the code of the test clock's time ${at} (${clockCode}) activates`,
+    );
   });
 
   it('Given no secret was created, validate answers 2FA not set up [R-MSG-2FA-VALIDATE]', async (ctx) => {
