@@ -4,14 +4,16 @@
 // assets and buy orders helpers, the clock, the outbox, the platform, payments, GeoIP, and the
 // answer to a bad request; and our TOTP helper, which the Arazzo workflows lean on. These are no
 // seed rules: the tests carry the side `helper contract`.
+import type { TestHelperComponents } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { checkHelperAnswer, HELPER_ANSWER } from '../src/kit/helper-answers.ts';
-import { helpers, session } from '../src/kit/helpers.ts';
-import { type Answer, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { helpers, login, session } from '../src/kit/helpers.ts';
+import { type Answer, assertThat, assertValue, call, pinsMeaning } from '../src/kit/http.ts';
 import { settings } from '../src/kit/settings.ts';
 import { clockADayAhead, totp } from '../src/kit/two-factor.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
+import { balancePage } from '../src/kit/variants.ts';
 import { findOperation } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
@@ -292,6 +294,143 @@ describe('the test-helper contract', () => {
         refused.status === 300 && refused.message === 'Not enough balance',
         'an order above the free balance fails as the route does',
       );
+    },
+  );
+
+  it(
+    "POST /test_helpers/population: users with API keys pop-<n> and the balance, items of game 440 beside what exists, assets dealt round-robin and listedShare of each user's listed, buy orders dealt round-robin that reserve; a second call numbers on; above a limit, a 300",
+    CONTRACT,
+    async (ctx) => {
+      await needsHelpers(ctx);
+      // From a reset, so an item made just before is the first of its kind: a population that
+      // numbered its items apart from the other items would take its ID.
+      await helpers.reset();
+      const before = await helpers.item({ name: 'Before The Population', game: 730 });
+      const body = { users: 3, items: 2, assets: 7, listedShare: 0.5, buyOrders: 2, balance: 5000 };
+      const made = await helper('POST', '/population', body);
+      ok(made, 'the population is added');
+      const c: TestHelperComponents['schemas']['Population'] = content(made);
+      assertValue(
+        made,
+        [c.users, c.items, c.assets, c.buyOrders],
+        [3, 2, 7, 2],
+        'the counts created (users, items, assets, buyOrders)',
+      );
+      // The first number is the target's (after a reset the contract does not say it is 0); the
+      // others follow it.
+      const n0 = Number(/^pop-(\d+)$/.exec(c.apiKeys[0] ?? '')?.[1] ?? Number.NaN);
+      assertValue(
+        made,
+        c.apiKeys,
+        [0, 1, 2].map((d) => `pop-${n0 + d}`),
+        'three API keys pop-<n>, numbered on',
+      );
+      assertThat(
+        made,
+        new Set(c.platformIds).size === 3 && new Set(c.itemIds).size === 2 && !c.itemIds.includes(before.id),
+        `three platform IDs and two new item IDs, not the ID of the item made before (${before.id})`,
+      );
+      const kept = await call('GET', `/item/details/${before.id}`);
+      assertThat(
+        kept,
+        content(kept)?.informations?.name === 'Before The Population' && content(kept)?.informations?.game === 730,
+        'the item made before is still there as it was: the population is added on top',
+      );
+      for (const id of c.itemIds) {
+        const item = await call('GET', `/item/details/${id}`);
+        assertThat(item, content(item)?.informations?.game === 440, `population item ${id} is of game 440`);
+      }
+
+      // Asset i: user i mod 3, item i mod 2. User 0 gets assets 0, 3, 6 (items 0, 1, 0), users 1 and 2
+      // two each (items 1, 0 and 0, 1). Of 3 assets, "the first listedShare" (1.5) is 1 or 2: the
+      // contract does not say how a share of a count is rounded, so both are accepted.
+      const dealt = [
+        [2, 1],
+        [1, 1],
+        [1, 1],
+      ];
+      // Order k: user k mod 3, so users 0 and 1 each hold one order and user 2 none.
+      const ordersOf = [1, 1, 0];
+      const DEBITS = new Set(['purchase', 'payment', 'cashout', 'fee']);
+      const ip = '198.51.100.61';
+      for (const [u, key] of c.apiKeys.entries()) {
+        const me = { platformId: c.platformIds[u]!, apiKey: key, ip, token: await login(key, ip) };
+        const infos = await getAs(me, '/user/infos');
+        assertValue(infos, content(infos)?.informations?.platformId, me.platformId, `${key} is platformIds[${u}]`);
+        const rows = async (path: string) => {
+          const a = await getAs(me, path);
+          return { a, rows: (content(a)?.items ?? []) as { item_id: number; count: number; price?: number | null }[] };
+        };
+        const [inventory, onSale] = [await rows('/inventory/onInventory'), await rows('/inventory/onSale')];
+        const perItem = c.itemIds.map((id) =>
+          [...inventory.rows, ...onSale.rows].filter((r) => r.item_id === id).reduce((n, r) => n + r.count, 0),
+        );
+        assertValue(onSale.a, perItem, dealt[u], `${key}'s assets of the two items (inventory and on sale)`);
+        const held = dealt[u]!.reduce((n, k) => n + k, 0);
+        const listed = onSale.rows.reduce((n, r) => n + r.count, 0);
+        assertThat(
+          onSale.a,
+          [Math.floor(held * 0.5), Math.ceil(held * 0.5)].includes(listed) &&
+            onSale.rows.every((r) => Number.isInteger(r.price) && r.price! >= 100 && r.price! <= 10_000),
+          `${key}: half of its ${held} assets listed (${listed}), each at 100 to 10,000 cents`,
+        );
+        const orders = await getAs(me, '/user/getBuyorder');
+        const values = (content(orders)?.values ?? []) as { itemid: number; price: number; amount: number }[];
+        assertThat(
+          orders,
+          values.length === ordersOf[u] &&
+            values.every((o) => o.amount === 1 && o.price >= 50 && o.price <= 99 && c.itemIds.includes(o.itemid)),
+          `${key} holds ${ordersOf[u]} buy order(s) of amount 1 at 50 to 99 cents for a population item`,
+        );
+        const balance = await getAs(me, '/user/balance');
+        assertValue(
+          balance,
+          content(balance)?.balance,
+          5000 - values.reduce((n, o) => n + o.price * o.amount, 0),
+          `${key}'s balance: the 5000 given, less what its orders reserve`,
+        );
+        // As POST /item/buyorder records them: on the side of their type, each described.
+        const ledger = await getAs(me, '/user/getBalanceHistory', { count: 100 });
+        const entries = balancePage(content(ledger)).values as {
+          type: string;
+          amount: number;
+          description?: unknown;
+        }[];
+        const off = entries.filter(
+          (e) =>
+            (DEBITS.has(e.type) ? e.amount > 0 : e.amount < 0) ||
+            typeof e.description !== 'string' ||
+            e.description.trim() === '',
+        );
+        assertThat(
+          ledger,
+          off.length === 0,
+          `${key}'s ledger entries are each on their type's side and described (off: ${JSON.stringify(off)})`,
+        );
+      }
+
+      const next = await helper('POST', '/population', { users: 2, items: 1, assets: 0 });
+      ok(next, 'a second population is added');
+      assertValue(next, content(next).apiKeys, [`pop-${n0 + 3}`, `pop-${n0 + 4}`], 'the numbering goes on');
+      const later = { platformId: content(next).platformIds[0], apiKey: `pop-${n0 + 3}`, ip };
+      const opening = await getAs({ ...later, token: await login(later.apiKey, ip) }, '/user/balance');
+      assertValue(opening, content(opening)?.balance, 1_000_000, 'balance defaults to 1000000 cents');
+
+      // One above each limit only: a call AT a limit (100,000 items took 0.9 s of CPU on the
+      // reference, 100,000 users 3.3 s) would cost a suite run kept under 20 s too much.
+      for (const [field, over] of [
+        ['users', { users: 100_001, items: 0, assets: 0 }],
+        ['items', { users: 0, items: 100_001, assets: 0 }],
+        ['assets', { users: 1, items: 1, assets: 5_000_001 }],
+      ] as const) {
+        const refused = await helper('POST', '/population', over);
+        const b = refused.body as { err?: unknown; success?: unknown; content?: unknown };
+        assertThat(
+          refused,
+          refused.status === 300 && b.err === true && typeof b.content === 'string' && b.content.length > 0,
+          `${field} one above its limit: a 300 in envelope A with a message`,
+        );
+      }
     },
   );
 

@@ -297,6 +297,23 @@ describe('POST /support/post: characters and form bodies', () => {
       'both stored, the form one stripped',
     );
   });
+
+  // The emoji above all start with one high surrogate (U+D83D): a count that takes only part of the
+  // high-surrogate range (U+D800 to U+DBFF) as the start of one character passes that test. U+10000
+  // and U+10FFFD start with the two ends of the range. The unit is the one the test above reads from
+  // the document (`maxLength: 10000`, JSON Schema's characters: code points), asked at the range's ends.
+  it('Given 10,000 characters from both ends of the planes past the first (U+10000, U+10FFFD), each counts as one character like an emoji: accepted and stored; one more is refused [R-LIMIT-SUPPORT-MESSAGE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const ticket = await open(me);
+    const edges = '\u{10000}'.repeat(5_000) + '\u{10FFFD}'.repeat(5_000);
+    const accepted = await post(me, '/support/post', { content: edges, ticket });
+    assertThat(accepted, accepted.status === 200, '5,000 x U+10000 and 5,000 x U+10FFFD are 10,000 characters');
+    const over = await post(me, '/support/post', { content: `${edges}\u{10000}`, ticket });
+    assertThat(over, refused(over, 'Invalid content parameter'), '10,001 such characters are too many');
+    const messages = await messagesOf(me, ticket);
+    assertThat(accepted, messages.length === 2 && messages[1]!.content === edges, 'the message is stored as sent');
+  });
 });
 
 describe('POST /support/create and /support/post at the attachment size limit', () => {
