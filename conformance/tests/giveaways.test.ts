@@ -755,6 +755,23 @@ const drawIndex = (seed: string, url: string, count: number) =>
   Number.parseInt(createHmac('sha256', seed).update(url).digest('hex').slice(0, 8), 16) % count;
 
 describe('The ending of a giveaway', () => {
+  it('Given a giveaway, five seconds before its endsAt a join is served, and at its endsAt to the second a join is refused: it has ended [R-GIVEAWAY-JOIN, R-MSG-GIVEAWAYS-JOIN, R-STATE-GIVEAWAY]', async (ctx) => {
+    await needsHelpers(ctx);
+    // The document: `endsAt` is the "Unix time of the end", and a join is refused once the
+    // giveaway has ended. The clock keeps following real time after a set: a margin before the
+    // end, none at it (a request arriving later is past the end too).
+    const { me, ids } = await creator(1);
+    const { url, endsAt } = await create(me, privateOf(ids));
+    const [early, late] = [await session(), await session()];
+    await helpers.setClock(endsAt - 5);
+    const before = await post(early, `/giveaways/join/${url}`, {});
+    assertThat(before, before.status === 200 && content(before).entries === 1, '5 seconds before the end: joined');
+    await helpers.setClock(endsAt);
+    refused(await post(late, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', `at endsAt (${endsAt})`);
+    const details = await get(me, `/giveaways/details/${url}`);
+    assertThat(details, content(details).giveaway.ended === true, 'the giveaway has ended at its endsAt');
+  });
+
   it('Given three participants, past its end the winner is the one the revealed seed draws, the items are in their inventory and the giveaway is in the histories [R-STATE-GIVEAWAY, R-GIVEAWAY-DETAILS, R-GIVEAWAY-LISTS]', async (ctx) => {
     await needsHelpers(ctx);
     const { me, ids } = await creator(3);

@@ -4,9 +4,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
-import { buildRequest } from '../src/kit/requests.ts';
 import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
-import { isConnected, operations } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -78,37 +76,5 @@ describe('page sizes and list limits', () => {
       const over = await get(me, path, { [name]: typeof most === 'number' ? most + 1 : ids(101) });
       assertThat(over, over.status === 300, `${path}: ${name} above the maximum is refused`);
     }
-  });
-});
-
-// The document's `x-body-limit` (Request bodies): a body of exactly that many bytes is read, one
-// byte more gets 300 `Invalid request body`. The documented request, padded with JSON whitespace,
-// sent by a caller with a JWT (callers without one have a smaller limit of their own).
-describe('request body limits', () => {
-  const limited = operations.filter(
-    (o) => isConnected(o) && typeof o.op['x-body-limit'] === 'number' && o.op['x-body-limit'] <= 65_536,
-  );
-
-  it.for(limited)('$name reads a body of its x-body-limit in bytes and refuses one byte more', async (o, ctx) => {
-    await needsHelpers(ctx);
-    const me = await session();
-    const limit = o.op['x-body-limit'] as number;
-    const built = buildRequest(o);
-    const json = JSON.stringify(built.json ?? {});
-    const send = (bytes: number) =>
-      call(o.method, built.path, {
-        query: built.query,
-        raw: { contentType: 'application/json', body: `${json}${' '.repeat(bytes - Buffer.byteLength(json))}` },
-        token: me.token,
-        ip: me.ip,
-      });
-    const at = await send(limit);
-    assertThat(at, at.message !== 'Invalid request body', `a body of ${limit} bytes (the limit) is read`);
-    const over = await send(limit + 1);
-    assertThat(
-      over,
-      over.status === 300 && over.message === 'Invalid request body',
-      `a body of ${limit + 1} bytes is refused: Invalid request body`,
-    );
   });
 });

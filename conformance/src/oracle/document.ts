@@ -137,14 +137,17 @@ export function namedOperations(text: string): Operation[] {
 /** The first operation a text (a test's name) states, by exact template (`namedOperations`). */
 export const namedOperation = (text: string): Operation | undefined => namedOperations(text)[0];
 
-/** Follows local `$ref`s. */
-export function deref(node: Json): Json {
+/** Follows local `$ref`s of the API document. */
+export const deref = (node: Json): Json => derefIn(document, node);
+
+/** Follows local `$ref`s of `doc` (the API document or the test helpers'). */
+export function derefIn(doc: Json, node: Json): Json {
   let at = node;
   for (let i = 0; typeof at?.$ref === 'string' && i < 20; i += 1) {
     at = at.$ref
       .slice(2)
       .split('/')
-      .reduce((n: Json, k: string) => n?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], document);
+      .reduce((n: Json, k: string) => n?.[k.replaceAll('~1', '/').replaceAll('~0', '~')], doc);
   }
   return at;
 }
