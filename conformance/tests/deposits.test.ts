@@ -4,8 +4,9 @@
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, imagedItem, sentOffer, session } from '../src/kit/helpers.ts';
-import { assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { assertConforms, assertThat, assertValue, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { assertBalance, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { skip } from '../src/kit/skip.ts';
 import { getAs as get, postAs as post } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -103,6 +104,46 @@ describe('GET /deposit/{game}', () => {
       theirs,
       (content(theirs).depositkey as Record<string, string>)['31000000001'] !== keys['31000000001'],
       'the key depends on the user ID',
+    );
+  });
+
+  it('Given a platform asset held back (tradable: false) beside a tradable one, each row says which; an item the marketplace holds none of is not high stock [R-DEPOSIT-GAME]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await imagedItem({ name: 'Deposit Held Back Hat', game: 440 });
+    const me = await session();
+    await helpers.platformInventory({
+      platformId: me.platformId,
+      game: 440,
+      assets: [
+        { assetId: '31000000021', itemId: item.id, tradable: false },
+        { assetId: '31000000022', itemId: item.id, tradable: true },
+      ],
+    });
+    const list = await get(me, '/deposit/440');
+    const rows = content(list).informations as (DepositRow & { tradable: boolean; highStock?: boolean })[];
+    // DepositRow: "true when the marketplace already holds many assets of the item": how many is
+    // many is open, but none is not many.
+    assertThat(
+      list,
+      rows.length === 2 && rows.every((r) => r.highStock !== true),
+      'no listing of the item: not high stock',
+    );
+    // shared/test-helpers.md promises the platform inventory's "...attributes" without naming
+    // tradable: the admin's view of the platform says whether the helper kept it.
+    const admin = await session({ admin: true });
+    const platform = await get(admin, '/admin/getSteamInventory', { game: 440, platformId: me.platformId });
+    const held = (content(platform)?.assets ?? []) as { assetId: string; tradable?: boolean }[];
+    if (held.find((a) => a.assetId === '31000000021')?.tradable !== false)
+      skip(
+        ctx,
+        'the platform inventory helper kept no `tradable: false` (GET /admin/getSteamInventory shows the asset tradable): shared/test-helpers.md promises "...attributes" without naming tradable',
+      );
+    const tradable = Object.fromEntries(rows.map((r) => [r.assetId, r.tradable]));
+    assertValue(
+      list,
+      [tradable['31000000021'], tradable['31000000022']],
+      [false, true],
+      'tradable: false for the asset the platform holds back, true for the other ("true when the platform allows trading the asset now")',
     );
   });
 

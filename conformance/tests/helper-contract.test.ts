@@ -28,6 +28,21 @@ const ok = (a: Answer, what: string) => {
   assertThat(a, off.length === 0, `${what}: ${HELPER_ANSWER} (${off.join('; ')})`);
 };
 
+/** A user's balance: `given` less what its buy orders reserve ("as `POST /item/buyorder` does"). */
+async function assertReserved(
+  me: Parameters<typeof getAs>[0],
+  given: number,
+  orders: { price: number; amount: number }[],
+) {
+  const balance = await getAs(me, '/user/balance');
+  assertValue(
+    balance,
+    content(balance)?.balance,
+    given - orders.reduce((n, o) => n + o.price * o.amount, 0),
+    `${me.apiKey}'s balance: the ${given} given, less what its orders reserve`,
+  );
+}
+
 describe('the test-helper contract', () => {
   it('POST /test_helpers/reset: every user is gone and the clock is back on real time', CONTRACT, async (ctx) => {
     await needsHelpers(ctx);
@@ -382,13 +397,7 @@ describe('the test-helper contract', () => {
             values.every((o) => o.amount === 1 && o.price >= 50 && o.price <= 99 && c.itemIds.includes(o.itemid)),
           `${key} holds ${ordersOf[u]} buy order(s) of amount 1 at 50 to 99 cents for a population item`,
         );
-        const balance = await getAs(me, '/user/balance');
-        assertValue(
-          balance,
-          content(balance)?.balance,
-          5000 - values.reduce((n, o) => n + o.price * o.amount, 0),
-          `${key}'s balance: the 5000 given, less what its orders reserve`,
-        );
+        await assertReserved(me, 5000, values);
         // As POST /item/buyorder records them: on the side of their type, each described.
         const ledger = await getAs(me, '/user/getBalanceHistory', { count: 100 });
         const entries = balancePage(content(ledger)).values as {
@@ -409,10 +418,46 @@ describe('the test-helper contract', () => {
         );
       }
 
-      const next = await helper('POST', '/population', { users: 2, items: 1, assets: 0 });
-      ok(next, 'a second population is added');
-      assertValue(next, content(next).apiKeys, [`pop-${n0 + 3}`, `pop-${n0 + 4}`], 'the numbering goes on');
-      const later = { platformId: content(next).platformIds[0], apiKey: `pop-${n0 + 3}`, ip };
+      // Two users with two orders each over two items: a user's second order names the other item
+      // ("one per user and item"); 198 cents pays two orders at up to 99 each, so it is served.
+      // Eight assets over two users and two items: each user four of one item, a quarter listed.
+      const next = await helper('POST', '/population', {
+        users: 2,
+        items: 2,
+        assets: 8,
+        listedShare: 0.25,
+        buyOrders: 4,
+        balance: 198,
+      });
+      ok(next, 'a second population is added (198 cents pays two orders of at most 99)');
+      const again: TestHelperComponents['schemas']['Population'] = content(next);
+      assertValue(next, again.apiKeys, [`pop-${n0 + 3}`, `pop-${n0 + 4}`], 'the numbering goes on');
+      for (const [u, key] of again.apiKeys.entries()) {
+        const me = { platformId: again.platformIds[u]!, apiKey: key, ip, token: await login(key, ip) };
+        const onSale = await getAs(me, '/inventory/onSale');
+        const listed = ((content(onSale)?.items ?? []) as { count: number }[]).reduce((n, r) => n + r.count, 0);
+        assertValue(onSale, listed, 1, `${key}: the first quarter of its 4 assets listed`);
+        const orders = await getAs(me, '/user/getBuyorder');
+        const values = (content(orders)?.values ?? []) as { itemid: number; price: number; amount: number }[];
+        assertValue(
+          orders,
+          values.map((o) => o.itemid).sort((a, b) => a - b),
+          [...again.itemIds].sort((a, b) => a - b),
+          `${key}'s two orders: one for each item of the call`,
+        );
+        await assertReserved(me, 198, values);
+      }
+      // 101 users: the answer names the first 100; the default balance.
+      const many = await helper('POST', '/population', { users: 101, items: 0, assets: 0 });
+      ok(many, 'a population of 101 users is added');
+      const hundred: TestHelperComponents['schemas']['Population'] = content(many);
+      assertValue(
+        many,
+        [hundred.users, hundred.apiKeys.length, hundred.platformIds.length, hundred.apiKeys[0], hundred.apiKeys[99]],
+        [101, 100, 100, `pop-${n0 + 5}`, `pop-${n0 + 104}`],
+        'users 101; the first 100 keys and platform IDs, numbered on',
+      );
+      const later = { platformId: hundred.platformIds[0]!, apiKey: `pop-${n0 + 5}`, ip };
       const opening = await getAs({ ...later, token: await login(later.apiKey, ip) }, '/user/balance');
       assertValue(opening, content(opening)?.balance, 1_000_000, 'balance defaults to 1000000 cents');
 
@@ -422,13 +467,16 @@ describe('the test-helper contract', () => {
         ['users', { users: 100_001, items: 0, assets: 0 }],
         ['items', { users: 0, items: 100_001, assets: 0 }],
         ['assets', { users: 1, items: 1, assets: 5_000_001 }],
+        ['balance', { users: 1, items: 1, assets: 0, buyOrders: 1, balance: 0 }],
       ] as const) {
         const refused = await helper('POST', '/population', over);
         const b = refused.body as { err?: unknown; success?: unknown; content?: unknown };
         assertThat(
           refused,
           refused.status === 300 && b.err === true && typeof b.content === 'string' && b.content.length > 0,
-          `${field} one above its limit: a 300 in envelope A with a message`,
+          field === 'balance'
+            ? 'a buy order that a balance of 0 cannot pay: a 300 in envelope A with a message'
+            : `${field} one above its limit: a 300 in envelope A with a message`,
         );
       }
     },

@@ -102,6 +102,30 @@ describe('POST /user/login attempts', () => {
     },
   );
 
+  it('Given as many good logins from one IP as its limit of refused keys, then refused keys up to that limit are still answered Invalid API key and only the next attempt is 429: the IP counts refused keys, not attempts', async (ctx) => {
+    await needsHelpers(ctx);
+    const perIp = rule('ip');
+    if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
+    const ip = '203.0.113.60';
+    // Good keys spread over users so that no key reaches its own limit (`every attempt with this API key`).
+    const perUser = Math.max(1, (rule('apiKey')?.limit ?? perIp.limit + 1) - 1);
+    let user = await helpers.user();
+    for (let i = 0; i < perIp.limit; i++) {
+      if (i > 0 && i % perUser === 0) user = await helpers.user();
+      const ok = await login(user.apiKey, ip);
+      assertThat(ok, ok.status === 200, `good login ${i + 1} of ${perIp.limit} from one IP is served`);
+    }
+    for (let i = 0; i < perIp.limit; i++) {
+      const refused = await login(`not-a-key-${i}`, ip);
+      assertThat(
+        refused,
+        refused.status === 403,
+        `refused key ${i + 1} of ${perIp.limit} after ${perIp.limit} good logins is 403 Invalid API key, not 429: good logins are no refused keys`,
+      );
+    }
+    assertLimited(await login(user.apiKey, ip), perIp.limit, `the IP is over its ${perIp.limit} refused keys`);
+  });
+
   // Its own test: it reads the sessions (GET /user/ipList), which a target may not have yet, and
   // the limit's own rules above are told without it.
   it('Given as many logins with one API key as the limit, then the login answered 429 opens no session', async (ctx) => {

@@ -39,6 +39,8 @@ describe('GET /user/2FA/create and POST /user/2FA/validate', () => {
       /^[A-Z2-7]+=*$/.test(base32) && typeof key === 'string' && typeof qrCode === 'string',
       'a base32 secret, a key and a QR code URL',
     );
+    // TOTP (RFC 6238) keys are HOTP's, which "MUST be at least 128 bits" (RFC 4226, R6): 26 base32 characters.
+    assertThat(created, base32.replace(/=+$/, '').length * 5 >= 128, `a secret of at least 128 bits (${base32})`);
     assertThat(created, (await twoFa(me)) === 'false', 'not active before validation');
     const now = await helpers.now();
     const badCode = await post(me, '/user/2FA/validate', {
@@ -177,6 +179,23 @@ describe('POST /user/reset2FA/ask and /validate', () => {
     await helpers.advance(86_400 + 1);
     const late = await post(me, '/user/reset2FA/validate', { code: fresh, requestId: again.requestId });
     assertThat(late, refused(late, 'Invalid or expired code'), 'after 24 hours');
+  });
+
+  it("Given another user's reset request and its code, validate answers Request not found and removes nobody's 2FA; its owner then redeems it [R-2FA-RESET, R-MSG-2FA-RESET-VALIDATE]", async (ctx) => {
+    await needsHelpers(ctx);
+    // The document: `Request not found` when "no pending reset request of the caller has it".
+    const [owner, other] = [await session(), await session()];
+    await activate(owner, `owner-${owner.platformId}@example.com`);
+    await activate(other, `other-${other.platformId}@example.com`);
+    const ask = await post(owner, '/user/reset2FA/ask');
+    needsVariant(ask, 'second'); // requestId is the second variant's
+    const { requestId } = content(ask);
+    const code = await lastCode(`owner-${owner.platformId}@example.com`);
+    const stranger = await post(other, '/user/reset2FA/validate', { code, requestId });
+    assertThat(stranger, refused(stranger, 'Request not found'), "another user's request, with its right code");
+    assertThat(stranger, (await twoFa(other)) === 'true', "the caller's 2FA stays active");
+    const own = await post(owner, '/user/reset2FA/validate', { code, requestId });
+    assertThat(own, own.status === 200 && content(own).twoFactorEnabled === false, 'its owner still redeems it');
   });
 
   it('Given 2FA set by the account without a backup address, ask answers No 2FA email found [R-MSG-2FA-RESET-ASK]', async (ctx) => {

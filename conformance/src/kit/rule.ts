@@ -64,8 +64,10 @@ export const sides = (list: Side[], ...ids: string[]): { meta: { rules: string[]
  */
 export const rule = (...ids: string[]): { meta: { rules: string[] } } => ({ meta: { rules: ids } });
 
-/** The seed's words of each rule by ID (rules.ts), for the reports. */
-export const RULE_SENTENCES: ReadonlyMap<string, string> = new Map(RULES.map((r) => [r.id, r.seed.join(' / ')]));
+/** The seed's words of each rule by ID (rules.ts; the document's for a rule of its own), for the reports. */
+export const RULE_SENTENCES: ReadonlyMap<string, string> = new Map(
+  RULES.map((r) => [r.id, [...r.seed, ...(r.document ?? [])].join(' / ')]),
+);
 
 /** `R-CART-3 "sentence"`, or the bare ID when the sentence is unknown. */
 export const ruleLine = (id: string): string => {

@@ -45,6 +45,17 @@ describe('the seed rules', () => {
     expect(missing).toEqual([]);
   });
 
+  it("quote the document verbatim (but for line breaks) where a rule is the document's own, and quote something", () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const own = flat(readFileSync(resolve(import.meta.dirname, '../../../openapi/openapi.yaml'), 'utf8'));
+    const missing = RULES.flatMap((r) =>
+      (r.document ?? []).filter((q) => !own.includes(flat(q))).map((q) => `${r.id}: ${q}`),
+    );
+    expect(missing).toEqual([]);
+    expect(RULES.filter((r) => r.seed.length + (r.document?.length ?? 0) === 0).map((r) => r.id)).toEqual([]);
+    expect(RULES.filter((r) => r.seed.length > 0 && r.document).map((r) => r.id)).toEqual([]);
+  });
+
   it.each([
     '### Backpack / listing state',
     '### Transitions shown',

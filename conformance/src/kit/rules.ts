@@ -18,6 +18,12 @@ export interface Rule {
   section: RuleSection;
   /** The seed's words, verbatim: sentences or whole table rows. */
   seed: string[];
+  /**
+   * A rule of the document's own where the seed shows none (openapi.yaml, "This document's rules":
+   * "it is a rule of this API like the seed's own"): its sentences, verbatim but for line breaks;
+   * `seed` is then empty.
+   */
+  document?: string[];
   /** Why no test can check the rule through HTTP (no test names it). */
   unchecked?: string;
   /** The part of a checked rule that no test can check through HTTP, and why. */
@@ -1155,6 +1161,17 @@ export const RULES: Rule[] = [
     seed: [
       '| Giveaways | 1 created per hour; max 50 items; min 100 participants public, 2 private; comment max 300 characters, 1 per 10 minutes; 10 comments per page | giveaways |',
     ],
+  },
+  {
+    id: 'R-LIMIT-BODY',
+    section: 'Limits',
+    seed: [],
+    document: [
+      "Each operation reads at most a set number of body bytes (this document's limits; the seed shows none): its `x-body-limit` when it has one (the support routes carrying an attachment: 8,000,000 bytes), otherwise what its request schema admits: every string at its `maxLength` (or the longest its `pattern` admits), 9 bytes per character (a form-encoded `%E2%82%AC`), every array at its `maxItems`, plus 1,024 bytes.",
+      'A body over its limit, nested deeper or with more parameters gets HTTP 300 `Invalid request body` without being read further (and the connection is closed).',
+    ],
+    partly:
+      'The sentence counts strings and arrays only: what a server counts on top (names, numbers, separators) is open, so a body of its count is read and one of twice the most generous count plus 64 KiB refused; the `x-body-limit`s above 65,536 bytes (uploads of megabytes) are not sent.',
   },
   {
     id: 'R-AUTH-PERMISSIONS',
