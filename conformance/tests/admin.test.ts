@@ -75,7 +75,7 @@ describe('POST /admin/ban', () => {
     assertThat(after, after.status === 200, 'accepted once the ban ended');
   });
 
-  it('Given a ban and an unban, the moderation channel receives a notice of each naming the user, the time and the reason [R-TRANS-BAN, R-TRANS-UNBAN, R-EVENT-MODERATION]', async (ctx) => {
+  it('Given a ban and an unban, the moderation channel receives a notice of each [R-TRANS-BAN, R-TRANS-UNBAN, R-EVENT-MODERATION]', async (ctx) => {
     await needsHelpers(ctx);
     const admin = await session({ admin: true });
     const user = await session();
@@ -83,24 +83,16 @@ describe('POST /admin/ban', () => {
     const answer = await ban(admin, { platformId: user.platformId, time: 86_400, reason: 'Spam in trade offers' });
     const notices = await helpers.outbox('moderation');
     const notice = notices.at(-1);
-    assertThat(answer, notices.length === before + 1, 'one notice per ban');
-    assertThat(
-      answer,
-      notice?.data.platformId === user.platformId &&
-        notice.data.time === 86_400 &&
-        notice.data.reason === 'Spam in trade offers',
-      `the notice names the user, time and reason (got ${JSON.stringify(notice?.data)})`,
-    );
+    assertThat(answer, notices.length === before + 1, `one notice per ban (got ${notices.length - before})`);
     // Every call of POST /admin/ban notifies the channel (seed "Events"), the unban (time 0) too.
+    // What a notice carries is not shown (the helper contract's `data` names only a verification
+    // `code`): which keys name the user, the time and the reason is the target's, so none is demanded.
     const unban = await ban(admin, { platformId: user.platformId, time: 0, reason: 'Appeal accepted' });
     const after = await helpers.outbox('moderation');
     assertThat(
       unban,
-      after.length === notices.length + 1 &&
-        after.at(-1)?.data.platformId === user.platformId &&
-        after.at(-1)?.data.time === 0 &&
-        after.at(-1)?.data.reason === 'Appeal accepted',
-      `the unban sends a notice of its own, time 0 (got ${JSON.stringify(after.slice(notices.length))})`,
+      after.length === notices.length + 1,
+      `the unban sends a notice of its own (got ${JSON.stringify(after.slice(notices.length))})`,
     );
     // A chat message says something: each notice has a text, its body. Its wording is not shown
     // (seed "Events": "send a message to an internal moderation chat channel"), so any text passes.

@@ -360,11 +360,12 @@ describe('Admin support: list, messages, post, status', () => {
     const posted = await post(admin, '/admin/support/post', { content: answer, ticket, user: user.platformId });
     assertThat(posted, posted.status === 200 && content(posted).ticket === ticket, 'the admin answers');
     const moderation = await helpers.outbox('moderation');
-    const notice = moderation.at(-1);
     assertThat(
       posted,
-      moderation.length === notices + 1 && notice?.data.ticket === ticket && notice?.data.user === user.platformId,
-      `one moderation notice names the ticket and its owner: ${JSON.stringify(notice)}`,
+      moderation.length === notices + 1,
+      // The seed's Events: the answer "sends a moderation-channel notification"; what it carries is
+      // not shown (the helper contract's `data` names only a verification `code`), so no key is demanded.
+      `one moderation notice per answer (got ${JSON.stringify(moderation.slice(notices))})`,
     );
     pinsMeaning('event moderation: POST /admin/support/post');
     const mine = await messagesOf(user, ticket);
