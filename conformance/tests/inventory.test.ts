@@ -4,8 +4,8 @@
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { helpers, session } from '../src/kit/helpers.ts';
-import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { helpers, sentOffer, session } from '../src/kit/helpers.ts';
+import { assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -202,5 +202,41 @@ describe('POST /inventory/price refusals', () => {
     await helpers.advance(7 * 86_400);
     const released = await postAs(me, '/inventory/price', { ids: held.assetId, price: 100 });
     assertThat(released, released.status === 200, 'after the hold ends the asset can be listed');
+  });
+});
+
+describe('POST /inventory/price: an asset ID that names two records', () => {
+  // An asset withdrawn, the withdrawal declined (the asset stays held, state 2), and the same asset
+  // ID deposited again: the user holds two records of one asset ID. Pricing by that ID acts on the
+  // one the user can price (the newer, listed one), not on the held one.
+  it('Given an asset held by a declined withdrawal and the same asset ID deposited again, pricing it relists the deposited one [R-TRANS-ITEM-LIST]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const item = await helpers.item({ name: 'Twice Held Hat', game: 440 });
+    const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    const withdrawal = await postAs(me, '/inventory/withdraw', { ids: first.assetId });
+    setUpOk(withdrawal);
+    const out = await sentOffer(withdrawal, me.platformId);
+    await helpers.settleOffer(out.tradeId, 'decline');
+    await helpers.platformInventory({
+      platformId: me.platformId,
+      game: 440,
+      assets: [{ assetId: first.assetId, itemId: item.id }],
+    });
+    const list = await getAs(me, '/deposit/440');
+    const made = await postAs(me, '/deposit/trade', {
+      value: { [first.assetId]: 1500 },
+      depositKeys: content(list).depositkey,
+    });
+    const back = await sentOffer(made, me.platformId);
+    await helpers.settleOffer(back.tradeId, 'accept');
+    const priced = await postAs(me, '/inventory/price', { ids: first.assetId, price: 1200 });
+    assertThat(priced, priced.status === 200, 'the deposited record is priced, not refused for the held one');
+    const onSale = await rows(me, 'onSale');
+    assertThat(
+      onSale.answer,
+      onSale.rows.some((r) => r.ids.split(',').includes(first.assetId) && r.price === 1200),
+      'it is on sale at the new price',
+    );
   });
 });

@@ -564,6 +564,25 @@ describe('pricing', () => {
     assertConforms(tooMany);
     assertThat(tooMany, tooMany.status === 300, 'more than 100 IDs is refused');
   });
+
+  it('GET /item/pricing/{item} and /item/pricing/bulk: Given an unknown item ID, alone or among known ones, then a documented answer, never a server error [R-PRICING]', async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session();
+    const known = await helpers.item({ name: 'Known Priced Key', game: 440, deal: 321 });
+    // No item has this ID: far past the one just created. The seed does not show the answer for an
+    // unknown item (single or in a bulk list), so any documented answer passes, but not a 500.
+    const unknown = known.id + 1_000_000;
+    const single = await call('GET', `/item/pricing/${unknown}`, { token: me.token, ip: me.ip });
+    assertThat(single, single.status < 500, 'an unknown item is no server error');
+    assertConforms(single);
+    const bulk = await call('GET', '/item/pricing/bulk', {
+      query: { items: `${known.id},${unknown}` },
+      token: me.token,
+      ip: me.ip,
+    });
+    assertThat(bulk, bulk.status < 500, 'an unknown item among known ones is no server error');
+    assertConforms(bulk);
+  });
 });
 
 /** Unix seconds of a `Y-m-d H:i:s` read as UTC (NaN when it is not one). */
