@@ -5,6 +5,8 @@
 // per-test coverage runs only the tests whose requests reach a mutant. One worker: the machine has
 // 2 cores shared by others. `--sample 0.3 --seed 7` keeps a seeded 30 % of each file's lines (a
 // file with too many mutants for an hour); the mutants on the other lines are not generated.
+// `--rest-of 0.1:2,0.3:3` keeps the lines that those earlier samples (fraction:seed) left out, so
+// runs of one file add up to the whole of it (the file unchanged since).
 // `--tests cashouts,sales` runs only those files of conformance/tests (a quicker first look; the
 // score reported in the README is taken with the whole suite, the default).
 // `--all-tests` runs every selected test against each mutant (no per-test coverage): for code that
@@ -18,20 +20,21 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
-import fc from 'fast-check';
+import { lineRanges, parseSamples, restLines, sampledLines } from './mutation-lines.ts';
 
 const { values, positionals: files } = parseArgs({
   allowPositionals: true,
   options: {
     sample: { type: 'string' },
     seed: { type: 'string', default: '1' },
+    'rest-of': { type: 'string' },
     tests: { type: 'string' },
     'all-tests': { type: 'boolean', default: false },
   },
 });
 if (files.length === 0) {
   process.stderr.write(
-    'usage: npm run mutation -- [--sample <fraction 0..1>] [--seed <n>] [--tests a,b] [--all-tests] <file>...\n',
+    'usage: npm run mutation -- [--sample <fraction 0..1>] [--seed <n>] [--rest-of <fraction:seed,...>] [--tests a,b] [--all-tests] <file>...\n',
   );
   process.exit(2);
 }
@@ -42,18 +45,19 @@ if (!(sample > 0 && sample <= 1) || !Number.isSafeInteger(seed)) {
   process.exit(2);
 }
 
-/** The file whole, or a seeded sample of its lines as Stryker ranges (`file:line-line`). */
+const restOf = values['rest-of'] === undefined ? undefined : parseSamples(values['rest-of']);
+if (values['rest-of'] !== undefined && (restOf === undefined || sample !== 1)) {
+  process.stderr.write('--rest-of takes fraction:seed pairs, comma-separated, and no --sample\n');
+  process.exit(2);
+}
+
+/** The file whole, a seeded sample of its lines, or the lines earlier samples left out, as Stryker ranges. */
 function mutate(file: string): string[] {
-  if (sample === 1) return [file];
-  const lines = readFileSync(file, 'utf8')
-    .split('\n')
-    .map((_, i) => i + 1);
-  const size = Math.max(1, Math.round(lines.length * sample));
-  const [picked = []] = fc.sample(fc.shuffledSubarray(lines, { minLength: size, maxLength: size }), {
-    seed,
-    numRuns: 1,
-  });
-  return picked.sort((a, b) => a - b).map((line) => `${file}:${line}-${line}`);
+  if (sample === 1 && restOf === undefined) return [file];
+  // Counted as the first samples were: the parts of the text split at newlines.
+  const count = readFileSync(file, 'utf8').split('\n').length;
+  const lines = restOf ? restLines(count, restOf) : sampledLines(count, sample, seed);
+  return lineRanges(lines).map(([from, to]) => `${file}:${from}-${to}`);
 }
 
 // Named after the mutated files, each once: a run given ranges of one file (`sale.ts:2-4 sale.ts:9-12`)
