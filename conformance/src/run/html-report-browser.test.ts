@@ -160,9 +160,7 @@ describe('report.html in a browser', { timeout: 60_000 }, () => {
     expect(await visibleOperations()).toEqual(['POST /user/login', 'POST /user/login']);
     // A test stating several operations is found under each.
     await page.locator('#f-op').selectOption('POST /item/buyorder/update');
-    expect(await visibleNames()).toEqual([
-      'POST /item/buyorder, /update Given an order, then updated',
-    ]);
+    expect(await visibleNames()).toEqual(['POST /item/buyorder, /update Given an order, then updated']);
     await page.locator('#f-op').selectOption('');
     await page.locator('#f-rule').selectOption('R-BUYORDER-RESERVE');
     expect(await visibleOperations()).toEqual(['POST /item/buyorder']);
