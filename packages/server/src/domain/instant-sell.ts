@@ -17,9 +17,6 @@ export type InstantSellInfo = components['schemas']['InstantSellInfo'];
 /** The seed: instant sell is for game 440 only. */
 export const INSTANT_SELL_GAME = 440;
 
-/** The server-defined payout methods (the document: the reference server offers `balance`). */
-export const PAYOUT_METHODS = ['balance'] as const;
-
 /**
  * The price an asset of the item sells at now, and the quantity wanted at it (tier 0), if any:
  * the best price among active buy orders of anyone but `seller`, walked from the order book's head.

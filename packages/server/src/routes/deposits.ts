@@ -78,6 +78,7 @@ export const depositsRoutes = {
 
   async postInstantsellTrade(ctx) {
     const offered = offeredBy(ctx, ctx.body.prices, PRICES_MESSAGES);
+    // The gate has refused any method outside the document's enum (InstantSellTradeRequest).
     const method: string = ctx.body.method ?? 'balance';
     return offered.ok ? ctx.run((tx) => createInstantSell(tx, { ...offered.value, method })) : offered;
   },
