@@ -10,7 +10,7 @@ import { type Json, readDocument } from './document.ts';
 import { requestErrorAnswer } from './request-rules.ts';
 import { rawQuery } from './request-validator.ts';
 import { INVALID_BODY } from './validation-message.ts';
-import { closeServers, listen, useValidation } from './validation-pair.fixture.ts';
+import { closeServers, startOnce, useValidation } from './validation-pair.fixture.ts';
 
 const document = readDocument();
 
@@ -78,38 +78,32 @@ interface Answer {
 
 afterAll(closeServers);
 
-const apps = new Map<string, ReturnType<typeof startEcho>>();
-
-/** The echo app of a document and a check, started once for the file (building a validator takes a second). */
-function echo(doc: Json, check: 'ours' | 'library') {
-  const key = `${doc === document ? 'api' : 'kinds'} ${check}`;
-  const app = apps.get(key) ?? startEcho(doc, check);
-  apps.set(key, app);
-  return app;
-}
-
 /**
  * An app that echoes what reached its handler (the shaped query, path parameters and body) or the
  * refusal (status and errors), with `check` validating the requests: ours (the gate's match, then
- * documentValidators) or the library's own middleware.
+ * documentValidators) or the library's own middleware. Started once per document and check.
  */
-async function startEcho(doc: Json, check: 'ours' | 'library') {
-  const app = express();
-  app.set('query parser', 'extended');
-  app.use(express.json(), express.urlencoded({ extended: true }));
-  useValidation(app, doc, check, false);
-  app.use((req: Request, res: Response) => {
-    // The path parameters as the validator shaped them (Express gives each layer its own `req.params`).
-    const params = (req as Request & { openapi?: { pathParams?: unknown } }).openapi?.pathParams;
-    res.json({ status: 200, query: req.query, params, body: req.body });
-  });
-  app.use((err: Json, _req: Request, res: Response, _next: NextFunction) => {
-    const answer = requestErrorAnswer(err, res.locals.operation);
-    res.json({ status: err.status, errors: err.errors, message: err.message, documented: answer?.content });
-  });
-  const base = await listen(app);
-  return async (url: string, init: RequestInit = {}): Promise<Answer> => (await fetch(base + url, init)).json();
-}
+const echo = startOnce(
+  (doc, check) => {
+    const app = express();
+    app.set('query parser', 'extended');
+    app.use(express.json(), express.urlencoded({ extended: true }));
+    useValidation(app, doc, check, false);
+    app.use((req: Request, res: Response) => {
+      // The path parameters as the validator shaped them (Express gives each layer its own `req.params`).
+      const params = (req as Request & { openapi?: { pathParams?: unknown } }).openapi?.pathParams;
+      res.json({ status: 200, query: req.query, params, body: req.body });
+    });
+    app.use((err: Json, _req: Request, res: Response, _next: NextFunction) => {
+      const answer = requestErrorAnswer(err, res.locals.operation);
+      res.json({ status: err.status, errors: err.errors, message: err.message, documented: answer?.content });
+    });
+    return app;
+  },
+  (base) =>
+    async (url: string, init: RequestInit = {}): Promise<Answer> =>
+      (await fetch(base + url, init)).json(),
+);
 
 const json = (body: unknown): RequestInit => ({
   method: 'POST',

@@ -9,7 +9,7 @@ import { ResponseValidator } from 'express-openapi-validator/dist/middlewares/op
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Json, readDocument } from './document.ts';
 import { type LibraryResponseValidator, sharedResponseValidators } from './response-validator.ts';
-import { closeServers, listen, useValidation } from './validation-pair.fixture.ts';
+import { closeServers, startOnce, useValidation } from './validation-pair.fixture.ts';
 
 const document = readDocument();
 
@@ -98,39 +98,33 @@ interface Reply {
 
 afterAll(closeServers);
 
-const apps = new Map<string, ReturnType<typeof startEcho>>();
-
-/** The app of a document and a check, started once for the file (building a validator takes a second). */
-function echo(doc: Json, check: 'ours' | 'library') {
-  const key = `${doc === document ? 'api' : 'shapes'} ${check}`;
-  const app = apps.get(key) ?? startEcho(doc, check);
-  apps.set(key, app);
-  return app;
-}
-
 /**
  * An app whose handler answers what the request's `x-reply` header says, with `check` validating
  * the responses: ours (the gate's match, then documentValidators in test mode) or the library's
- * own middleware. A refusal of the response step reaches the error handler, which sends it as data.
+ * own middleware. A refusal of the response step reaches the error handler, which sends it as
+ * data. Started once per document and check.
  */
-async function startEcho(doc: Json, check: 'ours' | 'library') {
-  const app = express();
-  useValidation(app, doc, check, true);
-  app.use((req: Request, res: Response) => {
-    const reply: Reply = JSON.parse(String(req.headers['x-reply']));
-    if (reply.type) res.type(reply.type);
-    res.status(reply.status).json(reply.body);
-  });
-  app.use((err: Json, _req: Request, res: Response, _next: NextFunction) => {
-    res.status(200).json({ refused: err.status, message: err.message, errors: err.errors });
-  });
-  const base = await listen(app);
-  return async (url: string, reply: Reply): Promise<Answer> => {
-    const response = await fetch(base + url, { headers: { 'x-reply': JSON.stringify(reply) } });
-    const text = await response.text();
-    return { status: response.status, ...(text ? { body: JSON.parse(text) } : {}) };
-  };
-}
+const echo = startOnce(
+  (doc, check) => {
+    const app = express();
+    useValidation(app, doc, check, true);
+    app.use((req: Request, res: Response) => {
+      const reply: Reply = JSON.parse(String(req.headers['x-reply']));
+      if (reply.type) res.type(reply.type);
+      res.status(reply.status).json(reply.body);
+    });
+    app.use((err: Json, _req: Request, res: Response, _next: NextFunction) => {
+      res.status(200).json({ refused: err.status, message: err.message, errors: err.errors });
+    });
+    return app;
+  },
+  (base) =>
+    async (url: string, reply: Reply): Promise<Answer> => {
+      const response = await fetch(base + url, { headers: { 'x-reply': JSON.stringify(reply) } });
+      const text = await response.text();
+      return { status: response.status, ...(text ? { body: JSON.parse(text) } : {}) };
+    },
+);
 
 /** The value of a documented example of an operation's answer. */
 const example = (path: string, status: string, name: string): Json =>

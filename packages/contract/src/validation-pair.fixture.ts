@@ -39,8 +39,26 @@ export function useValidation(app: Express, doc: Json, check: Check, validateRes
 
 const servers: Server[] = [];
 
-/** Starts `app` on a free port of 127.0.0.1 and gives its base URL; `closeServers` stops it. */
-export async function listen(app: Express): Promise<string> {
+/**
+ * A starter for one test file's apps: `start(doc, check)` builds the app of that document and
+ * check with `build`, starts it once on a free port of 127.0.0.1 (building a validator takes a
+ * second) and gives what `connect` makes of its base URL; `closeServers` stops every one started.
+ */
+export function startOnce<T>(
+  build: (doc: Json, check: Check) => Express,
+  connect: (base: string) => T,
+): (doc: Json, check: Check) => Promise<T> {
+  const started = new Map<Json, Map<Check, Promise<T>>>();
+  return (doc, check) => {
+    const ofDoc = started.get(doc) ?? new Map<Check, Promise<T>>();
+    started.set(doc, ofDoc);
+    const app = ofDoc.get(check) ?? listen(build(doc, check)).then(connect);
+    ofDoc.set(check, app);
+    return app;
+  };
+}
+
+async function listen(app: Express): Promise<string> {
   const server: Server = await new Promise((done) => {
     const s = app.listen(0, '127.0.0.1', () => done(s));
   });
@@ -48,6 +66,6 @@ export async function listen(app: Express): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** Stops every server `listen` started (a test file's `afterAll`). */
+/** Stops every server `startOnce` started (a test file's `afterAll`). */
 export const closeServers = (): Promise<unknown> =>
   Promise.all(servers.splice(0).map((s) => new Promise((done) => s.close(done))));
