@@ -18,7 +18,15 @@ import { findOperation } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
-const CONTRACT = { meta: { sides: ['helper contract' as const] } };
+/**
+ * A test of one promise of the helper contract: on the rule matrix's side `helper contract`, and
+ * skipped (naming the missing helper) where the target has no test helpers.
+ */
+const contract = (name: string, body: () => Promise<void>) =>
+  it(name, { meta: { sides: ['helper contract'] } }, async (ctx) => {
+    await needsHelpers(ctx);
+    await body();
+  });
 const helper = (method: 'GET' | 'POST', path: string, json?: unknown): Promise<Answer> =>
   call(method, `/test_helpers${path}`, json === undefined ? {} : { json });
 /** A 200 in the shape the test-helpers document gives it (what every other test leans on). */
@@ -44,8 +52,7 @@ async function assertReserved(
 }
 
 describe('the test-helper contract', () => {
-  it('POST /test_helpers/reset: every user is gone and the clock is back on real time', CONTRACT, async (ctx) => {
-    await needsHelpers(ctx);
+  contract('POST /test_helpers/reset: every user is gone and the clock is back on real time', async () => {
     const user = await helpers.user();
     await helpers.advance(10 * 86_400);
     ok(await helper('POST', '/reset'), 'reset answers 200');
@@ -64,11 +71,9 @@ describe('the test-helper contract', () => {
     );
   });
 
-  it(
+  contract(
     'POST /test_helpers/reset: rate-limit counters, caches, the outbox and the catalogue are emptied too',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       // A login limit keyed on the IP (it outlives the users a reset removes): exhausted, then reset.
       const ip = '198.51.100.201';
       const [perIp] = [findOperation('POST', '/user/login')?.op['x-rate-limit'] ?? []]
@@ -111,93 +116,85 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
-    'POST /test_helpers/items and /users: the given fields are what the public routes answer',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
-      // Each field a value no other field and no default has: a field stored under another's name,
-      // or dropped for a default, reads differently.
-      const given = {
-        id: 990_101,
-        name: 'Given Fields Hat',
-        game: 440,
-        effect: 'Burning Flames',
-        quality: 'Unusual',
-        type: 'Cosmetic',
-        craftable: 0,
-        url: 'given-fields-custom-slug',
-        image: 'https://images.example.com/given-fields.png',
-        rarity: 'legendary',
-        color: '#8650AC',
-        deal: 7,
-      } as const;
-      await helpers.item(given);
-      const details = await call('GET', `/item/details/${given.id}`);
-      const item = content(details)?.informations ?? {};
-      const differing = Object.entries(given).filter(([k, v]) => item[k] !== v);
-      assertThat(
-        details,
-        differing.length === 0,
-        `every given field read back (differing: ${JSON.stringify(differing.map(([k]) => [k, item[k]]))})`,
-      );
-      pinsMeaning(
-        'GET /item/details/{item} informations.id',
-        'GET /item/details/{item} informations.name',
-        'GET /item/details/{item} informations.game',
-        'GET /item/details/{item} informations.effect',
-        'GET /item/details/{item} informations.quality',
-        'GET /item/details/{item} informations.type',
-        'GET /item/details/{item} informations.craftable',
-        'GET /item/details/{item} informations.url',
-        'GET /item/details/{item} informations.image',
-        'GET /item/details/{item} informations.rarity',
-        'GET /item/details/{item} informations.color',
-        'GET /item/details/{item} informations.deal',
-      );
-      const me = await session({
-        name: 'Given Name',
-        tradeUrl: 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1',
-        twoFactor: true,
-        // With an address: the reference server answers GET /cashout/methods 500 for a method
-        // linked by the helper to a user without one (a link needs a payment e-mail).
-        email: 'given-fields@example.com',
-        paymentMethods: ['provider_b'],
-      });
-      const infos = await getAs(me, '/user/infos');
-      const account = content(infos)?.informations ?? {};
-      assertThat(
-        infos,
-        account.name === 'Given Name' &&
-          account.tradeurl === 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1' &&
-          String(account['2fa']) === 'true' &&
-          account.platformId === me.platformId,
-        `the given name, trade URL and 2FA are the account's (got ${JSON.stringify(account)})`,
-      );
-      const methods = await getAs(me, '/cashout/methods');
-      assertThat(
-        methods,
-        JSON.stringify(
-          content(methods)?.methods?.map((m: { method: string; email: string }) => [m.method, m.email]),
-        ) === '[["provider_b","given-fields@example.com"]]',
-        'the given payment method is the one linked, to the given address',
-      );
-      pinsMeaning(
-        'GET /user/infos informations.name',
-        'GET /user/infos informations.tradeurl',
-        'GET /user/infos informations.2fa',
-        'GET /user/infos informations.platformId',
-        'GET /cashout/methods methods[].method',
-        'GET /cashout/methods methods[].email',
-      );
-    },
-  );
+  contract('POST /test_helpers/items and /users: the given fields are what the public routes answer', async () => {
+    // Each field a value no other field and no default has: a field stored under another's name,
+    // or dropped for a default, reads differently.
+    const given = {
+      id: 990_101,
+      name: 'Given Fields Hat',
+      game: 440,
+      effect: 'Burning Flames',
+      quality: 'Unusual',
+      type: 'Cosmetic',
+      craftable: 0,
+      url: 'given-fields-custom-slug',
+      image: 'https://images.example.com/given-fields.png',
+      rarity: 'legendary',
+      color: '#8650AC',
+      deal: 7,
+    } as const;
+    await helpers.item(given);
+    const details = await call('GET', `/item/details/${given.id}`);
+    const item = content(details)?.informations ?? {};
+    const differing = Object.entries(given).filter(([k, v]) => item[k] !== v);
+    assertThat(
+      details,
+      differing.length === 0,
+      `every given field read back (differing: ${JSON.stringify(differing.map(([k]) => [k, item[k]]))})`,
+    );
+    pinsMeaning(
+      'GET /item/details/{item} informations.id',
+      'GET /item/details/{item} informations.name',
+      'GET /item/details/{item} informations.game',
+      'GET /item/details/{item} informations.effect',
+      'GET /item/details/{item} informations.quality',
+      'GET /item/details/{item} informations.type',
+      'GET /item/details/{item} informations.craftable',
+      'GET /item/details/{item} informations.url',
+      'GET /item/details/{item} informations.image',
+      'GET /item/details/{item} informations.rarity',
+      'GET /item/details/{item} informations.color',
+      'GET /item/details/{item} informations.deal',
+    );
+    const me = await session({
+      name: 'Given Name',
+      tradeUrl: 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1',
+      twoFactor: true,
+      // With an address: the reference server answers GET /cashout/methods 500 for a method
+      // linked by the helper to a user without one (a link needs a payment e-mail).
+      email: 'given-fields@example.com',
+      paymentMethods: ['provider_b'],
+    });
+    const infos = await getAs(me, '/user/infos');
+    const account = content(infos)?.informations ?? {};
+    assertThat(
+      infos,
+      account.name === 'Given Name' &&
+        account.tradeurl === 'https://platform.example.com/tradeoffer/new/?partner=1&token=Given1' &&
+        String(account['2fa']) === 'true' &&
+        account.platformId === me.platformId,
+      `the given name, trade URL and 2FA are the account's (got ${JSON.stringify(account)})`,
+    );
+    const methods = await getAs(me, '/cashout/methods');
+    assertThat(
+      methods,
+      JSON.stringify(content(methods)?.methods?.map((m: { method: string; email: string }) => [m.method, m.email])) ===
+        '[["provider_b","given-fields@example.com"]]',
+      'the given payment method is the one linked, to the given address',
+    );
+    pinsMeaning(
+      'GET /user/infos informations.name',
+      'GET /user/infos informations.tradeurl',
+      'GET /user/infos informations.2fa',
+      'GET /user/infos informations.platformId',
+      'GET /cashout/methods methods[].method',
+      'GET /cashout/methods methods[].email',
+    );
+  });
 
-  it(
+  contract(
     'POST /test_helpers/users: defaults (balance 0, not admin), a fresh 17-digit platformId, given values kept',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const plain = await session();
       const other = await session();
       for (const id of [plain.platformId, other.platformId])
@@ -228,11 +225,9 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
+  contract(
     'POST /test_helpers/items: the slug is the name in lower case, other runs of characters one "-"',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const answer = await helper('POST', '/items', { name: 'StatTrak™ AK-47 | Redline', game: 730 });
       ok(answer, 'the item is stored');
       assertThat(
@@ -244,11 +239,9 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
+  contract(
     'POST /test_helpers/assets: state 0 by default in the inventory, state 1 listed at its price, the game of the item',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const me = await session();
       const item = await helpers.item({ name: 'Contract Knife', game: 730 });
       const kept = await helper('POST', '/assets', { owner: me.platformId, itemId: item.id });
@@ -276,11 +269,9 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
+  contract(
     'POST /test_helpers/buyorders: reserves the balance as POST /item/buyorder does, and fails the same way',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const item = await helpers.item({ name: 'Contract Order', game: 440 });
       const byRoute = await session({ balance: 1000 });
       const byHelper = await session({ balance: 1000 });
@@ -312,11 +303,9 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
+  contract(
     "POST /test_helpers/population: users with API keys pop-<n> and the balance, items of game 440 beside what exists, assets dealt round-robin and listedShare of each user's listed, buy orders dealt round-robin that reserve; a second call numbers on; above a limit, a 300",
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       // From a reset, so an item made just before is the first of its kind: a population that
       // numbered its items apart from the other items would take its ID.
       await helpers.reset();
@@ -482,8 +471,7 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it('POST and GET /test_helpers/clock: advance and set move the clock, GET reads it', CONTRACT, async (ctx) => {
-    await needsHelpers(ctx);
+  contract('POST and GET /test_helpers/clock: advance and set move the clock, GET reads it', async () => {
     const start = await helpers.now();
     const advanced = await helper('POST', '/clock', { advance: 3600 });
     assertThat(
@@ -507,38 +495,31 @@ describe('the test-helper contract', () => {
     );
   });
 
-  it(
-    'GET /test_helpers/outbox: oldest first, filtered by channel and to, with the code in data',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
-      const me = await session();
-      const [first, second] = [`one-${me.platformId}@example.com`, `two-${me.platformId}@example.com`];
-      await postAs(me, '/user/email/change/request', { email: first });
-      await helpers.advance(301);
-      await postAs(me, '/user/email/change/request', { email: second });
-      const all = await helper('GET', '/outbox?channel=email');
-      const mine = (content(all).messages as { to: string; channel: string }[]).filter((m) =>
-        [first, second].includes(m.to),
-      );
-      assertThat(all, mine.map((m) => m.to).join() === [first, second].join(), 'the two e-mails come oldest first');
-      assertThat(
-        all,
-        content(all).messages.every((m: { channel: string }) => m.channel === 'email'),
-        'channel keeps that channel',
-      );
-      const to = await helper('GET', `/outbox?channel=email&to=${encodeURIComponent(second)}`);
-      const only = content(to).messages as { to: string; data: { code?: unknown } }[];
-      assertThat(to, only.length === 1 && only[0]!.to === second, 'to keeps that address');
-      assertThat(to, typeof only[0]?.data?.code === 'string', 'data carries the verification code');
-    },
-  );
+  contract('GET /test_helpers/outbox: oldest first, filtered by channel and to, with the code in data', async () => {
+    const me = await session();
+    const [first, second] = [`one-${me.platformId}@example.com`, `two-${me.platformId}@example.com`];
+    await postAs(me, '/user/email/change/request', { email: first });
+    await helpers.advance(301);
+    await postAs(me, '/user/email/change/request', { email: second });
+    const all = await helper('GET', '/outbox?channel=email');
+    const mine = (content(all).messages as { to: string; channel: string }[]).filter((m) =>
+      [first, second].includes(m.to),
+    );
+    assertThat(all, mine.map((m) => m.to).join() === [first, second].join(), 'the two e-mails come oldest first');
+    assertThat(
+      all,
+      content(all).messages.every((m: { channel: string }) => m.channel === 'email'),
+      'channel keeps that channel',
+    );
+    const to = await helper('GET', `/outbox?channel=email&to=${encodeURIComponent(second)}`);
+    const only = content(to).messages as { to: string; data: { code?: unknown } }[];
+    assertThat(to, only.length === 1 && only[0]!.to === second, 'to keeps that address');
+    assertThat(to, typeof only[0]?.data?.code === 'string', 'data carries the verification code');
+  });
 
-  it(
+  contract(
     'The platform helpers: an inventory set is offered for deposit, a withdrawal sends an offer that settles',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const me = await session();
       const item = await helpers.item({ name: 'Contract Platform', game: 440 });
       const set = await helper('POST', '/platform/inventory', {
@@ -571,11 +552,9 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
+  contract(
     'POST /test_helpers/payments/{cashoutId}: processing then completed, as the cashout history shows',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const me = await session({ balance: 10_000, paymentMethods: ['provider_b'] });
       const asked = await postAs(me, '/cashout/process', { amount: 5000, method: 'provider_b' });
       const id = content(asked).cashoutId;
@@ -587,11 +566,9 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
+  contract(
     'POST /test_helpers/payments/{cashoutId} for a cashout that does not exist: a bad request (300, envelope A, a message), and the open cashout beside it unchanged',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       const me = await session({ balance: 10_000, paymentMethods: ['provider_a'] });
       const asked = await postAs(me, '/cashout/process', { amount: 5000, method: 'provider_a' });
       const id = content(asked).cashoutId as number;
@@ -611,27 +588,20 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it(
-    'POST /test_helpers/geoip: the login from that IP resolves to the country (JWT country claim)',
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
-      ok(await helper('POST', '/geoip', { ip: '192.0.2.77', country: 'FR' }), 'the address is placed');
-      const me = await session({}, '192.0.2.77');
-      const claims = jwtPayload(me.token);
-      assertThat(
-        await getAs(me, '/user/balance'),
-        claims.country === 'FR',
-        `the JWT says FR (got ${String(claims.country)})`,
-      );
-    },
-  );
+  contract('POST /test_helpers/geoip: the login from that IP resolves to the country (JWT country claim)', async () => {
+    ok(await helper('POST', '/geoip', { ip: '192.0.2.77', country: 'FR' }), 'the address is placed');
+    const me = await session({}, '192.0.2.77');
+    const claims = jwtPayload(me.token);
+    assertThat(
+      await getAs(me, '/user/balance'),
+      claims.country === 'FR',
+      `the JWT says FR (got ${String(claims.country)})`,
+    );
+  });
 
-  it(
+  contract(
     "POST /test_helpers/totp (our extension): the code of the secret at the test clock's time, which validate accepts",
-    CONTRACT,
-    async (ctx) => {
-      await needsHelpers(ctx);
+    async () => {
       // A day ahead of real time: a code of the machine's time would be 2,880 steps off.
       const at = await clockADayAhead();
       const me = await session();
@@ -653,8 +623,7 @@ describe('the test-helper contract', () => {
     },
   );
 
-  it('A bad request to a helper: HTTP 300, envelope A, a message string', CONTRACT, async (ctx) => {
-    await needsHelpers(ctx);
+  contract('A bad request to a helper: HTTP 300, envelope A, a message string', async () => {
     const bad = await helper('POST', '/clock', { advance: 'soon' });
     const body = bad.body as { err?: unknown; success?: unknown; content?: unknown };
     assertThat(
