@@ -145,6 +145,8 @@ describe('GET /deposit/{game}', () => {
       [false, true],
       'tradable: false for the asset the platform holds back, true for the other ("true when the platform allows trading the asset now")',
     );
+    // Both values, for one item and one user: a flag always true, or inverted, reads differently.
+    pinsMeaning('GET /deposit/{game} informations[].tradable');
   });
 
   it('Given a game the seed does not list, answers invalid game parameter [R-DEPOSIT-GAME, R-GAMES, R-MSG-DEPOSIT-MISSING]', async (ctx) => {

@@ -212,9 +212,7 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
   'GET /deposit/{game} informations[].suggested_price':
     'a pricing hint the document gives no rule for (DepositRow: "Suggested listing price in cents (pricing hint)", the row being this project\'s design): no value is required',
   'GET /deposit/{game} informations[].highStock':
-    'the document says "true when the marketplace already holds many assets of the item" without saying how many is many, so either value is accepted',
-  'GET /deposit/{game} informations[].tradable':
-    'the document says "true when the platform allows trading the asset now", and no test helper can make the platform hold an asset back (shared/test-helpers.md: the platform inventory takes attributes, none of them a trade lock): a tradable asset cannot be told from one held back',
+    'the document says "true when the marketplace already holds many assets of the item" without saying how many is many: deposits.test.ts checks only that an item the marketplace holds none of is not high stock, and accepts either value once it holds some',
   'GET /user/getSalesHistory sales[].status':
     'the seed names a sale record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
   'GET /user/getPurchaseHistory purchases[].status':
