@@ -7,6 +7,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { mailsTo } from '../src/kit/mail.ts';
 import { amountWhereCeilMatters, assertBalance } from '../src/kit/money.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 import { balancePage } from '../src/kit/variants.ts';
@@ -36,12 +37,6 @@ const cashier = async (balance: number, methods: Method[] = ['provider_a'], extr
   const email = `cashier${++mailbox}-${Date.now()}@example.com`;
   return { ...(await session({ balance, paymentMethods: methods, email, ...extra })), email };
 };
-/**
- * The e-mails sent to `to` so far. The seed says only "e-mails at each stage": the suite counts
- * those to the account's address, never their `kind` (an outbox string the document leaves free).
- */
-const mailsTo = async (to: string) => (await helpers.outbox('email', to)).filter((m) => m.to === to).length;
-
 const refused = (a: Answer, message: string, why: string) =>
   assertThat(a, a.status === 300 && a.message === message, `${why}: ${message}`);
 
