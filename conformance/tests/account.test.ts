@@ -7,7 +7,6 @@ import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, login, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
-import { mailsSentBy } from '../src/kit/mail.ts';
 import { variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -343,40 +342,6 @@ describe('POST /user/setMailNotification, /user/setMailNotificationStatus, /user
       'POST /user/setPrivacySetting settings.tradeHistoryPublic',
       'POST /user/setPrivacySetting settings.showOnLeaderboard',
     );
-  });
-});
-
-describe('E-mail events and the switches (seed: Events)', () => {
-  it('Given accepted withdrawals, the tradeCompleted e-mail follows its own switch and the master switch [R-EVENT-MAIL-KINDS, R-EVENT-MAIL-SWITCH-ALL]', async (ctx) => {
-    await needsHelpers(ctx);
-    const address = 'events@example.com';
-    const me = await session({ email: address });
-    const item = await helpers.item({ name: 'Event Mail Hat', game: 440 });
-    /**
-     * Withdraws one new asset, and gives the e-mails the offer's acceptance sends: the outbox's
-     * kind strings are the target's own, so the switches tell the tradeCompleted e-mail.
-     */
-    const withdrawOne = async () => {
-      const asset = await helpers.asset({ owner: me.platformId, itemId: item.id, state: 0 });
-      const withdrawal = await post(me, '/inventory/withdraw', { ids: asset.assetId });
-      setUpOk(withdrawal);
-      const offer = (await helpers.offers(me.platformId)).find(
-        (o) => o.assetIds.includes(String(asset.id)) || o.assetIds.includes(asset.assetId),
-      );
-      assertThat(withdrawal, offer !== undefined, 'a withdrawal sends the user a withdraw trade offer');
-      const [sent] = await mailsSentBy([address], () => helpers.settleOffer(offer!.tradeId, 'accept'));
-      return sent;
-    };
-    const sent = await withdrawOne();
-    const answer = await get(me, '/user/infos');
-    assertThat(answer, sent === 1, `on by default: one e-mail when the withdrawal is accepted (got ${sent})`);
-    setUpOk(await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: false } }));
-    assertThat(answer, (await withdrawOne()) === 0, 'tradeCompleted off: no e-mail');
-    setUpOk(await post(me, '/user/setMailNotification', { notifications: { tradeCompleted: true } }));
-    setUpOk(await post(me, '/user/setMailNotificationStatus', { enabled: false }));
-    assertThat(answer, (await withdrawOne()) === 0, 'all e-mail off: no e-mail');
-    setUpOk(await post(me, '/user/setMailNotificationStatus', { enabled: true }));
-    assertThat(answer, (await withdrawOne()) === 1, 'both on again: the e-mail is sent');
   });
 });
 

@@ -1255,7 +1255,8 @@ export const RULES: Rule[] = [
     seed: [
       'The service sends e-mail notifications of these kinds, each switchable per user: `tradeCompleted`, `offerReceived`, `buyOrderFilled`, `itemSold`, `depositCompleted`, `marketing`.',
     ],
-    partly: '`marketing`: no operation of the seed sends marketing e-mail; the suite checks that none is sent.',
+    partly:
+      'Which operation triggers which kind is not shown, so no exact mapping can be demanded: depositCompleted, itemSold and buyOrderFilled are checked on the events their names settle (sent, fewer with the kind off), tradeCompleted and offerReceived on one of the trades or bot offers they may name, and `marketing`, which no operation of the seed is, not at all.',
   },
   {
     id: 'R-EVENT-MAIL-SWITCH-ALL',

@@ -68,7 +68,7 @@ export const EVENTS: readonly string[] = [
   'event email: tradeCompleted',
   'event email: offerReceived',
   'event email: depositCompleted',
-  'event email: marketing (never sent)',
+  'event email: marketing',
 ];
 
 /**
@@ -215,6 +215,8 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
     'the document says "true when the marketplace already holds many assets of the item" without saying how many is many: deposits.test.ts checks only that an item the marketplace holds none of is not high stock, and accepts either value once it holds some',
   'GET /user/getSalesHistory sales[].status':
     'the seed names a sale record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
+  'event email: marketing':
+    'the seed names the kind and its switch only, and no operation of the seed or the document is marketing ("Which operation triggers which e-mail kind ... not shown"): whether a target ever sends one, and when, is open, so nothing is demanded of it (its switch is stored and echoed: R-MAIL-SETTINGS)',
   'GET /user/getPurchaseHistory purchases[].status':
     'the seed names a purchase record `status` without its values (the document: "values not shown by the seed; for example `completed`"), so no value is required',
 };

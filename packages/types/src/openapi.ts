@@ -5032,8 +5032,13 @@ export interface components {
          * MailNotifications
          * @description The per-kind e-mail notification switches (seed: "Events"; `POST /user/setMailNotification`),
          *     as stored: `true` sends e-mails of that kind. Which operation sends which kind is not shown by
-         *     the seed; each property says when the reference server sends it. The master switch
-         *     (`POST /user/setMailNotificationStatus`) turns all of them off; cashout e-mails are not switchable.
+         *     the seed; each property gives the kind's meaning by its name, then when the reference server
+         *     sends it (its choice, not a rule). The conformance suite demands of a target only the meaning by
+         *     name and the switches: an e-mail for the event a name settles (a completed deposit, a sale to the
+         *     seller, a filled buy order to its owner) and fewer with that kind off, each of `tradeCompleted`
+         *     and `offerReceived` for one of the trades or offers it may name, and no e-mail of these events
+         *     with the master switch (`POST /user/setMailNotificationStatus`) off; never the reference's
+         *     mapping. No default is stated for any switch. Cashout e-mails are not switchable.
          * @example {
          *       "tradeCompleted": true,
          *       "offerReceived": true,
