@@ -80,6 +80,9 @@ describe('POST /inventory/withdraw', () => {
     const cases: [unknown, string][] = [
       [{}, 'Missing required parameter: ids'],
       [{ ids: 'abc,,x-1' }, 'No valid item IDs provided'],
+      // An asset ID is 1 to 20 digits (the document's pattern of every assetId): an entry that only
+      // begins with my asset's ID is no asset ID, so it is ignored, not looked up nor cut short.
+      [{ ids: `${ids[0]}x,${ids[0]}-1` }, 'No valid item IDs provided'],
       [{ ids: `${ids[0]},${theirs[0]}` }, 'Items not found'],
       [{ ids: theirs[0] }, 'Items not found'],
       [{ ids: '99999999999999' }, 'Items not found'],
@@ -334,6 +337,24 @@ describe('GET /trades/active, /trades/all, /trades/resend', () => {
       missing,
       missing.status === 300 && missing.message === 'Missing required parameter: id',
       'id is required',
+    );
+  });
+
+  it('Given 101 withdrawals and the oldest resent, every offer the platform received has its own ID [R-RESEND, R-TRANS-ITEM-WITHDRAW]', async (ctx) => {
+    await needsHelpers(ctx);
+    // An offer ID names one offer (the platform settles by it). A hundred trades after the resent
+    // one: an ID scheme whose resend takes the first ID of a trade up to a hundred later is seen.
+    const { me, ids } = await owner('Trades Offer ID Hat', Array<number>(101).fill(0));
+    for (const id of ids) setUpOk(await post(me, '/inventory/withdraw', { ids: id }));
+    const [oldest] = tradesOf(await get(me, '/trades/all', { page: 1, count: 100 }));
+    const resent = await get(me, '/trades/resend', { id: oldest!.id });
+    setUpOk(resent);
+    const offers = await helpers.offers(me.platformId);
+    const seen = new Set(offers.map((o) => o.tradeId));
+    assertThat(
+      resent,
+      offers.length === 102 && seen.size === 102 && content(resent).trade.tradeId === offers[101]!.tradeId,
+      `102 offers (101 withdrawals and the resend), each with its own ID (got ${seen.size} IDs for ${offers.length} offers; resent as ${content(resent).trade.tradeId})`,
     );
   });
 });
