@@ -107,7 +107,7 @@ describe('GET /deposit/{game}', () => {
     );
   });
 
-  it('Given a platform asset held back (tradable: false) beside a tradable one, each row says which; an item the marketplace holds none of is not high stock [R-DEPOSIT-GAME]', async (ctx) => {
+  it('Given a platform asset held back (tradable: false) beside a tradable one, each row says which and only the tradable one deposits; an item the marketplace holds none of is not high stock [R-DEPOSIT-GAME, R-MSG-DEPOSIT-KEY]', async (ctx) => {
     await needsHelpers(ctx);
     const item = await imagedItem({ name: 'Deposit Held Back Hat', game: 440 });
     const me = await session();
@@ -147,6 +147,54 @@ describe('GET /deposit/{game}', () => {
     );
     // Both values, for one item and one user: a flag always true, or inverted, reads differently.
     pinsMeaning('GET /deposit/{game} informations[].tradable');
+    // A deposit is a trade: the asset the platform holds back cannot be deposited now, the other
+    // can (DepositRow.disabled, optional: "True when the asset cannot be deposited").
+    const disabled = Object.fromEntries(rows.map((r) => [r.assetId, r.disabled]));
+    assertThat(
+      list,
+      disabled['31000000021'] !== false && disabled['31000000022'] !== true,
+      `the held-back asset not offered as depositable (disabled true or left out), the tradable one not disabled (got ${JSON.stringify(disabled)})`,
+    );
+    const keys = content(list).depositkey as Record<string, string>;
+    const offer = (assetId: string) =>
+      post(me, '/deposit/trade', { value: { [assetId]: 500 }, depositKeys: { [assetId]: keys[assetId] } });
+    const heldBack = await offer('31000000021');
+    assertThat(
+      heldBack,
+      heldBack.status === 300 && heldBack.message === 'failed to save deposit price',
+      'the held-back asset cannot be deposited: failed to save deposit price',
+    );
+    const tradableOne = await offer('31000000022');
+    assertThat(tradableOne, tradableOne.status === 200, 'the tradable one deposits');
+  });
+
+  it('Given a platform asset whose ID is not an asset ID of the document (more than 20 digits), it is not offered [R-DEPOSIT-GAME]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await imagedItem({ name: 'Deposit Long ID Hat', game: 440 });
+    const me = await session();
+    const tooLong = '310000000420000000000'; // 21 digits: DepositRow.assetId is ^[0-9]{1,20}$
+    const set = await call('POST', '/test_helpers/platform/inventory', {
+      json: {
+        platformId: me.platformId,
+        game: 440,
+        assets: [
+          { assetId: '31000000041', itemId: item.id },
+          { assetId: tooLong, itemId: item.id },
+        ],
+      },
+    });
+    // The helper contract types assetId as a string without a form: refusing it is a reading too.
+    if (set.status !== 200)
+      skip(ctx, `the platform inventory helper refuses the asset ID ${tooLong} (${set.status}): nothing to offer`);
+    const list = await get(me, '/deposit/440');
+    const rows = content(list).informations as DepositRow[];
+    const keys = content(list).depositkey as Record<string, string>;
+    assertValue(
+      list,
+      [rows.map((r) => r.assetId), Object.keys(keys)],
+      [['31000000041'], ['31000000041']],
+      'only the asset of an asset ID (DepositRow.assetId: ^[0-9]{1,20}$) is listed and keyed',
+    );
   });
 
   it('Given a game the seed does not list, answers invalid game parameter [R-DEPOSIT-GAME, R-GAMES, R-MSG-DEPOSIT-MISSING]', async (ctx) => {
@@ -241,14 +289,38 @@ describe('POST /deposit/trade', () => {
     );
   });
 
-  it('Given value and depositKeys as JSON strings, creates the deposit as with objects [R-DEPOSIT-TRADE]', async (ctx) => {
+  it('Given value and depositKeys as JSON strings, creates the deposit as with objects, and their JSON gets the checks of the objects [R-DEPOSIT-TRADE, R-MSG-DEPOSIT-OBJECT]', async (ctx) => {
     await needsHelpers(ctx);
-    const { me, keys } = await holder(['33000000001'], 'Deposit String Hat');
+    const { me, keys } = await holder(['33000000001', '33000000002'], 'Deposit String Hat');
+    const one = { '33000000001': keys['33000000001'] };
+    // DepositTradeRequest: "strings holding the JSON of those objects", so the JSON a string holds
+    // is refused as the object would be (its x-error-messages): empty, a key that is no asset ID
+    // (1 to 20 digits), a price above 5,000,000 cents.
+    const cases: [unknown, string][] = [
+      [{ value: '{}', depositKeys: one }, 'Invalid value parameter'],
+      [{ value: JSON.stringify({ '33000000001': 250, x33: 250 }), depositKeys: one }, 'Invalid value parameter'],
+      [{ value: JSON.stringify({ '33000000001': 5_000_001 }), depositKeys: one }, 'Invalid value parameter'],
+      [{ value: { '33000000001': 250 }, depositKeys: '{}' }, 'Invalid depositKeys parameter'],
+      [
+        { value: { '33000000001': 250 }, depositKeys: JSON.stringify({ ...one, x33: keys['33000000001'] }) },
+        'Invalid depositKeys parameter',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(me, '/deposit/trade', body);
+      assertThat(answer, answer.status === 300 && answer.message === message, message);
+    }
     const made = await post(me, '/deposit/trade', {
       value: JSON.stringify({ '33000000001': 250 }),
-      depositKeys: JSON.stringify(keys),
+      depositKeys: JSON.stringify(one),
     });
     assertThat(made, made.status === 200 && Number.isInteger(content(made).id), 'JSON strings are accepted');
+    // The top of the range: "a price in cents (1 to 5,000,000)".
+    const top = await post(me, '/deposit/trade', {
+      value: { '33000000002': 5_000_000 },
+      depositKeys: { '33000000002': keys['33000000002'] },
+    });
+    assertThat(top, top.status === 200, 'a deposit price of 5,000,000 cents is accepted');
   });
 
   it('answers every seed message for missing, malformed and mismatching inputs [R-MSG-DEPOSIT-MISSING, R-MSG-DEPOSIT-JSON, R-MSG-DEPOSIT-OBJECT, R-MSG-DEPOSIT-KEY]', async (ctx) => {
@@ -274,9 +346,9 @@ describe('POST /deposit/trade', () => {
     }
   });
 
-  it("Given an asset that is not on the caller's platform inventory, the deposit price cannot be stored [R-MSG-DEPOSIT-KEY]", async (ctx) => {
+  it("Given an asset that is not on the caller's platform inventory (another user's, or one that left the platform), the deposit price cannot be stored [R-MSG-DEPOSIT-KEY]", async (ctx) => {
     await needsHelpers(ctx);
-    const { me, item } = await holder(['35000000001'], 'Deposit Elsewhere Hat');
+    const { me, item } = await holder(['35000000001', '35000000002'], 'Deposit Elsewhere Hat');
     const them = await session();
     await helpers.platformInventory({
       platformId: them.platformId,
@@ -299,6 +371,46 @@ describe('POST /deposit/trade', () => {
       twice.status === 300 && twice.message === 'failed to save deposit price',
       'an asset already offered in a pending deposit cannot be offered again',
     );
+    // A key stays the digest of the same three values after its asset left the platform: it
+    // matches, but there is no asset to deposit.
+    await helpers.platformInventory({ platformId: me.platformId, game: 440, assets: [] });
+    const gone = await post(me, '/deposit/trade', {
+      value: { '35000000002': 100 },
+      depositKeys: { '35000000002': mine['35000000002'] },
+    });
+    assertThat(
+      gone,
+      gone.status === 300 && gone.message === 'failed to save deposit price',
+      'an asset that left the platform, offered with the key it had, cannot be deposited',
+    );
+  });
+
+  it("Given a pending withdrawal, a platform asset whose ID is the withdrawn entry's own ID is another asset and deposits [R-DEPOSIT-GAME, R-DEPOSIT-TRADE]", async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await imagedItem({ name: 'Deposit Two Spaces Hat', game: 440 });
+    const me = await session();
+    const entry = await helpers.asset({ owner: me.platformId, itemId: item.id });
+    setUpOk(await post(me, '/inventory/withdraw', { ids: entry.assetId }));
+    // The backpack entry's `id` and a platform asset ID are two spaces of IDs: a server that
+    // counted the withdrawal's entry IDs as offered platform assets refuses an unrelated asset.
+    const twin = String(entry.id);
+    if (twin === entry.assetId || !/^[0-9]{1,20}$/.test(twin))
+      skip(ctx, `the backpack entry's id (${twin}) is its asset ID or no asset ID: no other asset can carry it`);
+    await helpers.platformInventory({
+      platformId: me.platformId,
+      game: 440,
+      assets: [{ assetId: twin, itemId: item.id }],
+    });
+    const list = await get(me, '/deposit/440');
+    const rows = content(list).informations as DepositRow[];
+    assertThat(
+      list,
+      rows.length === 1 && rows[0]!.assetId === twin && rows[0]!.disabled !== true,
+      `the platform asset ${twin} is offered and not disabled while entry ${entry.id} (asset ${entry.assetId}) is pending withdrawal`,
+    );
+    const keys = content(list).depositkey as Record<string, string>;
+    const made = await post(me, '/deposit/trade', { value: { [twin]: 400 }, depositKeys: { [twin]: keys[twin] } });
+    assertThat(made, made.status === 200, `the platform asset ${twin} deposits`);
   });
 });
 
@@ -372,6 +484,40 @@ describe('Settling a deposit offer', () => {
       `the pending two: deposit, withdraw (got ${active.kinds})`,
     );
     pinsMeaning('GET /trades/all trades[].kind', 'GET /trades/active trades[].kind');
+  });
+
+  it('Given an accepted deposit of an asset with attributes on the platform, its listing carries them [R-STATE-DEPOSIT]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await imagedItem({ name: 'Deposit Sheen Hat', game: 440 });
+    const me = await session();
+    const given = { assetId: '36200000001', itemId: item.id, sheen: 'Team Shine', killstreaker: 'Fire Horns' };
+    await helpers.platformInventory({ platformId: me.platformId, game: 440, assets: [given] });
+    // shared/test-helpers.md promises the platform inventory's "...attributes" without naming
+    // them: the admin's view of the platform says whether the helper kept these two.
+    const admin = await session({ admin: true });
+    const platform = await get(admin, '/admin/getSteamInventory', { game: 440, platformId: me.platformId });
+    const held = (
+      (content(platform)?.assets ?? []) as { assetId: string; sheen?: string; killstreaker?: string }[]
+    ).find((a) => a.assetId === given.assetId);
+    if (held?.sheen !== given.sheen || held?.killstreaker !== given.killstreaker)
+      skip(
+        ctx,
+        'the platform inventory helper kept no sheen and killstreaker (GET /admin/getSteamInventory): shared/test-helpers.md promises "...attributes" without naming them',
+      );
+    const keys = content(await get(me, '/deposit/440')).depositkey as Record<string, string>;
+    const trade = await post(me, '/deposit/trade', { value: { [given.assetId]: 1500 }, depositKeys: keys });
+    const offer = await sentOffer(trade, me.platformId);
+    await helpers.settleOffer(offer.tradeId, 'accept');
+    const listing = await call('GET', `/item/listing/${item.id}`);
+    const listed = (listing.body as { content?: unknown }).content ?? listing.body;
+    const rows = (Array.isArray(listed) ? listed : []) as { assetId: string; sheen?: string; killstreaker?: string }[];
+    // The listed asset is the one deposited: its sheen and killstreaker are what it had on the platform.
+    assertValue(
+      listing,
+      rows.map((r) => [r.assetId, r.sheen, r.killstreaker]),
+      [[given.assetId, given.sheen, given.killstreaker]],
+      'the deposited asset listed with the sheen and killstreaker it had on the platform',
+    );
   });
 
   it('Given a buy order at or above the deposit price, the accepted asset sells at once at the deposit price; the other is listed [R-TRANS-ITEM-SELL, R-TRANS-BUYORDER-FILL]', async (ctx) => {
