@@ -41,6 +41,16 @@ describe('GET /user/2FA/create and POST /user/2FA/validate', () => {
     );
     // TOTP (RFC 6238) keys are HOTP's, which "MUST be at least 128 bits" (RFC 4226, R6): 26 base32 characters.
     assertThat(created, base32.replace(/=+$/, '').length * 5 >= 128, `a secret of at least 128 bits (${base32})`);
+    // A key is bytes, and base32 (RFC 4648) writes whole bytes: 8 characters per 5 bytes, the last
+    // group 2, 4, 5 or 7 characters (then padded to 8, if padded). Another length is no key's base32.
+    const bare = base32.replace(/=+$/, '');
+    assertThat(
+      created,
+      [0, 2, 4, 5, 7].includes(bare.length % 8) && (bare === base32 || base32.length % 8 === 0),
+      `the base32 of whole bytes (${base32.length} characters: ${base32})`,
+    );
+    // The seed: "qrCode: string URL of QR image"; any scheme (an https link, a data: image) is a URL.
+    assertThat(created, URL.canParse(qrCode), `qrCode is a URL (${JSON.stringify(qrCode)})`);
     assertThat(created, (await twoFa(me)) === 'false', 'not active before validation');
     const now = await helpers.now();
     const badCode = await post(me, '/user/2FA/validate', {
@@ -95,6 +105,36 @@ describe('GET /user/2FA/create and POST /user/2FA/validate', () => {
       ok.status === 200 && content(ok) === '2FA activated',
       `the code of the test clock's time ${at} (${clockCode}) activates`,
     );
+  });
+
+  it("Given two users who each created a secret, each activates 2FA with their own key and code: one user's create does not replace another's [R-2FA, R-MSG-2FA-VALIDATE]", async (ctx) => {
+    await needsHelpers(ctx);
+    // At the start of a 30-second step: both codes stay current while the test runs.
+    const at = await clockADayAhead();
+    const first = await session();
+    const second = await session();
+    const mine = content(await getOk('/user/2FA/create', {}, first.token, first.ip));
+    const theirs = content(await getOk('/user/2FA/create', {}, second.token, second.ip));
+    for (const [who, secret, backup] of [
+      [first, mine, 'first-backup@example.com'],
+      [second, theirs, 'second-backup@example.com'],
+    ] as const) {
+      const answer = await post(who, '/user/2FA/validate', {
+        secret: secret.key,
+        code: totp(secret.base32, at),
+        email: backup,
+      });
+      assertThat(
+        answer,
+        answer.status === 200 && content(answer) === '2FA activated',
+        `${backup.split('-')[0]} user's own key and code activate, the other's create in between`,
+      );
+      assertThat(
+        answer,
+        (await twoFa(who)) === 'true',
+        `GET /user/infos shows 2fa true for the ${backup.split('-')[0]} user`,
+      );
+    }
   });
 
   it('Given no secret was created, validate answers 2FA not set up [R-MSG-2FA-VALIDATE]', async (ctx) => {

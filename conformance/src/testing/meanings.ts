@@ -190,7 +190,7 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
   'GET /user/ipList values[].location':
     'the document says only "Location resolved from the IP", without its form (a country code, a country name, a city), so no value is required',
   'GET /user/2FA/create qrCode':
-    'the document says only "URL of the QR code image to scan with an authenticator app": neither the URL\'s form nor what the image encodes is fixed, and nothing reads it back (the code comes from `base32`, which is pinned)',
+    'the document says only "URL of the QR code image to scan with an authenticator app": it must parse as a URL (checked), but neither its form nor what the image encodes is fixed, and nothing reads it back (the code comes from `base32`, which is pinned)',
   'GET /user/generateCSVToken token':
     'the seed says only "a SHA-512 token for CSV export authentication": the digest\'s input is not shown and no documented route takes the token back, so beyond its form (128 hex digits, a new one each time, checked) no value is right or wrong',
   'GET /user/getBalanceHistory values[].description':
