@@ -171,11 +171,26 @@ describe('GET /user/notifications counts and the close routes', () => {
     const others = await read(other);
     assertThat(
       afterAll.answer,
-      afterAll.reviews === 0 && afterAll.alerts === 2 && others.reviews === 1 && others.alerts === 1,
-      "no unread review left, the alerts untouched, the other user's review and alert still unread",
+      afterAll.reviews === 0 &&
+        afterAll.alerts === 2 &&
+        (afterAll.listed === undefined || afterAll.listed.join() === ids(r1, r2, r3)) &&
+        others.reviews === 1 &&
+        others.alerts === 1,
+      `no unread review left (the three still listed, read), the alerts untouched, the other user's review and alert still unread (got ${JSON.stringify(content(afterAll.answer))})`,
     );
     const again = await post(me, '/user/closePaymentReviews', {});
     assertThat(again, again.status === 200 && content(again).closed === 0, 'nothing left to close');
+    // An alert is no payment alert: a user with an alert and no payment review has no payment
+    // alert to close by any ID, so closing the alert's is refused and the alert stays unread.
+    const alertsOnly = await session();
+    const alert = await helpers.notification({ platformId: alertsOnly.platformId, kind: 'alert' });
+    const notAReview = await post(alertsOnly, '/user/closePaymentAlert', { id: alert.id });
+    const stillUnread = await read(alertsOnly);
+    assertThat(
+      notAReview,
+      refused(notAReview, 'Payment alert not found') && stillUnread.alerts === 1,
+      `an alert's ID is no payment alert: refused, the alert still unread (got ${stillUnread.alerts} unread alerts)`,
+    );
     pinsMeaning(
       'GET /user/notifications paymentReviews',
       'GET /user/notifications paymentReviewsCount',
@@ -412,6 +427,21 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
       const answer = await post(them, '/user/updateShortUrl', { shortUrl });
       assertThat(answer, refused(answer, message), `${shortUrl}: ${message}`);
     }
+    // The bounds themselves are allowed: 3 and 20 characters (one user each: once a month).
+    const shortest = await session();
+    const longest = await session();
+    const bounds: [Me, string][] = [
+      [shortest, `q${(BigInt(shortest.platformId) % 1296n).toString(36).padStart(2, '0')}`],
+      [longest, `w20-${longest.platformId.slice(-16)}`],
+    ];
+    for (const [who, shortUrl] of bounds) {
+      const answer = await post(who, '/user/updateShortUrl', { shortUrl });
+      assertThat(
+        answer,
+        answer.status === 200 && content(answer).shortUrl === shortUrl,
+        `${shortUrl.length} characters is within 3 to 20: ${shortUrl} is stored`,
+      );
+    }
   });
 
   it("Given two stores, each shows its owner's own avatar, the one GET /user/infos shows them [R-STORE]", async (ctx) => {
@@ -445,5 +475,15 @@ describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
     assertThat(later, later.status === 200, 'after 30 days');
     const old = await call('GET', `/user/store/${base}-a`);
     assertThat(old, refused(old, 'Store not found'), 'the old short URL is free again');
+    // My own short URL is not "taken" (another user has it): 30 days on, I may set it in other case.
+    await helpers.advance(30 * 86_400);
+    const recased = `${base.toUpperCase()}-B`;
+    const again = { ...me, token: await login(me.apiKey, me.ip) }; // the first login's JWT has expired
+    const mine = await post(again, '/user/updateShortUrl', { shortUrl: recased });
+    assertThat(
+      mine,
+      mine.status === 200 && content(mine).shortUrl === recased,
+      `my own ${base}-b, set again as ${recased}, is not taken by another user (got ${mine.status} ${mine.message ?? ''})`,
+    );
   });
 });

@@ -422,6 +422,15 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
     await expectWallet('wallet-a@example.com', 'provider_b unlinked: provider_a, the one left');
     await unlink('provider_a');
     await expectWallet('', 'none linked');
+    // Linked within one second of the clock (pinned to a second's start): the later request is
+    // still the one linked last, whatever the seconds say or the providers' order.
+    await helpers.pinClock();
+    setUpOk(await postAs(me, '/cashout/link', { method: 'provider_b', email: 'wallet-b3@example.com' }));
+    setUpOk(await postAs(me, '/cashout/link', { method: 'provider_a', email: 'wallet-a3@example.com' }));
+    await expectWallet(
+      'wallet-a3@example.com',
+      'provider_b, then provider_a in the same second: provider_a, linked last',
+    );
     pinsMeaning('GET /user/infos informations.walletmail');
   });
 });

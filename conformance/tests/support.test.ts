@@ -9,6 +9,7 @@ import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { skip } from '../src/kit/skip.ts';
 import { needsVariant } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -592,6 +593,30 @@ describe('support answers as unread messages (seed: Events)', () => {
     await messagesOf(user, ticket);
     const read = await get(user, '/user/notifications');
     assertThat(read, content(read).messagesCount === 0, 'reading the ticket reads it');
+  });
+});
+
+describe('GET /user/infos message as the unread message count', () => {
+  it('Given two unread answers, one read answer and an unread alert, a count in GET /user/infos message is the 2 unread messages [R-EVENT-NOTIFICATIONS]', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const user = await session();
+    const [read, unread] = [await open(user), await open(user)];
+    for (const ticket of [read, unread, unread])
+      setUpOk(await post(admin, '/admin/support/post', { content: `About ${ticket}`, ticket, user: user.platformId }));
+    await messagesOf(user, read);
+    await helpers.notification({ platformId: user.platformId, kind: 'alert' });
+    const infos = await get(user, '/user/infos');
+    const message = content(infos).informations.message;
+    // The document allows the bio text (a string) or the unread message count (an integer).
+    if (typeof message === 'string')
+      return skip(ctx, 'the target gives GET /user/infos message as the bio text, not a count');
+    // Every message, every unread entry, the read ones or the unread alert count 4, 4, 1 or 1.
+    assertThat(
+      infos,
+      message === 2,
+      `the unread messages: 2 (not the 3 answers, the read one, nor with the unread alert); got ${message}`,
+    );
   });
 });
 

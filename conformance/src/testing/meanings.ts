@@ -184,7 +184,7 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
   'GET /item/pricing/bulk items[].cached':
     'a field of the single-item endpoint (seed: Pricing, "cached ... (single-item endpoint)"; document: the bulk endpoint carries `from_cache` instead): a bulk row gives it no meaning, its `from_cache` is pinned',
   'GET /user/infos informations.message':
-    'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed',
+    'whether `message` is the bio text or the unread message count is not settled by the seed (x-gaps: its descriptions differ); both types are allowed (an integer must be the unread message count: support.test.ts checks it, and skips for a bio text)',
   'GET /user/ipList values[].isp':
     'the document says only "Internet service provider resolved from the IP", and no test helper plays an ISP lookup (shared/test-helpers.md resolves a country only): no value is right or wrong',
   'GET /user/ipList values[].location':
