@@ -7,6 +7,8 @@
 // file with too many mutants for an hour); the mutants on the other lines are not generated.
 // `--rest-of 0.1:2,0.3:3` keeps the lines that those earlier samples (fraction:seed) left out, so
 // runs of one file add up to the whole of it (the file unchanged since).
+// `--spanning` mutates whole files but only the mutants that span lines (a body emptied, a
+// multi-line literal): the ones no line range of a sample or `--rest-of` run holds whole.
 // `--tests cashouts,sales` runs only those files of conformance/tests (a quicker first look; the
 // score reported in the README is taken with the whole suite, the default).
 // `--all-tests` runs every selected test against each mutant (no per-test coverage): for code that
@@ -18,6 +20,7 @@
 // hand into conformance/mutation-survivors.md, and the score per file goes into conformance/README.md.
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Stryker } from '@stryker-mutator/core';
 import { lineRanges, parseSamples, restLines, sampledLines } from './mutation-lines.ts';
@@ -28,13 +31,14 @@ const { values, positionals: files } = parseArgs({
     sample: { type: 'string' },
     seed: { type: 'string', default: '1' },
     'rest-of': { type: 'string' },
+    spanning: { type: 'boolean', default: false },
     tests: { type: 'string' },
     'all-tests': { type: 'boolean', default: false },
   },
 });
 if (files.length === 0) {
   process.stderr.write(
-    'usage: npm run mutation -- [--sample <fraction 0..1>] [--seed <n>] [--rest-of <fraction:seed,...>] [--tests a,b] [--all-tests] <file>...\n',
+    'usage: npm run mutation -- [--sample <fraction 0..1>] [--seed <n>] [--rest-of <fraction:seed,...>] [--spanning] [--tests a,b] [--all-tests] <file>...\n',
   );
   process.exit(2);
 }
@@ -50,6 +54,10 @@ if (values['rest-of'] !== undefined && (restOf === undefined || sample !== 1)) {
   process.stderr.write('--rest-of takes fraction:seed pairs, comma-separated, and no --sample\n');
   process.exit(2);
 }
+if (values.spanning && (sample !== 1 || restOf !== undefined || files.some((f) => f.includes(':')))) {
+  process.stderr.write('--spanning takes whole files: no --sample, --rest-of or line ranges\n');
+  process.exit(2);
+}
 
 /** The file whole, a seeded sample of its lines, or the lines earlier samples left out, as Stryker ranges. */
 function mutate(file: string): string[] {
@@ -63,7 +71,7 @@ function mutate(file: string): string[] {
 // Named after the mutated files, each once: a run given ranges of one file (`sale.ts:2-4 sale.ts:9-12`)
 // is named after the file, not after every range.
 const names = [...new Set(files.map((f) => basename(f.replace(/:.*$/, ''), '.ts')))];
-const report = `reports/mutation/${names.join('+')}`;
+const report = `reports/mutation/${names.join('+')}${values.spanning ? '.spanning' : ''}`;
 
 // Read by conformance/vitest.mutation.config.ts in Stryker's test runner process.
 if (values.tests) process.env.MUTATION_TESTS = values.tests;
@@ -71,7 +79,11 @@ if (values.tests) process.env.MUTATION_TESTS = values.tests;
 const stryker = new Stryker({
   mutate: files.flatMap(mutate),
   testRunner: 'vitest',
-  plugins: ['@stryker-mutator/vitest-runner'],
+  plugins: [
+    '@stryker-mutator/vitest-runner',
+    ...(values.spanning ? [fileURLToPath(new URL('./mutation-spanning.ts', import.meta.url))] : []),
+  ],
+  ignorers: values.spanning ? ['single-line'] : [],
   vitest: { configFile: 'conformance/vitest.mutation.config.ts', related: false },
   // The suite's requests reach the mutated code inside the worker, so coverage is per test.
   coverageAnalysis: values['all-tests'] ? 'off' : 'perTest',
