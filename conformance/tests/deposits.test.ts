@@ -295,11 +295,16 @@ describe('POST /deposit/trade', () => {
     const one = { '33000000001': keys['33000000001'] };
     // DepositTradeRequest: "strings holding the JSON of those objects", so the JSON a string holds
     // is refused as the object would be (its x-error-messages): empty, a key that is no asset ID
-    // (1 to 20 digits), a price above 5,000,000 cents.
+    // (1 to 20 digits), a price above 5,000,000 cents, alone or beside a valid one.
     const cases: [unknown, string][] = [
       [{ value: '{}', depositKeys: one }, 'Invalid value parameter'],
       [{ value: JSON.stringify({ '33000000001': 250, x33: 250 }), depositKeys: one }, 'Invalid value parameter'],
       [{ value: JSON.stringify({ '33000000001': 5_000_001 }), depositKeys: one }, 'Invalid value parameter'],
+      // Every price is checked, not one: a valid price beside one out of range is no excuse.
+      [
+        { value: JSON.stringify({ '33000000001': 250, '33000000002': 5_000_001 }), depositKeys: keys },
+        'Invalid value parameter',
+      ],
       [{ value: { '33000000001': 250 }, depositKeys: '{}' }, 'Invalid depositKeys parameter'],
       [
         { value: { '33000000001': 250 }, depositKeys: JSON.stringify({ ...one, x33: keys['33000000001'] }) },
