@@ -134,15 +134,31 @@ describe('POST /user/login attempts', () => {
     if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
     const user = await helpers.user();
     const last = await loginUpTo(perKey.limit, user.apiKey, '198.18.2');
-    const sessions = async () => {
-      const list = await call('GET', '/user/ipList', last);
-      assertThat(list, list.status === 200, 'the sessions are listed');
-      return { list, count: content(list).count as number };
-    };
-    const before = await sessions();
+    const before = await sessionsOf(last);
     const limited = await login(user.apiKey, '198.18.3.1');
     assertLimited(limited, perKey.limit, 'the key is over its attempts');
-    const after = await sessions();
+    const after = await sessionsOf(last);
+    assertThat(
+      after.list,
+      after.count === before.count,
+      `a login answered 429 opens no session (${before.count} sessions before it)`,
+    );
+  });
+
+  // The same for the IP's limit, which a server counts before it reads the body (the per-key one
+  // after): a good key refused 429 there must not log in either.
+  it('Given as many refused keys from one IP as its limit, then a good login from it answered 429 opens no session', async (ctx) => {
+    await needsHelpers(ctx);
+    const perIp = rule('ip');
+    if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
+    const user = await helpers.user();
+    const last = await loginUpTo(1, user.apiKey, '198.18.4');
+    const before = await sessionsOf(last);
+    const ip = '203.0.113.61';
+    for (let i = 0; i < perIp.limit; i++) await login(`not-a-key-${i}`, ip);
+    const limited = await login(user.apiKey, ip);
+    assertLimited(limited, perIp.limit, `the IP is over its ${perIp.limit} refused keys`);
+    const after = await sessionsOf(last);
     assertThat(
       after.list,
       after.count === before.count,
@@ -150,6 +166,13 @@ describe('POST /user/login attempts', () => {
     );
   });
 });
+
+/** The sessions of the user `caller` is logged in as (GET /user/ipList), and their count. */
+async function sessionsOf(caller: { token: string; ip: string }): Promise<{ list: Answer; count: number }> {
+  const list = await call('GET', '/user/ipList', caller);
+  assertThat(list, list.status === 200, 'the sessions are listed');
+  return { list, count: content(list).count as number };
+}
 
 /** `count` logins with one key, each from its own IP under `prefix`: the last one's JWT and IP. */
 async function loginUpTo(count: number, apiKey: string, prefix: string): Promise<{ token: string; ip: string }> {

@@ -1,5 +1,6 @@
 // Negative data for every operation (src/kit/negative.ts): bad input gets the documented error
-// envelope with the documented message, never a success, never a 5xx.
+// envelope with the documented message, never a success, never a 5xx; a route the document does
+// not have is not found.
 import { beforeAll, describe, it } from 'vitest';
 import { type CallerTokens, callerTokens, session, tokenFor } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
@@ -64,4 +65,18 @@ describe.each(operations.filter((o) => negativeCases(o).length > 0))('negative d
         );
     },
   );
+});
+
+describe('unknown routes', () => {
+  // The document ("Errors" and the protocol's answers): an unknown route, a path it has no
+  // operation for or a method it has none for at a known path, answers 404.
+  it.for([
+    { method: 'GET', path: '/no-such-route' },
+    { method: 'POST', path: '/user/no-such-operation' },
+    { method: 'PUT', path: '/user/login' },
+  ])('Given $method $path, which the document does not have, then the answer is 404 [R-ERR-404]', async (r) => {
+    // Not an operation: left out of the coverage of the document's operations.
+    const answer = await call(r.method, r.path, { ip: IP, record: false });
+    assertThat(answer, answer.status === 404, `an unknown route is not found (404), got ${answer.status}`);
+  });
 });
