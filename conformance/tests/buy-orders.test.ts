@@ -94,6 +94,24 @@ describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
       content.count.nb === 3 && content.values.every((v) => v.platformid === me.platformId),
       'only mine',
     );
+    // Seed: `page` (default 0) and `count`: page 1 of 2 holds the third newest order only.
+    const second = await call('GET', '/user/getBuyorder', { query: { page: 1, count: 2 }, token: me.token, ip: me.ip });
+    assertConforms(second);
+    const page = (second.body as typeof list.body & { content: typeof content }).content;
+    assertThat(
+      second,
+      page.values.map((v) => v.name).join() === names[0] && page.count.nb === 3,
+      'page 1 of count 2 holds the oldest of the three orders, and count.nb counts all three',
+    );
+    // Nobody lists these items: whether an order counts as below a lowest sale price that does not
+    // exist the seed leaves open, so any list of them is accepted, but not a failure.
+    const unlisted = await call('GET', '/user/getBuyorder', {
+      query: { undercut: 'true' },
+      token: me.token,
+      ip: me.ip,
+    });
+    assertConforms(unlisted);
+    assertThat(unlisted, unlisted.status === 200, 'undercut over items with no listing is answered');
     const search = await call('GET', '/user/getBuyorder', { query: { search: 'gam' }, token: me.token, ip: me.ip });
     assertThat(
       search,

@@ -217,4 +217,26 @@ describe('Settling an instant-sell offer', () => {
     const rows = content(again).informations.rows as Row[];
     assertThat(again, rows.length === 1 && rows[0]!.buyOrderCount === 3, 'still offered, the bids untouched');
   });
+
+  it('Given the only bid removed between the offer and its acceptance, the acceptance is answered and no money moves through the removed order [R-INSTANT-SELL]', async (ctx) => {
+    await needsHelpers(ctx);
+    const bid = await imagedItem({ name: 'Instant Gone 6', game: 440 });
+    const me = await session({ balance: 100_000 });
+    const buyer = await session({ balance: 10_000 });
+    await helpers.buyOrder({ owner: buyer.platformId, itemId: bid.id, price: 900, amount: 1 });
+    const assetId = `41${'6'.padStart(9, '0')}1`;
+    await helpers.platformInventory({ platformId: me.platformId, game: 440, assets: [{ assetId, itemId: bid.id }] });
+    const keys = await instantKeys(me);
+    const before = (await readBalance(me)).cents;
+    const trade = await post(me, '/instantsell/trade', { prices: { [assetId]: 900 }, depositKeys: keys });
+    const offer = await sentOffer(trade, me.platformId);
+    const removed = await post(buyer, '/item/buyorder/remove', { itemid: bid.id });
+    assertThat(removed, removed.status === 200, 'the buyer removes the only bid before the offer is accepted');
+    // What becomes of the asset the seed leaves open (completed with the asset kept, or failed);
+    // the helper answers (a failure throws), and the removed order neither pays nor is paid.
+    const settled = await helpers.settleOffer(offer.tradeId, 'accept');
+    assertThat(trade, settled.status === 3 || settled.status === -1, 'the accepted trade is settled (3 or -1)');
+    await assertBalance(buyer, 10_000, "the removed order's reservation came back and nothing was bought", 10_000);
+    await assertBalance(me, before, 'nothing was sold into the removed order', before);
+  });
 });
