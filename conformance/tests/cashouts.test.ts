@@ -126,15 +126,18 @@ describe('POST /cashout/process', () => {
     // The seed's `cashout` type is the debit of a cashout; the fee may ride on it or be a `fee`
     // entry (a type the filter does not take: read from the whole history).
     const filtered = await getAs(me, '/user/getBalanceHistory', { type: 'cashout', count: 50 });
-    const debits = balancePage(content(filtered)).values.map((e) => e.amount as number);
+    const entries = balancePage(content(filtered)).values;
+    const debits = entries.map((e) => e.amount as number);
     const all = balancePage(content(await getAs(me, '/user/getBalanceHistory', { count: 50 }))).values;
     const fees = all.filter((e) => e.type === 'fee').map((e) => e.amount as number);
     const sum = (xs: number[]) => xs.reduce((n, a) => n + a, 0);
     assertThat(
       filtered,
       debits.length >= 1 &&
+        // "Human-readable description of the change": any words, but not none.
+        entries.every((e) => typeof e.description === 'string' && e.description.trim() !== '') &&
         ((sum(debits) === -(amount + fee) && sum(fees) === 0) || (sum(debits) === -amount && sum(fees) === -fee)),
-      `the cashout entries debit ${amount + fee} (or ${amount}, with a fee entry of ${fee}); got cashout ${JSON.stringify(debits)}, fee ${JSON.stringify(fees)}`,
+      `the cashout entries debit ${amount + fee} (or ${amount}, with a fee entry of ${fee}), each described; got cashout ${JSON.stringify(entries)}, fee ${JSON.stringify(fees)}`,
     );
   });
 
@@ -165,6 +168,14 @@ describe('POST /cashout/process', () => {
         page.total === 3,
       'page 1 of size 1 holds the middle request (5001); page 1, perpage 1, total 3',
     );
+    // Page 1 of size 2 starts at the third row: a page counted in rows (or page / size) would not.
+    const last = await getAs(me, '/user/getCashoutHistory', { perpage: 2, page: 1 });
+    const lastRows = (content(last).cashouts as { amount: number }[]).map((r) => r.amount);
+    assertThat(
+      last,
+      lastRows.join() === '5000',
+      `page 1 of size 2 holds only the oldest request (5000); got ${lastRows.join()}`,
+    );
     pinsMeaning(
       'GET /user/getCashoutHistory cashouts',
       'GET /user/getCashoutHistory page',
@@ -188,9 +199,13 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
       pending.id === id &&
         pending.status === 'pending' &&
         pending.estimatedCompletionAt !== undefined &&
+        // Seed: processing takes 1 to 3 business days, so the estimate (whole Unix seconds, the
+        // document's pattern) lies at least a day after the request.
+        /^[0-9]+$/.test(pending.estimatedCompletionAt) &&
+        Number(pending.estimatedCompletionAt) >= requestedAt + DAY &&
         pending.method === 'provider_a' &&
         pending.requestedAt === String(requestedAt),
-      'a pending request: the cashoutId of its request, its method, requested at the clock, with its estimated completion',
+      `a pending request: the cashoutId of its request, its method, requested at the clock, with its estimated completion, whole seconds at least a day after ${requestedAt} (got ${JSON.stringify(pending)})`,
     );
     await helpers.advance(3600);
     const processing = await helpers.payment(id, 'processing');
@@ -336,9 +351,32 @@ describe('The cashout lifecycle (payment provider reports through the test helpe
       'POST /cashout/cancel cashout.estimatedCompletionAt',
     );
     await assertBalance(me, 50_000, 'amount + fee refunded', 50_000 - amount - feeOf(amount, 'provider_b'));
+    // The seed's `refund` type is the credit of a refund (the fee back with it, or as a `fee` entry
+    // of its own); "Human-readable description of the change": any words, but not none.
+    const fee = feeOf(amount, 'provider_b');
+    const refunds = balancePage(
+      content(await getAs(me, '/user/getBalanceHistory', { type: 'refund', count: 50 })),
+    ).values;
+    const all = balancePage(content(await getAs(me, '/user/getBalanceHistory', { count: 50 }))).values;
+    const feesBack = all.filter((e) => e.type === 'fee' && (e.amount as number) > 0).map((e) => e.amount as number);
+    const sum = (xs: number[]) => xs.reduce((n, a) => n + a, 0);
+    const credited = sum(refunds.map((e) => e.amount as number));
+    assertThat(
+      cancel,
+      refunds.length >= 1 &&
+        refunds.every((e) => typeof e.description === 'string' && e.description.trim() !== '') &&
+        ((credited === amount + fee && sum(feesBack) === 0) || (credited === amount && sum(feesBack) === fee)),
+      `the refund entries credit ${amount + fee} (or ${amount}, with a fee entry of ${fee}), each described; got ${JSON.stringify(refunds)}`,
+    );
     refused(await postAs(me, '/cashout/cancel', { cashoutId: id }), 'Cashout cannot be cancelled', 'already cancelled');
     const late = await call('POST', `/test_helpers/payments/${id}`, { json: { outcome: 'completed' } });
-    assertThat(late, late.status === 300, 'the provider cannot complete a cancelled request');
+    // The helper contract's bad request: 300, envelope A, a message (its words are the target's).
+    const lateBody = late.body as { content?: unknown };
+    assertThat(
+      late,
+      late.status === 300 && typeof lateBody.content === 'string' && lateBody.content.length > 0,
+      'the provider cannot complete a cancelled request: a 300 with a message',
+    );
     await assertBalance(me, 50_000, 'and the refund stands', 50_000);
     assertThat(
       cancel,
@@ -395,6 +433,21 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
     refused(await postAs(me, '/cashout/unlink', { method: 'provider_b' }), 'Payment method not linked', 'gone');
   });
 
+  it('Given provider_a linked when the user was set up, linking provider_b answers with provider_b and GET /cashout/methods lists both [R-CASHOUT-RULES]', async (ctx) => {
+    await needsHelpers(ctx);
+    // A method of the set-up has no link of its own yet: the second link must not lose it.
+    const me = await cashier(0, ['provider_a']);
+    const link = await postAs(me, '/cashout/link', { method: 'provider_b', email: 'second-link@example.com' });
+    assertThat(
+      link,
+      link.status === 200 && content(link).method?.method === 'provider_b',
+      `provider_b linked beside provider_a (got ${link.status} ${JSON.stringify(content(link))})`,
+    );
+    const listed = await getOk('/cashout/methods', {}, me.token, me.ip);
+    const methods = (content(listed).methods as { method: string }[]).map((m) => m.method).sort();
+    assertThat(listed, methods.join() === 'provider_a,provider_b', `both methods listed (got ${methods.join()})`);
+  });
+
   it('Given methods linked, unlinked and linked again a minute apart, each to an address of its own, GET /user/infos walletmail follows the one linked last, empty with none [R-CASHOUT-RULES]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await cashier(0, []);
@@ -426,7 +479,14 @@ describe('POST /cashout/link, /cashout/unlink and GET /cashout/methods (extensio
     // still the one linked last, whatever the seconds say or the providers' order.
     await helpers.pinClock();
     setUpOk(await postAs(me, '/cashout/link', { method: 'provider_b', email: 'wallet-b3@example.com' }));
-    setUpOk(await postAs(me, '/cashout/link', { method: 'provider_a', email: 'wallet-a3@example.com' }));
+    const second = await postAs(me, '/cashout/link', { method: 'provider_a', email: 'wallet-a3@example.com' });
+    assertThat(
+      second,
+      second.status === 200 &&
+        content(second).method?.method === 'provider_a' &&
+        content(second).method?.email === 'wallet-a3@example.com',
+      `the link answer names the method just linked, not the one linked before (got ${JSON.stringify(content(second)?.method)})`,
+    );
     await expectWallet(
       'wallet-a3@example.com',
       'provider_b, then provider_a in the same second: provider_a, linked last',

@@ -1,6 +1,7 @@
 // Login attempts (POST /user/login, its `x-rate-limit` rules, this document's limits): refused keys
 // per IP and attempts per API key, each answered 429 with the seed's message and four headers once
-// over, while other IPs and keys still log in. The numbers are read from the document.
+// over, while other IPs and keys still log in; a login refused (429, or 431 for too many header
+// fields) opens no session. The numbers are read from the document.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { assertWindowEnds, helpers } from '../src/kit/helpers.ts';
@@ -163,6 +164,24 @@ describe('POST /user/login attempts', () => {
       after.list,
       after.count === before.count,
       `a login answered 429 opens no session (${before.count} sessions before it)`,
+    );
+  });
+
+  // A request refused before it is read is not carried out either: the document's "more than 100
+  // header fields" answer (431), sent to a login with a good key.
+  it('Given a good login with more than 100 header fields, then it is answered 431 and opens no session', async (ctx) => {
+    await needsHelpers(ctx);
+    const user = await helpers.user();
+    const last = await loginUpTo(1, user.apiKey, '198.18.5');
+    const before = await sessionsOf(last);
+    const headers = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`x-field-${i}`, '1']));
+    const refused = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip: '198.18.6.1', headers });
+    assertThat(refused, refused.status === 431, 'more than 100 header fields: 431 Request header fields too large');
+    const after = await sessionsOf(last);
+    assertThat(
+      after.list,
+      after.count === before.count,
+      `a login answered 431 opens no session (${before.count} sessions before it)`,
     );
   });
 });
