@@ -18,9 +18,13 @@ holder.mutationReference ??= startTestServer({ env: { MARKETPLACE_BLOCKED_COUNTR
 const reference = await holder.mutationReference;
 
 // What the CLI would pass (run.ts); settings.ts reads it when the first test file imports it.
+// With --require-all: the reference implements every operation of the document, so one answered
+// 404 is a failure, not a skip (a mutant that answers 404 to every request would otherwise skip every
+// test and survive; gate.ts run F1).
 Object.assign(process.env, {
   CONFORMANCE_TARGET: reference.baseUrl,
   CONFORMANCE_LEVEL: 'all',
+  CONFORMANCE_REQUIRE_ALL: '1',
   MARKETPLACE_BLOCKED_COUNTRY: 'KP',
   CONFORMANCE_OUT: process.env.CONFORMANCE_OUT ?? mkdtempSync(join(tmpdir(), 'mutation-')),
 });
