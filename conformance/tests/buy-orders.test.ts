@@ -3,7 +3,7 @@
 import { beforeAll, describe, it } from 'vitest';
 import { needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { type Answer, assertAnswer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { assertBalance } from '../src/kit/money.ts';
 import { postAs } from '../src/kit/user-calls.ts';
 
@@ -83,55 +83,39 @@ describe('GET /user/getBuyorder and /user/buyorder/{item}', () => {
     for (const name of names) items.push(await helpers.item({ name, game: 440 }));
     for (const item of items) await post(me, '/item/buyorder', { itemid: item.id, value: 10, amount: 1 });
     setUpOk(await post(them, '/item/buyorder', { itemid: items[0]!.id, value: 99, amount: 1 }));
-    const list = await call('GET', '/user/getBuyorder', { token: me.token, ip: me.ip });
+    type Listed = { content: { values: { name: string; platformid: string }[]; count: { nb: number } } };
+    /** My orders listed with `query`, and the names of the listed items, in order. */
+    const mine = (query?: Record<string, string | number>) =>
+      call('GET', '/user/getBuyorder', { ...(query ? { query } : {}), token: me.token, ip: me.ip });
+    const namesOf = (answer: Answer) => (answer.body as Listed).content.values.map((v) => v.name).join();
+    const list = await mine();
     assertConforms(list);
-    const content = (
-      list.body as { content: { values: { name: string; platformid: string }[]; count: { nb: number } } }
-    ).content;
-    assertThat(list, content.values.map((v) => v.name).join() === [...names].reverse().join(), 'newest first');
+    const content = (list.body as Listed).content;
+    assertThat(list, namesOf(list) === [...names].reverse().join(), 'newest first');
     assertThat(
       list,
       content.count.nb === 3 && content.values.every((v) => v.platformid === me.platformId),
       'only mine',
     );
     // Seed: `page` (default 0) and `count`: page 1 of 2 holds the third newest order only.
-    const second = await call('GET', '/user/getBuyorder', { query: { page: 1, count: 2 }, token: me.token, ip: me.ip });
+    const second = await mine({ page: 1, count: 2 });
     assertConforms(second);
-    const page = (second.body as typeof list.body & { content: typeof content }).content;
     assertThat(
       second,
-      page.values.map((v) => v.name).join() === names[0] && page.count.nb === 3,
+      namesOf(second) === names[0] && (second.body as Listed).content.count.nb === 3,
       'page 1 of count 2 holds the oldest of the three orders, and count.nb counts all three',
     );
     // Nobody lists these items: whether an order counts as below a lowest sale price that does not
     // exist the seed leaves open, so any list of them is accepted, but not a failure.
-    const unlisted = await call('GET', '/user/getBuyorder', {
-      query: { undercut: 'true' },
-      token: me.token,
-      ip: me.ip,
-    });
+    const unlisted = await mine({ undercut: 'true' });
     assertConforms(unlisted);
     assertThat(unlisted, unlisted.status === 200, 'undercut over items with no listing is answered');
-    const search = await call('GET', '/user/getBuyorder', { query: { search: 'gam' }, token: me.token, ip: me.ip });
-    assertThat(
-      search,
-      (search.body as typeof list.body & { content: typeof content }).content.values.map((v) => v.name).join() ===
-        'Gamma Crate',
-      'search on the name',
-    );
-    const spaced = await call('GET', '/user/getBuyorder', {
-      query: { search: 'beta crate' },
-      token: me.token,
-      ip: me.ip,
-    });
+    const search = await mine({ search: 'gam' });
+    assertThat(search, namesOf(search) === 'Gamma Crate', 'search on the name');
+    const spaced = await mine({ search: 'beta crate' });
     assertConforms(spaced);
-    assertThat(
-      spaced,
-      (spaced.body as typeof list.body & { content: typeof content }).content.values.map((v) => v.name).join() ===
-        'Beta Crate',
-      'a term with a space (sent as + by form encoding) matches',
-    );
-    const short = await call('GET', '/user/getBuyorder', { query: { search: 'ga' }, token: me.token, ip: me.ip });
+    assertThat(spaced, namesOf(spaced) === 'Beta Crate', 'a term with a space (sent as + by form encoding) matches');
+    const short = await mine({ search: 'ga' });
     assertConforms(short);
     assertThat(short, short.status === 300, 'a search term under 3 characters is refused');
     const one = await call('GET', `/user/buyorder/${items[0]!.id}`, { token: me.token, ip: me.ip });
