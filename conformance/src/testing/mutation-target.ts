@@ -3,7 +3,9 @@
 // running when a mutant's code ran: with the server in the test worker, a mutant costs only the
 // tests whose requests reach it, and no server restarts per mutant. A setup file runs before every
 // test file; the server is started once per worker and kept on globalThis (vitest re-evaluates
-// setup files, and the suite's config does not isolate files, so the worker lives for the run).
+// setup files, and the suite's config does not isolate files, so the worker lives for the run). It
+// listens through the protocol layer as the reference started on its own does (startTestServer):
+// a mutant is judged on requests as the shipped server lets them reach the code.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

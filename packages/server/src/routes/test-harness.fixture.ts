@@ -1,6 +1,9 @@
 // An in-process server for the route tests (house style: "Server tests in-process"): the composed
 // app on port 0 in test mode, so every response is validated against the document and a schema
-// mismatch is a 500; a client typed by the document; and the test helpers to set up state.
+// mismatch is a 500; a client typed by the document; and the test helpers to set up state. It
+// listens as main.ts does, through the protocol layer (`listen`, the contract's protocolServer):
+// the suite's own run and the mutation harness (ADR 0037) judge the server as it ships, where Node's
+// parser answers a request past its header count before the app's guard sees it.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { paths } from '@marketplace/types';
@@ -9,7 +12,7 @@ import pino from 'pino';
 import { parseConfig } from '../config.ts';
 import type { Asset, Item, Sale } from '../domain/state.ts';
 import { Tx } from '../domain/tx.ts';
-import { composeServer } from '../server.ts';
+import { composeServer, listen } from '../server.ts';
 import type { StoreOptions } from '../store/store.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: helper bodies are free-form JSON
@@ -31,9 +34,7 @@ export async function startTestServer({
 } = {}) {
   const config = parseConfig({ MARKETPLACE_DB: ':memory:', MARKETPLACE_TEST_MODE: '1', ...env });
   const { app, deps, demoAdmins } = await composeServer({ config, demoData, logger: pino({ level: 'silent' }), store });
-  const server: Server = await new Promise((done) => {
-    const s = app.listen(0, '127.0.0.1', () => done(s));
-  });
+  const server: Server = await listen(app, { port: 0, host: '127.0.0.1' });
   // Node closes an idle keep-alive connection after 5 s, and fetch reuses one until shortly before
   // the timeout the server announces: on a loaded machine (a test that starts another server
   // takes seconds) the two timers crossed and the next request on the reused socket failed with
