@@ -19,7 +19,7 @@ import { buildRequest } from './requests.ts';
 import type { ExchangeNote } from './rule.ts';
 import { levelOf, settings } from './settings.ts';
 import { surface } from './skip.ts';
-import { send, type WireAnswer } from './wire.ts';
+import { fillHeaderFields, send, type WireAnswer } from './wire.ts';
 
 export interface Call {
   query?: Record<string, string | number | boolean | undefined>;
@@ -32,6 +32,8 @@ export interface Call {
   /** Sent as X-Forwarded-For: the client address the target sees (behind a trusted proxy). */
   ip?: string;
   headers?: Record<string, string>;
+  /** Exactly this many header fields on the wire, fillers added to the request's own (`fillHeaderFields`). */
+  fields?: number;
   /** false: leave the exchange out of the coverage (the suite's own probes). */
   record?: boolean;
   /** What the exchange is needed for, named when the target lacks its operation (`read the balance`). */
@@ -97,7 +99,7 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     if (c.on404 === 'answer') throw problem;
     missing(problem);
   }
-  const headers: Record<string, string> = { ...(c.headers ?? {}) };
+  let headers: Record<string, string> = { ...(c.headers ?? {}) };
   if (c.token) headers.authorization = `Bearer ${c.token}`;
   if (c.ip) headers['x-forwarded-for'] = c.ip;
   let body: string | undefined;
@@ -111,6 +113,7 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     headers['content-type'] = c.raw.contentType;
     body = c.raw.body;
   }
+  if (c.fields !== undefined) headers = fillHeaderFields(c.fields, method, headers, body);
   const curl = curlLine(method, url, headers, body);
   let res: WireAnswer;
   try {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send } from './wire.ts';
+import { fillHeaderFields, send } from './wire.ts';
 
 const JSON_BODY = JSON.stringify({ err: false, success: true, content: { name: 'Mann Co. Key ✓' } });
 
@@ -23,7 +23,9 @@ function answer(req: IncomingMessage, body: string, res: ServerResponse) {
     return res.end();
   }
   res.writeHead(200, { 'content-type': 'application/json', 'x-twice': ['a', 'b'] });
-  res.end(JSON.stringify({ method: req.method, url: req.url, headers: req.headers, body }));
+  res.end(
+    JSON.stringify({ method: req.method, url: req.url, headers: req.headers, fields: req.rawHeaders.length / 2, body }),
+  );
 }
 
 let base: URL;
@@ -58,6 +60,26 @@ describe('send', () => {
   it.each(['gzip', 'deflate', 'br'])('decodes a %s body', async (coding) => {
     const a = await send('GET', new URL(`/${coding}`, base), {}, undefined);
     expect(a.text).toBe(JSON_BODY);
+  });
+
+  // A limit on header fields ("more than 100": 431) is shown at 100 and 101 fields as sent.
+  it.each([
+    ['GET', {}, undefined],
+    ['POST', { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.1' }, '{"apiKey":"k"}'],
+    ['POST', { Accept: 'text/csv' }, undefined],
+    ['DELETE', { authorization: 'Bearer t' }, undefined],
+    ['DELETE', {}, '{"id":1}'],
+  ] as const)('fills a %s request with %o to exactly the header fields asked for', async (method, headers, body) => {
+    for (const count of [100, 101]) {
+      const a = await send(method, new URL('/echo', base), fillHeaderFields(count, method, headers, body), body);
+      expect([count, JSON.parse(a.text).fields]).toEqual([count, count]);
+    }
+  });
+
+  it('refuses to fill a request that has more header fields than asked for', () => {
+    expect(() => fillHeaderFields(3, 'POST', { a: '1' }, 'x')).toThrow(
+      'the request has 5 header fields on the wire, more than 3',
+    );
   });
 
   it('follows a redirect, as fetch does', async () => {

@@ -33,8 +33,7 @@ export async function send(
   headers: Record<string, string>,
   body: string | undefined,
 ): Promise<WireAnswer> {
-  const sent = Object.keys(headers).some((k) => k.toLowerCase() === 'accept') ? headers : { accept: '*/*', ...headers };
-  const res = await request(url, { method, headers: sent, body, dispatcher: pool });
+  const res = await request(url, { method, headers: withAccept(headers), body, dispatcher: pool });
   const received: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers))
     if (value !== undefined) received[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -44,4 +43,30 @@ export async function send(
   let data: Buffer = Buffer.from(await res.body.arrayBuffer());
   for (const c of codings.reverse()) data = DECODE[c]?.(data) ?? data;
   return { status: res.statusCode, headers: received, text: data.toString('utf8') };
+}
+
+/** `headers` with fetch's default `accept` (any type) unless the test sends its own. */
+function withAccept(headers: Record<string, string>): Record<string, string> {
+  return Object.keys(headers).some((k) => k.toLowerCase() === 'accept') ? headers : { accept: '*/*', ...headers };
+}
+
+/**
+ * `headers` with filler fields (`x-filler-1: 1`, ...) so that the request puts exactly `count` header
+ * fields on the wire, counting the ones added on the way: `accept` (send), `host`, `connection` and,
+ * with a body or a method that expects one, `content-length` (undici). For a documented limit on
+ * header fields (431 past 100), shown on both sides of it; wire.test.ts counts them at a server.
+ */
+export function fillHeaderFields(
+  count: number,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Record<string, string> {
+  const sent = withAccept(headers);
+  const names = new Set(Object.keys(sent).map((k) => k.toLowerCase()));
+  const length = Boolean(body) || ['POST', 'PUT', 'PATCH'].includes(method.toUpperCase());
+  const added = ['host', 'connection', ...(length ? ['content-length'] : [])].filter((n) => !names.has(n));
+  const fillers = count - names.size - added.length;
+  if (fillers < 0) throw new Error(`the request has ${count - fillers} header fields on the wire, more than ${count}`);
+  return { ...sent, ...Object.fromEntries(Array.from({ length: fillers }, (_, i) => [`x-filler-${i + 1}`, '1'])) };
 }
