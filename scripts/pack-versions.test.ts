@@ -46,4 +46,12 @@ describe('package versions', () => {
     );
     expect(syncVersions(root, false)).toEqual([]);
   });
+
+  it("pin the suite's vitest exactly to the version the lock tests with (a consumer's install has no lock)", () => {
+    const manifest = JSON.parse(readFileSync(join(repo, 'conformance/package.json'), 'utf8'));
+    const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8'));
+    // A caret range let a fresh install take a vitest release whose sibling packages its registry
+    // did not serve yet (ADR 0008); the suite also drives vitest's runner API, tested at one version.
+    expect(manifest.dependencies.vitest).toBe(lock.packages['node_modules/vitest'].version);
+  });
 });

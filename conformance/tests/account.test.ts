@@ -6,7 +6,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, login, session } from '../src/kit/helpers.ts';
-import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { type Answer, assertConforms, assertThat, assertValue, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -85,6 +85,18 @@ describe('GET /user/infos, /user/balance, /user/getContactMail', () => {
       'GET /user/balance balance',
       'GET /user/getContactMail address',
     );
+  });
+
+  it('Given an account whose chat tag and chat user ID nobody has set, GET /user/infos shows both as empty strings', async (ctx) => {
+    await needsHelpers(ctx);
+    // The document's User: "Fields the caller has not set are empty strings". No route and no
+    // test helper sets `chattag` or `chatid`, so a fresh account's are unset; a name is given, so
+    // the account is not empty as a whole.
+    const me = await session({ name: 'Chatless Owner' });
+    const answer = await get(me, '/user/infos');
+    const { chattag, chatid } = content(answer).informations;
+    assertValue(answer, { chattag, chatid }, { chattag: '', chatid: '' }, 'the unset chat tag and chat user ID');
+    pinsMeaning('GET /user/infos informations.chattag', 'GET /user/infos informations.chatid');
   });
 });
 

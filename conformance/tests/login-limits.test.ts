@@ -169,6 +169,21 @@ describe('POST /user/login attempts', () => {
 
   // A request refused before it is read is not carried out either: the document's "more than 100
   // header fields" answer (431), sent to a login with a good key.
+  it('Given a good login with more than 100 header fields, then it is answered 431 and opens no session', async (ctx) => {
+    await needsHelpers(ctx);
+    const user = await helpers.user();
+    const last = await loginUpTo(1, user.apiKey, '198.18.5');
+    const before = await sessionsOf(last);
+    const headers = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`x-field-${i}`, '1']));
+    const refused = await call('POST', '/user/login', { json: { apiKey: user.apiKey }, ip: '198.18.6.1', headers });
+    assertThat(refused, refused.status === 431, 'more than 100 header fields: 431 Request header fields too large');
+    const after = await sessionsOf(last);
+    assertThat(
+      after.list,
+      after.count === before.count,
+      `a login answered 431 opens no session (${before.count} sessions before it)`,
+    );
+  });
 });
 
 /** The sessions of the user `caller` is logged in as (GET /user/ipList), and their count. */

@@ -1,5 +1,6 @@
 // Market-data reads (seed: "Items (public and market data)", "Pricing", "Limits"), checked against
 // state this file sets up through the test helpers.
+import { isIP } from 'node:net';
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk as get, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
@@ -427,6 +428,30 @@ describe('listing and backpack entry fields', () => {
         `${op} informations`,
         ...entry.map((f) => `${op} informations.${f}`),
       ]),
+    );
+  });
+});
+
+// The document's `ip` of an entry: "IP address recorded with the entry". Whose address, and whether
+// a bought asset keeps one, is not said (the buyer's, the seller's, none: an empty string); that it
+// is an IP address when there is one is.
+describe('the IP recorded with a backpack entry', () => {
+  it('Given an asset sold into a buy order, the entry an admin reads records an IP address or none, never other text [R-LISTING-SELLER-HIDDEN]', async (ctx) => {
+    await needsHelpers(ctx);
+    const admin = await session({ admin: true });
+    const buyer = await session({ balance: 1000 });
+    const seller = await session();
+    const item = await helpers.item({ name: 'Recorded IP Hat', game: 440 });
+    const asset = await helpers.asset({ owner: seller.platformId, itemId: item.id });
+    setUpOk(await postAs(buyer, '/item/buyorder', { itemid: item.id, value: 500, amount: 1 }));
+    setUpOk(await postAs(seller, '/inventory/price', { ids: asset.assetId, price: 400 }));
+    const answer = await get(`/item/details/fromid/${asset.assetId}`, {}, admin.token, admin.ip);
+    const entry = content(answer)?.informations ?? {};
+    setUpOk(answer, entry.user === buyer.platformId, "the asset sold into the buy order is the buyer's");
+    assertThat(
+      answer,
+      entry.ip === '' || (typeof entry.ip === 'string' && isIP(entry.ip) !== 0),
+      `the bought asset's ip is an IP address or empty (none recorded), got ${JSON.stringify(entry.ip)}`,
     );
   });
 });

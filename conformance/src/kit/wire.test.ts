@@ -1,7 +1,7 @@
 // The suite's wire gives a test what fetch gave it: redirects followed, compressed bodies decoded,
 // `accept: */*` unless the test sends its own, repeated headers joined, the body sent as given.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from './wire.ts';
@@ -64,5 +64,69 @@ describe('send', () => {
     const a = await send('GET', new URL('/moved', base), {}, undefined);
     expect(a.status).toBe(200);
     expect(JSON.parse(a.text).url).toBe('/echo?from=moved');
+  });
+});
+
+// A target may answer before it reads a request's body (431 for too many header fields, 300 for a
+// body over its limit) and close the connection: the test must get that answer, not a network error.
+/** A server that answers GET /first 200 (kept alive), any other request 431 at its head, then drops the connection unread. */
+async function earlyAnswering(answer: string) {
+  let connections = 0;
+  const raw = createNetServer((socket: Socket) => {
+    connections++;
+    let head = '';
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const line = head.slice(0, head.indexOf('\r\n'));
+      head = head.slice(end + 4);
+      if (line.startsWith('GET /first ')) return void socket.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+      socket.off('data', onData);
+      socket.pause();
+      socket.write(
+        `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json\r\nContent-Length: ${answer.length}\r\nConnection: close\r\n\r\n${answer}`,
+      );
+      socket.destroy();
+    };
+    socket.on('data', onData);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((done) => raw.listen(0, '127.0.0.1', done));
+  return {
+    url: new URL(`http://127.0.0.1:${(raw.address() as AddressInfo).port}`),
+    connections: () => connections,
+    close: () => new Promise<void>((done) => raw.close(() => done())),
+  };
+}
+
+// A target may answer before it reads a request's body (431 for too many header fields, 300 for a
+// body over its limit) and close the connection: the test gets that answer, not a network error.
+describe('send, answered before the body is read', () => {
+  const ANSWER = '{"err":true,"success":false,"content":"Request header fields too large"}';
+
+  it.each([
+    ['a small body', 1],
+    ['a body larger than the socket buffers', 4_000_000],
+  ])('%s, on a connection kept alive and on a fresh one: the answer, as sent', async (_name, size) => {
+    // A server of its own: the suite's pool holds no connection to it yet.
+    const early = await earlyAnswering(ANSWER);
+    try {
+      const body = JSON.stringify({ apiKey: 'k'.repeat(size) });
+      const login = () => send('POST', new URL('/user/login', early.url), { 'content-type': 'application/json' }, body);
+      expect(await send('GET', new URL('/first', early.url), {}, undefined)).toMatchObject({ status: 200 });
+      // undici's pool takes a connection back a few event-loop turns after its answer.
+      await new Promise((done) => setTimeout(done, 50));
+      const kept = await login();
+      expect(early.connections(), 'the login went on the connection kept alive').toBe(1);
+      const fresh = await login();
+      expect(early.connections(), 'the next login opened a connection').toBe(2);
+      for (const a of [kept, fresh]) {
+        expect(a).toMatchObject({ status: 431, text: ANSWER });
+        expect(a.headers.connection).toBe('close');
+      }
+    } finally {
+      await early.close();
+    }
   });
 });

@@ -156,7 +156,7 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
       ]),
       [
         `${at}.ip`,
-        'the seed says only that it is omitted for non-admin callers (checked: R-LISTING-SELLER-HIDDEN) and the document "IP address recorded with the entry", not whose or when (the depositor, the lister, the last update); no helper sets it, so any string is accepted',
+        'the seed says only that it is omitted for non-admin callers (checked: R-LISTING-SELLER-HIDDEN) and the document "IP address recorded with the entry", not whose or when (the depositor, the lister, the buyer, the last update) nor whether a bought asset keeps one; no helper sets it, so any IP address, or an empty string (none recorded), is accepted (market-data.test.ts refuses other text on a bought asset)',
       ],
     ]),
   ),
@@ -199,10 +199,6 @@ export const OPEN_MEANINGS: Readonly<Record<string, string>> = {
     'the document says only "Human-readable description of the change": its wording has no rule (the change itself is pinned by type, amount and balance)',
   'GET /infos/admin data[].role':
     'the seed shows staff entries `{name, platformId, role}` without the role values (the document: "the seed does not list the values"), so no value is required',
-  'GET /user/infos informations.chattag':
-    'the seed says only "chat tag": no route and no test helper sets one, so the document fixes no value a test could build',
-  'GET /user/infos informations.chatid':
-    'the seed says only "chat user ID": no route and no test helper sets one, so the document fixes no value a test could build',
   'GET /user/getCashoutHistory cashouts[].transactionId':
     'the document says "the payment provider\'s transaction reference, when the provider has issued one": the payments test helper reports an outcome only, never a reference, so neither the value nor when one exists is fixed',
   'POST /cashout/cancel cashout.transactionId':

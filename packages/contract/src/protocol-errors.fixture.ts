@@ -64,6 +64,16 @@ export const PROTOCOL_ERROR_CASES: [string, string, number, string][] = [
     431,
     PROTOCOL.headersTooLarge,
   ],
+  [
+    // Past the server's count (MAX_HEADER_FIELDS + 1) Node's parser refuses the request itself.
+    `${MAX_HEADER_FIELDS + 6} header fields, refused by Node's parser`,
+    rawRequest('GET /item/listing/1 HTTP/1.1', [
+      'Host: x',
+      ...Array.from({ length: MAX_HEADER_FIELDS + 5 }, (_, i) => `h${i}: 1`),
+    ]),
+    431,
+    PROTOCOL.headersTooLarge,
+  ],
   ['a malformed request line', 'GARBAGE\r\n\r\n', 400, PROTOCOL.badRequest],
   ['a method HTTP does not define', rawRequest('FOO /user/balance HTTP/1.1'), 400, PROTOCOL.badRequest],
   ['HTTP/3.0', rawRequest('GET /item/listing/1 HTTP/3.0'), 400, PROTOCOL.badRequest],

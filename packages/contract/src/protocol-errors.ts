@@ -78,11 +78,14 @@ export function refuseMalformed(req: IncomingMessage, res: ServerResponse): bool
  */
 export function answerProtocolErrors(server: Server, app: App): void {
   server.maxHeadersCount = MAX_HEADER_FIELDS + 1; // one more than allowed, so refuseMalformed sees the excess
-  // The response in progress on each socket: an answer must not be written into one already started.
+  // The last response on each socket: an answer must not be written into one in progress. One that
+  // has ended is done, its bytes queued on the socket before the answer: a kept-alive connection's
+  // next request that fails parsing (more than 100 header fields) is answered, not closed bare.
   const inFlight = new WeakMap<Duplex, ServerResponse>();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => inFlight.set(req.socket, res));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (inFlight.get(socket)?.headersSent) return void socket.destroy();
+    const last = inFlight.get(socket);
+    if (last?.headersSent && !last.writableEnded) return void socket.destroy();
     answerAndClose(socket, protocolAnswer(...answerTo(error.code)));
   });
   server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>

@@ -104,11 +104,11 @@ export function requestCashout(tx: Tx, req: CashoutRequest) {
   } satisfies CashoutResult);
 }
 
-/** Where a method pays: its linked e-mail, else the account's. */
 /**
  * The e-mail a method pays to: its link's, else the account's. A method linked without either (a
  * test helper's user given `paymentMethods` but no `email`) pays to `<platformId>@example.com`, the
- * stand-in the test-helpers document names, so that no answer carries an e-mail that is not one.
+ * reference's own stand-in (the test-helpers document names none), because PaymentMethod's `email`
+ * is required with format email: an answer never carries an empty one.
  */
 const payoutEmail = (user: Pick<User, 'platformId' | 'email' | 'paymentLinks'>, method: PayoutMethod) =>
   user.paymentLinks?.[method]?.email ?? (user.email || `${user.platformId}@example.com`);
