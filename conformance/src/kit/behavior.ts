@@ -4,22 +4,27 @@ import type { TestContext } from 'vitest';
 import { helpers } from './helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from './http.ts';
 import { NotImplemented, SetUpFailed } from './not-implemented.ts';
-import { LEVEL, runs } from './settings.ts';
+import { LEVEL, runs, settings } from './settings.ts';
 import { skip, surface } from './skip.ts';
-import { NO_HELPERS, READ_ONLY, target } from './target.ts';
+import { NO_HELPERS, noHelpersFailure, READ_ONLY, target } from './target.ts';
 
 /** What went wrong with the reset of the file running now (`resetIfPossible`), for its tests to surface. */
 let resetProblem: NotImplemented | SetUpFailed | undefined;
 
 /**
- * Skips the test unless the behaviour level can run on this target, and ends it as its file's
- * set-up ended when the reset failed: every behaviour test starts from the reset state.
+ * Skips the test unless the behaviour level can run on this target (fails it where --require-all
+ * wants the test helpers that are missing: noHelpersFailure), and ends it as its file's set-up ended
+ * when the reset failed: every behaviour test starts from the reset state.
  */
 export async function needsHelpers(ctx: TestContext): Promise<void> {
   const t = await target();
   if (!runs('behavior')) skip(ctx, LEVEL);
   if (t.readOnly) skip(ctx, READ_ONLY);
-  if (!t.helpers) skip(ctx, NO_HELPERS);
+  if (!t.helpers) {
+    const failure = noHelpersFailure(t.helperProbes, settings.requireAll);
+    if (failure) throw new Error(failure);
+    skip(ctx, NO_HELPERS);
+  }
   if (resetProblem) surface(ctx, resetProblem);
 }
 

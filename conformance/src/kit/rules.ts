@@ -1174,6 +1174,14 @@ export const RULES: Rule[] = [
       'The sentence counts strings and arrays only: what a server counts on top (names, numbers, separators) is open, so a body of its count is read and one of twice the most generous count plus 64 KiB refused; the `x-body-limit`s above 65,536 bytes (uploads of megabytes) are not sent.',
   },
   {
+    id: 'R-LIMIT-ANONYMOUS-UPLOADS',
+    section: 'Limits',
+    seed: [],
+    document: [
+      "Callers without a JWT may have at most 32 bodies arriving at once per IP (a body counts until it has arrived in full or its request ends); a further one gets 429 (`Retry-After: 1`) until one of them has arrived (this document's limit).",
+    ],
+  },
+  {
     id: 'R-AUTH-PERMISSIONS',
     section: 'Authentication',
     seed: [

@@ -20,7 +20,10 @@ export const settings = {
    * report name, one per line; the tests needing others skip without sending anything to them.
    */
   operations: env.CONFORMANCE_OPERATIONS ? new Set(env.CONFORMANCE_OPERATIONS.split('\n')) : undefined,
-  /** --require-all: an operation or test helper a test needs that answers 404 fails the test (a release gate). */
+  /**
+   * --require-all: an operation or test helper a test needs that answers 404 fails the test, and a
+   * target without working test helpers fails every behaviour test (a release gate).
+   */
   requireAll: env.CONFORMANCE_REQUIRE_ALL === '1',
 };
 

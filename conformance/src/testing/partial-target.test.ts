@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../../packages/server/src/routes/test-harness.fixture.ts';
 import { LEVEL } from '../kit/settings.ts';
 import { NO_HELPERS } from '../kit/target.ts';
-import { findOperation, isConnected, operations } from '../oracle/document.ts';
+import { findOperation, helperOperations, isConnected, operations } from '../oracle/document.ts';
 import { runCli } from './cli-process.ts';
 import { FAULTS, type Fault, startFaultyProxy } from './faults.ts';
 import { FRAMEWORK_PAGE, type Missing, partial, removedBy, UNKNOWN_ROUTE } from './partial.fixture.ts';
@@ -194,5 +194,34 @@ describe('a partial implementation: a random half of the operations and of the t
     );
     expect(failed?.failure?.operation).toBe('GET /user/balance');
     expect(failed?.reason).toContain('not implemented: GET /user/balance answered 404');
+  });
+
+  it('a target without test helpers (every helper 404, a target run without test mode): its behaviour tests skip naming that, and fail under --require-all, naming what the helpers answered', {
+    timeout: 300_000,
+  }, async () => {
+    const noHelpers = new Set(helperOperations.map((h) => h.name));
+    const args = ['--grep', 'POST /user/login attempts'];
+    const plain = await runPartial(noHelpers, undefined, args);
+    expect(
+      plain.result?.failed.map((f) => `${f.name}: ${f.reason}`),
+      plain.stdout.slice(-3000),
+    ).toEqual([]);
+    expect(plain.code).toBe(0);
+    // The tests --grep leaves out skip as such in both runs; the others need the helpers.
+    const grepped = (s: { reason?: string }) => s.reason?.startsWith('left out by --grep');
+    const needing = plain.result!.skipped.filter((s) => !grepped(s));
+    expect(needing.length).toBeGreaterThan(0);
+    expect(new Set(needing.map((s) => s.reason))).toEqual(new Set([NO_HELPERS]));
+
+    const gate = await runPartial(noHelpers, undefined, [...args, '--require-all']);
+    expect(gate.code, gate.stdout.slice(-3000)).toBe(1);
+    expect(gate.result!.skipped.filter((s) => !grepped(s))).toEqual([]);
+    // Beside the operations no test reached (--grep), each of those tests fails.
+    const failed = gate.result!.failed.filter((f) => !f.name.endsWith(' is implemented (--require-all)'));
+    expect(failed.map((f) => f.name).sort()).toEqual(needing.map((s) => s.name).sort());
+    for (const f of failed)
+      expect(f.reason).toContain(
+        `${NO_HELPERS}: --require-all makes a target without working test helpers a failure (GET /test_helpers/clock answered 404 `,
+      );
   });
 });
