@@ -62,6 +62,10 @@ describe('checkResponse', () => {
       }),
     ],
     [
+      'a protocol answer (x-protocol-errors) on an operation that does not list it',
+      login(431, { err: true, success: false, content: 'Request header fields too large' }),
+    ],
+    [
       'envelope B where documented',
       exchange({ method: 'GET', url: '/infos/admin', status: 200, body: example('/infos/admin', 'get', '200') }),
     ],
@@ -105,6 +109,21 @@ describe('checkResponse', () => {
       'envelope A where B is documented',
       exchange({ method: 'GET', url: '/infos/admin', status: 200, body: { err: false, success: true, content: [] } }),
       /body/,
+    ],
+    [
+      'a protocol status with another message',
+      login(431, { err: true, success: false, content: 'Too many headers' }),
+      /431 message "Too many headers" is not the document's protocol answer "Request header fields too large"/,
+    ],
+    [
+      'a protocol status outside envelope A',
+      login(400, { message: 'Bad request' }),
+      /body must have required property 'err'/,
+    ],
+    [
+      'a protocol status as text',
+      login(431, 'Request Header Fields Too Large', { contentType: 'text/plain' }),
+      /content type text\/plain is not documented/,
     ],
     [
       'a success on a path outside the document',

@@ -1,11 +1,12 @@
 // The contract check applied to every response the suite sees: the status is documented for the
-// operation (or is one of the shared 403/404/429/500 answers), the body is JSON in the documented
-// envelope and validates against the documented schema (Ajv, JSON Schema 2020-12, on the bundled
-// document), a 429 carries the four integer rate-limit headers, and a business error's message is
-// one the operation (or the document, globally) lists.
+// operation (or is one of the shared 403/404/429/500 answers, or a protocol answer of
+// `x-protocol-errors` with its message), the body is JSON in the documented envelope and validates
+// against the documented schema (Ajv, JSON Schema 2020-12, on the bundled document), a 429 carries
+// the four integer rate-limit headers, and a business error's message is one the operation (or the
+// document, globally) lists.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { deref, document, findOperation, globalMessages, type Json } from './document.ts';
+import { deref, document, findOperation, globalMessages, type Json, protocolErrors } from './document.ts';
 import { apiPath } from './target-url.ts';
 
 // Built on the first check: a process that imports this module for something else (the CLI's
@@ -65,6 +66,8 @@ export function checkResponse(exchange: RecordedExchange, target?: string | URL)
       : [`${exchange.method} ${path} is not in the document but answered ${exchange.status}`];
   const status = String(exchange.status);
   const documented = found.op.responses[status];
+  const protocol = protocolErrors.find((p) => p.status === exchange.status);
+  if (!documented && protocol) return protocolAnswerProblems(exchange, protocol.message);
   if (!documented && !SHARED.includes(status)) return [`status ${status} is not documented for ${found.name}`];
   if (exchange.status === 429) {
     const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].filter(
@@ -104,6 +107,24 @@ export function checkResponse(exchange: RecordedExchange, target?: string | URL)
     if (!known) return [`300 message ${JSON.stringify(message)} is not documented for ${found.name}`];
   }
   return [];
+}
+
+/**
+ * How an answer of `x-protocol-errors` breaks the document: any request may get one, before its
+ * operation is matched ("in envelope A", with the listed message), so no operation lists it.
+ */
+function protocolAnswerProblems(exchange: RecordedExchange, message: string): string[] {
+  const type = exchange.contentType.split(';')[0]!.trim();
+  if (type !== 'application/json') return [`content type ${type} is not documented (application/json)`];
+  const validate = validatorFor('/components/schemas/EnvelopeAError');
+  if (!validate(exchange.body))
+    return (validate.errors ?? []).slice(0, 3).map((e) => `body${e.instancePath} ${e.message}`);
+  const content = (exchange.body as Json).content;
+  return content === message
+    ? []
+    : [
+        `${exchange.status} message ${JSON.stringify(content)} is not the document's protocol answer ${JSON.stringify(message)}`,
+      ];
 }
 
 /** The message of an error body in either envelope. */
