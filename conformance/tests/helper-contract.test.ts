@@ -310,6 +310,10 @@ describe('the test-helper contract', () => {
       // numbered its items apart from the other items would take its ID.
       await helpers.reset();
       const before = await helpers.item({ name: 'Before The Population', game: 730 });
+      // Likewise a buy order made first: a population that numbered its orders apart would take its
+      // ID and replace it.
+      const bidder = await session({ balance: 1000 });
+      await helpers.buyOrder({ owner: bidder.platformId, itemId: before.id, price: 70, amount: 1 });
       const body = { users: 3, items: 2, assets: 7, listedShare: 0.5, buyOrders: 2, balance: 5000 };
       const made = await helper('POST', '/population', body);
       ok(made, 'the population is added');
@@ -339,6 +343,13 @@ describe('the test-helper contract', () => {
         kept,
         content(kept)?.informations?.name === 'Before The Population' && content(kept)?.informations?.game === 730,
         'the item made before is still there as it was: the population is added on top',
+      );
+      const bid = await getAs(bidder, '/user/getBuyorder');
+      assertValue(
+        bid,
+        ((content(bid)?.values ?? []) as { itemid: number; price: number }[]).map((o) => [o.itemid, o.price]),
+        [[before.id, 70]],
+        "the buy order made before is still its owner's, as it was",
       );
       for (const id of c.itemIds) {
         const item = await call('GET', `/item/details/${id}`);
@@ -436,20 +447,71 @@ describe('the test-helper contract', () => {
         );
         await assertReserved(me, 198, values);
       }
-      // 101 users: the answer names the first 100; the default balance.
-      const many = await helper('POST', '/population', { users: 101, items: 0, assets: 0 });
-      ok(many, 'a population of 101 users is added');
+      // 101 users and 101 items: the answer names the first 100 of each; the default balance.
+      const many = await helper('POST', '/population', { users: 101, items: 101, assets: 0 });
+      ok(many, 'a population of 101 users and 101 items is added');
       const hundred: TestHelperComponents['schemas']['Population'] = content(many);
       assertValue(
         many,
-        [hundred.users, hundred.apiKeys.length, hundred.platformIds.length, hundred.apiKeys[0], hundred.apiKeys[99]],
-        [101, 100, 100, `pop-${n0 + 5}`, `pop-${n0 + 104}`],
-        'users 101; the first 100 keys and platform IDs, numbered on',
+        [
+          hundred.users,
+          hundred.items,
+          hundred.apiKeys.length,
+          hundred.platformIds.length,
+          hundred.itemIds.length,
+          hundred.apiKeys[0],
+          hundred.apiKeys[99],
+        ],
+        [101, 101, 100, 100, 100, `pop-${n0 + 5}`, `pop-${n0 + 104}`],
+        'users and items 101; the first 100 keys, platform IDs and item IDs, numbered on',
       );
       const later = { platformId: hundred.platformIds[0]!, apiKey: `pop-${n0 + 5}`, ip };
       const opening = await getAs({ ...later, token: await login(later.apiKey, ip) }, '/user/balance');
       assertValue(opening, content(opening)?.balance, 1_000_000, 'balance defaults to 1000000 cents');
 
+      // Enough of each that a price rule spread over the call's numbers shows: one user holding 52
+      // assets, all listed, and 51 buy orders, one for each of 51 items. Every listing is at 100 to
+      // 10,000 cents and every order at 50 to 99, one per item.
+      const wide = await helper('POST', '/population', {
+        users: 1,
+        items: 51,
+        assets: 52,
+        listedShare: 1,
+        buyOrders: 51,
+      });
+      ok(wide, 'a population of 1 user, 51 items, 52 assets all listed and 51 buy orders is added');
+      const w: TestHelperComponents['schemas']['Population'] = content(wide);
+      const owner = { platformId: w.platformIds[0]!, apiKey: w.apiKeys[0]!, ip };
+      const wideMe = { ...owner, token: await login(owner.apiKey, ip) };
+      const wideSale = await getAs(wideMe, '/inventory/onSale');
+      const saleRows = (content(wideSale)?.items ?? []) as { count: number; price?: number | null }[];
+      const offPrice = saleRows.filter((r) => !Number.isInteger(r.price) || r.price! < 100 || r.price! > 10_000);
+      assertThat(
+        wideSale,
+        saleRows.reduce((n, r) => n + r.count, 0) === 52 && offPrice.length === 0,
+        `all 52 assets listed, each at 100 to 10,000 cents (off: ${JSON.stringify(offPrice)})`,
+      );
+      const wideOrders = await getAs(wideMe, '/user/getBuyorder', { count: 100 });
+      const wideValues = (content(wideOrders)?.values ?? []) as { itemid: number; price: number; amount: number }[];
+      const offOrder = wideValues.filter((o) => o.amount !== 1 || o.price < 50 || o.price > 99);
+      assertThat(
+        wideOrders,
+        offOrder.length === 0 &&
+          new Set(wideValues.map((o) => o.itemid)).size === 51 &&
+          wideValues.every((o) => w.itemIds.includes(o.itemid)),
+        `51 buy orders of amount 1 at 50 to 99 cents, one for each item of the call (off: ${JSON.stringify(offOrder)})`,
+      );
+
+      // Besides the limits, what the contract rules out: an order the balance cannot pay (each is
+      // 50 to 99 cents, reserved as POST /item/buyorder does), assets dealt to no user or no item,
+      // and a second order of a user for the same item ("one per user and item").
+      const REFUSED: Record<string, string> = {
+        balance: 'a buy order that a balance of 0 cannot pay',
+        'balance 49': 'a buy order that a balance of 49 cents cannot pay (below the lowest order price)',
+        'no users': 'an asset with no user to deal it to',
+        'no items': 'an asset with no item to deal it to',
+        orders: 'two buy orders for one user and one item',
+      };
       // One above each limit only: a call AT a limit (100,000 items took 0.9 s of CPU on the
       // reference, 100,000 users 3.3 s) would cost a suite run kept under 20 s too much.
       for (const [field, over] of [
@@ -457,17 +519,54 @@ describe('the test-helper contract', () => {
         ['items', { users: 0, items: 100_001, assets: 0 }],
         ['assets', { users: 1, items: 1, assets: 5_000_001 }],
         ['balance', { users: 1, items: 1, assets: 0, buyOrders: 1, balance: 0 }],
+        ['balance 49', { users: 1, items: 1, assets: 0, buyOrders: 1, balance: 49 }],
+        ['no users', { users: 0, items: 1, assets: 1 }],
+        ['no items', { users: 1, items: 0, assets: 1 }],
+        ['orders', { users: 1, items: 1, assets: 0, buyOrders: 2 }],
       ] as const) {
         const refused = await helper('POST', '/population', over);
         const b = refused.body as { err?: unknown; success?: unknown; content?: unknown };
         assertThat(
           refused,
           refused.status === 300 && b.err === true && typeof b.content === 'string' && b.content.length > 0,
-          field === 'balance'
-            ? 'a buy order that a balance of 0 cannot pay: a 300 in envelope A with a message'
-            : `${field} one above its limit: a 300 in envelope A with a message`,
+          `${REFUSED[field] ?? `${field} one above its limit`}: a 300 in envelope A with a message`,
         );
       }
+    },
+  );
+
+  contract(
+    'POST /test_helpers/population: users are added on top of what exists; a platform ID already taken is not given again',
+    async () => {
+      // A population's first user after a reset, then a reset and a user made with that platform
+      // ID. A target whose numbering starts over after a reset would give it again: it must refuse
+      // (a 300 with a message) or give the new user another ID, and the user made before keeps its
+      // account. The contract does not say how population platform IDs are formed, so the ID is
+      // learnt from the target rather than guessed.
+      await helpers.reset();
+      const first = await helper('POST', '/population', { users: 1, items: 0, assets: 0 });
+      ok(first, 'a population of 1 user is added');
+      const taken = (content(first) as TestHelperComponents['schemas']['Population']).platformIds[0]!;
+      await helpers.reset();
+      const holder = await session({ platformId: taken, balance: 1234 }, '198.51.100.62');
+      const next = await helper('POST', '/population', { users: 1, items: 0, assets: 0 });
+      const b = next.body as { err?: unknown; content?: unknown };
+      const given = (b.content as { platformIds?: unknown[] } | undefined)?.platformIds?.[0];
+      assertThat(
+        next,
+        next.status === 300
+          ? b.err === true && typeof b.content === 'string' && b.content.length > 0
+          : next.status === 200 && typeof given === 'string' && given !== taken,
+        `with ${taken} taken by a user made before: a 300 with a message, or a new user with another platform ID (got ${JSON.stringify(given)})`,
+      );
+      const infos = await getAs(holder, '/user/infos');
+      const balance = await getAs(holder, '/user/balance');
+      assertValue(
+        balance,
+        [content(infos)?.informations?.platformId, content(balance)?.balance],
+        [taken, 1234],
+        'the user made before keeps its platform ID and balance',
+      );
     },
   );
 
