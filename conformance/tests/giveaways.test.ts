@@ -166,6 +166,12 @@ describe('POST /giveaways/create', () => {
       'an asset pending withdrawal',
     );
     refused(await send(privateOf(['99999999999'])), 'Items not found or too many items (max 50)', 'an unknown asset');
+    // One asset of the caller's among others': every one must be the caller's, not some.
+    refused(
+      await send(privateOf([...ids, ...other.ids])),
+      'Items not found or too many items (max 50)',
+      "an own asset with another user's",
+    );
     const many = Array.from({ length: 51 }, (_, i) => String(90_000_000 + i));
     refused(await send(privateOf(many)), 'Items not found or too many items (max 50)', '51 items');
     refused(await send(privateOf(ids, { duration: 60 })), 'Invalid time duration', 'a duration under an hour');
@@ -235,6 +241,8 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
     const notIn = await get(b, `/giveaways/isIn/${url}`);
     assertThat(notIn, content(notIn).isIn === false, 'b is not');
     setUpOk(await post(b, `/giveaways/join/${url}`, {}));
+    const stillIn = await get(a, `/giveaways/isIn/${url}`);
+    assertThat(stillIn, content(stillIn).isIn === true, 'a is still in beside b (one of two participants)');
     refused(await post(c, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', 'full at 2 entries');
     const list = await get(a, '/giveaways/joinedList');
     assertThat(list, urls(list).join() === url && content(list).count === 1, "a's joined list has it");
@@ -264,6 +272,28 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
       details,
       participants.map((p) => p.platformId).join() === [b.platformId, c.platformId].join(),
       'participants by join time',
+    );
+  });
+
+  it("Given two giveaways the caller joined in the other order than their first participants did, the joined list is by the caller's own join time, most recently joined first [R-GIVEAWAY-LISTS, R-GIVEAWAY-JOIN]", async (ctx) => {
+    await needsHelpers(ctx);
+    // The document: "most recently joined first". The caller joins `first` after another user
+    // joined `second`, then joins `second`: by the caller's own joins `second` leads, by the
+    // giveaways' first joins `first` would.
+    const [c1, c2] = [await creator(1), await creator(1)];
+    const first = await create(c1.me, privateOf(c1.ids));
+    const second = await create(c2.me, privateOf(c2.ids));
+    const [other, me] = [await session(), await session()];
+    setUpOk(await post(other, `/giveaways/join/${second.url}`, {}));
+    await helpers.advance(5);
+    setUpOk(await post(me, `/giveaways/join/${first.url}`, {}));
+    await helpers.advance(5);
+    setUpOk(await post(me, `/giveaways/join/${second.url}`, {}));
+    const list = await get(me, '/giveaways/joinedList');
+    assertThat(
+      list,
+      urls(list).join() === [second.url, first.url].join(),
+      `joined ${first.url} then ${second.url}: ${second.url} first`,
     );
   });
 
@@ -770,6 +800,25 @@ describe('The ending of a giveaway', () => {
     refused(await post(late, `/giveaways/join/${url}`, {}), 'Cannot join this raffle', `at endsAt (${endsAt})`);
     const details = await get(me, `/giveaways/details/${url}`);
     assertThat(details, content(details).giveaway.ended === true, 'the giveaway has ended at its endsAt');
+  });
+
+  it('Given two giveaways ending half an hour apart, past the first end only the first has ended; the second is still open to joins [R-STATE-GIVEAWAY, R-GIVEAWAY-JOIN]', async (ctx) => {
+    await needsHelpers(ctx);
+    const [c1, c2] = [await creator(1), await creator(1)];
+    const early = await create(c1.me, privateOf(c1.ids));
+    await helpers.advance(HOUR / 2);
+    const late = await create(c2.me, privateOf(c2.ids));
+    await helpers.setClock(early.endsAt + 1);
+    const ended = await get(c1.me, `/giveaways/details/${early.url}`);
+    assertThat(ended, content(ended).giveaway.ended === true, `the first has ended (endsAt ${early.endsAt})`);
+    const running = await get(c2.me, `/giveaways/details/${late.url}`);
+    assertThat(
+      running,
+      content(running).giveaway.ended === false,
+      `the second (endsAt ${late.endsAt}) has not ended ${late.endsAt - early.endsAt - 1} seconds before its end`,
+    );
+    const joined = await post(await session(), `/giveaways/join/${late.url}`, {});
+    assertThat(joined, joined.status === 200 && content(joined).entries === 1, 'the second is still joinable');
   });
 
   it('Given three participants, past its end the winner is the one the revealed seed draws, the items are in their inventory and the giveaway is in the histories [R-STATE-GIVEAWAY, R-GIVEAWAY-DETAILS, R-GIVEAWAY-LISTS]', async (ctx) => {
