@@ -97,7 +97,7 @@ describe('the conformance suite', () => {
       }),
   );
 
-  it('passes through a transparent proxy (the control of the planted faults)', { timeout: 180_000 }, () =>
+  it('passes through a transparent proxy (the control of the planted faults)', { timeout: 300_000 }, () =>
     withReference(async (reference) => {
       const proxy = await startFaultyProxy(reference);
       try {
