@@ -239,6 +239,12 @@ describe('POST /cart/update', () => {
     const rowOf = (assetId: string) => held.find((r) => r.assetId.split(',').includes(assetId))?.cartId;
     const spare = await listed(seller, hat.id, 1000); // the plain equivalent at the stored price
     await listed(seller, hat.id, 1000, { sheen: 'Team Shine' }); // an equivalent that is not plain
+    // Worn, and updated long before the spare: were wear not counted, it would be the first choice.
+    await listed(seller, hat.id, 1000, { wear: 0.25, lastupdate: 1 });
+    // Plain and older too, but mine: an own listing is not available to me (seed: POST /cart/add).
+    await listed(me, hat.id, 1000, { lastupdate: 2 });
+    // Plain, but at 1200, not the stored 900 of `repriced`: no equivalent of it.
+    await listed(seller, coat.id, 1200);
 
     // The rival buys `sold` through their cart.
     setUpOk(await postAs(rival, '/cart/add', { assetId: sold.assetId }));
@@ -260,6 +266,8 @@ describe('POST /cart/update', () => {
     const relisted = await postAs(me, '/inventory/price', { ids: boughtBack.assetId, price: 300 });
     assertThat(relisted, relisted.status === 200, 'I list the asset I bought back at the same price');
 
+    const before = await getAs(me, '/cart/get');
+    assertThat(before, before.status === 200, 'GET /cart/get answers while a row still names an asset that is gone');
     const updated = await postAs(me, '/cart/update', {});
     assertThat(updated, updated.status === 200, 'the update succeeds');
     const c = content(updated);
@@ -286,7 +294,7 @@ describe('POST /cart/update', () => {
       updated,
       (c.replaced as Json[]).map((r) => `${r.oldAssetId}>${r.newAssetId}:${r.reason}`).join() ===
         `${sold.assetId}>${spare.assetId}:unavailable`,
-      'the sold plain asset is swapped for the plain equivalent at 1000 (not the one with a sheen)',
+      'the sold plain asset is swapped for the plain equivalent at 1000 (not the one with a sheen or the worn one)',
     );
     assertThat(
       updated,
@@ -586,6 +594,34 @@ describe('POST /cart/checkout (extension)', () => {
     assertThat(done, ids.includes(x.assetId) && ids.includes(y.assetId), 'both assets are in my inventory');
     assertThat(done, cartOf(await getAs(me, '/cart/get')).length === 0, 'GET /cart/get is empty');
     refused(await postAs(me, '/cart/checkout', {}), 'Cart is empty', 'nothing left to buy');
+  });
+
+  it('Given a row of two assets and a balance of exactly its total, checkout counts each asset and buys them [R-MONEY-CENTS, R-CART-ROW]', async (ctx) => {
+    await needsHelpers(ctx);
+    const item = await helpers.item({ name: 'Exact Boots', game: 440 });
+    const other = await helpers.item({ name: 'Exact Other', game: 440 });
+    const seller = await session();
+    const me = await session({ balance: 2_100 });
+    const x = await listed(seller, item.id, 700);
+    const y = await listed(seller, item.id, 700);
+    const z = await listed(seller, other.id, 700);
+    for (const a of [x, y]) setUpOk(await postAs(me, '/cart/add', { assetId: a.assetId }));
+    const added = await postAs(me, '/cart/add', { assetId: z.assetId });
+    assertThat(
+      added,
+      cartOf(added)
+        .map((r) => `${r.item_id}:${r.count}`)
+        .sort()
+        .join() === [`${item.id}:2`, `${other.id}:1`].sort().join(),
+      'one row per item at the same price of 700: two assets of one item, one of the other',
+    );
+    const done = await postAs(me, '/cart/checkout', {});
+    const c = content(done);
+    assertThat(
+      done,
+      done.status === 200 && c.total === 2_100 && c.balance === 0,
+      'a total of 3 x 700 = 2100 (each asset of a row counted), within a balance of exactly 2100',
+    );
   });
 
   it('Given a cart above the balance or with a re-priced asset, checkout buys nothing [R-MONEY-CENTS]', async (ctx) => {

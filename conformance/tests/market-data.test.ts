@@ -53,6 +53,14 @@ describe('listings', () => {
         .join() === '150',
       'the seller filter',
     );
+    const sellerPage = await get(`/item/listing/${item.id}/${seller.platformId}`, { count: 2, page: 1 });
+    assertThat(
+      sellerPage,
+      content(sellerPage)
+        .map((l: { price: number }) => l.price)
+        .join() === '250,300',
+      "the seller filter pages too: page 1 of 2 is the seller's third and fourth cheapest",
+    );
     const count = await get(`/item/listing/count/${item.id}`);
     assertThat(count, content(count).count === 6, 'six listings on sale');
     const countBySeller = await get(`/item/listing/count/${item.id}/${seller.platformId}`);
