@@ -172,6 +172,13 @@ describe('POST /support/create, GET /support/list, GET /support/messages/{ticket
         refused(empty, 'Missing required parameters: subject, description, topic, concern'),
         `${field} empty`,
       );
+      // The document (POST /support/create): a field "of whitespace only, counts as missing".
+      const blank = await post(me, '/support/create', { ...ticketBody, [field]: ' \t ' });
+      assertThat(
+        blank,
+        refused(blank, 'Missing required parameters: subject, description, topic, concern'),
+        `${field} of whitespace only`,
+      );
     }
     const tagsOnly = await post(me, '/support/create', { ...ticketBody, description: '<p></p>' });
     assertThat(
@@ -236,6 +243,12 @@ describe('POST /support/post', () => {
       ['<<b>script>alert(1)<</b>/script>', 'alert(1)'],
       ['a<!-- hidden -->b<br/>c<img src=x onerror=alert(1)>d', 'abcd'],
       ['trailing <a href="x"', 'trailing '],
+      // A comment holding `>` is removed whole; a `>` inside a quoted attribute closes no tag; a
+      // tag whose quote never closes runs to the end (no `>` follows it).
+      ['a<!-- 1 > 0 -->b', 'ab'],
+      ['<a title="1 > 0">x</a><i title=\'2 > 1\'>y</i>', 'xy'],
+      ['c<a title="open', 'c'],
+      ["d<a title='open", 'd'],
     ];
     for (const [sent] of cases) {
       const answer = await post(me, '/support/post', { content: sent, ticket });
@@ -249,6 +262,19 @@ describe('POST /support/post', () => {
       JSON.stringify(stored) === JSON.stringify(want),
       `stored ${JSON.stringify(stored)}, want ${JSON.stringify(want)}`,
     );
+    // Ten `<` before nine nested `b>`: however deep a server undoes the nesting, what it stores
+    // holds no tag and only characters sent, in their order.
+    const nested = `${'<'.repeat(10)}${'b>'.repeat(9)}`;
+    setUpOk(await post(me, '/support/post', { content: nested, ticket }));
+    const kept = (await messagesOf(me, ticket)).at(-1)!.content;
+    // Where the next stored character may be found in what was sent; -1 once one is missing.
+    const next = [...kept].reduce((from, ch) => (from < 0 ? from : nested.indexOf(ch, from) + 1 || -1), 0);
+    const inOrder = next >= 0;
+    assertThat(
+      await get(me, `/support/messages/${ticket}`),
+      !/<[A-Za-z/!?]/.test(kept) && inOrder,
+      `${JSON.stringify(nested)} is stored as ${JSON.stringify(kept)}: no tag left, nothing added`,
+    );
     const empty = await post(me, '/support/post', { content: '<b></b>', ticket });
     assertThat(empty, refused(empty, 'Missing required parameters: content, ticket'), 'nothing left after stripping');
   });
@@ -260,6 +286,7 @@ describe('POST /support/post', () => {
     const cases: [body: object, message: string][] = [
       [{ ticket }, 'Missing required parameters: content, ticket'],
       [{ content: '', ticket }, 'Missing required parameters: content, ticket'],
+      [{ content: ' \n ', ticket }, 'Missing required parameters: content, ticket'],
       [{ content: 'hi' }, 'Missing required parameters: content, ticket'],
       [{ content: 'hi', ticket, attachment: '%%%' }, 'Invalid attachment'],
       [{ content: 'hi', ticket: ticket + 1 }, 'Ticket not found or no access'],
@@ -303,7 +330,7 @@ describe('POST /support/post: characters and form bodies', () => {
   // high-surrogate range (U+D800 to U+DBFF) as the start of one character passes that test. U+10000
   // and U+10FFFD start with the two ends of the range. The unit is the one the test above reads from
   // the document (`maxLength: 10000`, JSON Schema's characters: code points), asked at the range's ends.
-  it('Given 10,000 characters from both ends of the planes past the first (U+10000, U+10FFFD), each counts as one character like an emoji: accepted and stored; one more is refused [R-LIMIT-SUPPORT-MESSAGE]', async (ctx) => {
+  it('Given 10,000 characters from both ends of the planes past the first (U+10000, U+10FFFD), each counts as one character like an emoji: accepted and stored; one more is refused; so does U+1F3FF, whose low half ends the low range [R-LIMIT-SUPPORT-MESSAGE]', async (ctx) => {
     await needsHelpers(ctx);
     const me = await session();
     const ticket = await open(me);
@@ -314,6 +341,10 @@ describe('POST /support/post: characters and form bodies', () => {
     assertThat(over, refused(over, 'Invalid content parameter'), '10,001 such characters are too many');
     const messages = await messagesOf(me, ticket);
     assertThat(accepted, messages.length === 2 && messages[1]!.content === edges, 'the message is stored as sent');
+    // U+1F3FF's low half is U+DFFF, the top of the low-surrogate range: one character too.
+    const top = '\u{1F3FF}'.repeat(10_000);
+    const lowTop = await post(me, '/support/post', { content: top, ticket });
+    assertThat(lowTop, lowTop.status === 200, '10,000 x U+1F3FF (U+D83C U+DFFF) are 10,000 characters');
   });
 });
 
@@ -367,6 +398,14 @@ describe('Admin support: list, messages, post, status', () => {
       // The seed's Events: the answer "sends a moderation-channel notification"; what it carries is
       // not shown (the helper contract's `data` names only a verification `code`), so no key is demanded.
       `one moderation notice per answer (got ${JSON.stringify(moderation.slice(notices))})`,
+    );
+    // A chat message says something: the notice has a text, its body; any wording passes (as the
+    // ban's notice in admin.test.ts).
+    const body = moderation.at(-1)?.body;
+    assertThat(
+      posted,
+      typeof body === 'string' && body.trim() !== '',
+      `the notice carries a text (got ${JSON.stringify(body)})`,
     );
     pinsMeaning('event moderation: POST /admin/support/post');
     const mine = await messagesOf(user, ticket);
@@ -472,6 +511,8 @@ describe('Admin support: list, messages, post, status', () => {
     pinsMeaning('POST /admin/support/post ticket');
     const over = await post(admin, '/admin/support/post', { content: `${longest}b`, ticket, user: user.platformId });
     assertThat(over, refused(over, 'Invalid content parameter'), '200,001 characters are one too many');
+    const blank = await post(admin, '/admin/support/post', { content: ' \n ', ticket, user: user.platformId });
+    assertThat(blank, refused(blank, 'Missing required parameter: content'), 'content of whitespace only is missing');
     const userOver = await post(user, '/support/post', { content: 'c'.repeat(10_001), ticket });
     assertThat(userOver, refused(userOver, 'Invalid content parameter'), 'the user keeps the 10,000 limit');
     const messages = await messagesOf(user, ticket);
@@ -518,6 +559,10 @@ describe('Admin support: list, messages, post, status', () => {
     assertThat(view, content(view).messages[0].status === 'closed', 'the admin view says closed');
     const reopened = await post(admin, '/admin/support/status', { ticket, status: 0, user: user.platformId });
     assertThat(reopened, reopened.status === 200 && content(reopened).status === 0, 'the admin reopens it');
+    const answered = await post(admin, '/admin/support/status', { ticket, status: 1, user: user.platformId });
+    assertThat(answered, answered.status === 200 && content(answered).status === 1, 'status 1 (answered) is set too');
+    const relisted = await getOk('/support/list', {}, user.token, user.ip);
+    assertThat(relisted, content(relisted).list[0].status === 1, 'the user sees it answered (1)');
     pinsMeaning('POST /admin/support/status ticket', 'POST /admin/support/status status');
     const again = await post(user, '/support/post', { content: 'Hello again', ticket });
     assertThat(again, again.status === 200, 'the user can write again');
@@ -569,6 +614,11 @@ describe('POST /admin/support/block', () => {
       [{ user: user.platformId, status: 2 }, 'Invalid status. Status must be 0 (unblocked) or 1 (blocked)'],
       [{ user: user.platformId, status: -1 }, 'Invalid status. Status must be 0 (unblocked) or 1 (blocked)'],
       [{ user: 'abc', status: 1 }, 'Invalid user parameter'],
+      // The document: "or no account has this ID".
+      [
+        { user: user.platformId === '76561190000000001' ? '76561190000000002' : '76561190000000001', status: 1 },
+        'Invalid user parameter',
+      ],
     ];
     for (const [body, message] of cases) {
       const answer = await post(admin, '/admin/support/block', body);
