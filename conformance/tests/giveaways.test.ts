@@ -193,16 +193,19 @@ describe('POST /giveaways/create', () => {
 });
 
 describe('GET /giveaways, /giveaways/history, /giveaways/my, /giveaways/history/my', () => {
-  it('Given public and private giveaways of four creators, ended and active, each list keeps only its own [R-GIVEAWAY-LISTS, R-STATE-GIVEAWAY]', async (ctx) => {
+  it('Given public and private giveaways of four creators, ended and active, one creator with one of each, each list keeps only its own [R-GIVEAWAY-LISTS, R-STATE-GIVEAWAY]', async (ctx) => {
     await needsHelpers(ctx);
-    const [c, d, a, b] = [await creator(1), await creator(1), await creator(1), await creator(1)];
+    const [c, d, a, b] = [await creator(2), await creator(1), await creator(1), await creator(1)];
     const publicOf = (ids: string[]) => privateOf(ids, { type: 0, maxEntries: 100 });
-    const endedPublic = await create(c.me, publicOf(c.ids));
+    const endedPublic = await create(c.me, publicOf([c.ids[0]!]));
     const endedPrivate = await create(d.me, privateOf(d.ids));
     await helpers.advance(HOUR + 1);
     const activePublic = await create(a.me, publicOf(a.ids));
     const activePrivate = await create(b.me, privateOf(b.ids));
-    const all = [endedPublic, endedPrivate, activePublic, activePrivate].map((g) => g.url);
+    // c's second, still running: its history must not list it beside the ended one, nor its own
+    // list the ended one (a list read by creator alone, without the state, gives both).
+    const cActive = await create(c.me, privateOf([c.ids[1]!]));
+    const all = [endedPublic, endedPrivate, activePublic, activePrivate, cActive].map((g) => g.url);
     /** The four giveaways of this test that `path` lists for `me`. */
     const listed = async (me: Me, path: string) => {
       const answer = await get(me, path);
@@ -214,7 +217,8 @@ describe('GET /giveaways, /giveaways/history, /giveaways/my, /giveaways/history/
       [b.me, '/giveaways/my', activePrivate, "the caller's active one, private included"],
       [a.me, '/giveaways/my', activePublic, "the caller's active one only"],
       [d.me, '/giveaways/history/my', endedPrivate, "the caller's ended one, private included"],
-      [c.me, '/giveaways/history/my', endedPublic, "the caller's ended one only"],
+      [c.me, '/giveaways/history/my', endedPublic, "the caller's ended one only, not its running one"],
+      [c.me, '/giveaways/my', cActive, "the caller's running one only, not its ended one"],
     ] as const) {
       const seen = await listed(me, path);
       assertThat(seen.answer, seen.urls.join() === want.url, `${path}: ${what}`);
