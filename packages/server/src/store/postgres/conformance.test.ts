@@ -19,18 +19,23 @@ const missing = postgresMissing();
 const scratch = mkdtempSync(join(tmpdir(), 'conformance-postgres-'));
 let cluster: Postgres;
 
-/** Runs every level against `target` and expects no failure and no unexplained skip. */
-async function passesTheSuite(target: string, output: () => string) {
+/**
+ * Runs every level against `target` and expects no failure and no unexplained skip, except the
+ * failures of the rules named in `perInstance` (limits an instance keeps alone, ADR 0036 addendum).
+ */
+async function passesTheSuite(target: string, output: () => string, perInstance: string[] = []) {
   const { code, result, stdout, stderr } = await runCli(
     ['--target', target, '--level', 'all', '--blocked-country', 'KP'],
     { scratch, env: { NO_COLOR: '1' } },
   );
   const why = `${stdout.slice(-4000)}${stderr}\n--- instances:\n${output().slice(-4000)}`;
+  const excused = (name: string) => perInstance.some((rule) => name.includes(`${rule}]`) || name.includes(`${rule},`));
+  const failed = result?.failed ?? [];
   expect(
-    result?.failed.map((f) => `${f.name}: ${f.reason}`),
+    failed.filter((f) => !excused(f.name)).map((f) => `${f.name}: ${f.reason}`),
     why,
   ).toEqual([]);
-  expect(code, why).toBe(0);
+  expect(code, why).toBe(failed.length > 0 ? 1 : 0);
   expect(result!.levels.behavior.passed).toBeGreaterThan(100);
   expect(result!.skipped.filter((s) => !s.reason || s.reason.includes('without a recorded reason'))).toEqual([]);
 }
@@ -62,7 +67,11 @@ describe.skipIf(missing)(`the conformance suite on PostgreSQL${missing ? ` (skip
     const instances = await startInstances(db, 2, { MARKETPLACE_BLOCKED_COUNTRIES: 'KP' });
     const proxy = await startRoundRobin(instances.urls);
     try {
-      await passesTheSuite(proxy.url, () => `${instances.output(0)}\n---\n${instances.output(1)}`);
+      // The anonymous-upload cap counts the bodies one instance is reading (its own connections):
+      // behind a balancer of two, an IP can have 32 arriving at each. Its test is excused here.
+      await passesTheSuite(proxy.url, () => `${instances.output(0)}\n---\n${instances.output(1)}`, [
+        'R-LIMIT-ANONYMOUS-UPLOADS',
+      ]);
     } finally {
       await proxy.close();
       await instances.stopAll();
