@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../../packages/server/src/routes/test-harness.fixture.ts';
 import { LEVEL } from '../kit/settings.ts';
 import { NO_HELPERS } from '../kit/target.ts';
-import { findOperation, helperOperations, isConnected, operations } from '../oracle/document.ts';
-import { runCli } from './cli-process.ts';
+import { findHelper, findOperation, helperOperations, isConnected, operations } from '../oracle/document.ts';
+import { type CliRun, runCli } from './cli-process.ts';
 import { FAULTS, type Fault, startFaultyProxy } from './faults.ts';
 import { FRAMEWORK_PAGE, type Missing, partial, removedBy, UNKNOWN_ROUTE } from './partial.fixture.ts';
 
@@ -33,15 +33,25 @@ async function runPartial(removed: Set<string>, bug?: Fault, args: string[] = []
   }
 }
 
-/** A proxy fault that changes nothing and adds the name of every operation it is sent to `sent`. */
-const countingInto = (sent: Set<string>): Fault => ({
+/** A proxy fault that changes nothing and adds the name of every operation (and test helper) it is sent to `sent`. */
+const countingInto = (sent: Set<string>, helpers = false): Fault => ({
   description: 'counts the operations it is sent',
   grep: '',
   response: (x) => {
-    const name = findOperation(x.method, x.path)?.name;
+    const name = findOperation(x.method, x.path)?.name ?? (helpers ? findHelper(x.method, x.path)?.name : undefined);
     if (name) sent.add(name);
   },
 });
+
+/** A run that failed nothing and exited 0, having sent nothing outside `scope`. */
+function expectGreenWithin(run: CliRun, sent: Set<string>, scope: string[]) {
+  expect(
+    run.result?.failed.map((f) => `${f.name}: ${f.reason}`),
+    run.stdout.slice(-3000),
+  ).toEqual([]);
+  expect(run.code).toBe(0);
+  expect([...sent].filter((n) => !scope.includes(n))).toEqual([]);
+}
 
 const NOT_IMPLEMENTED = /^not implemented: ((?:GET|POST) \S+) answered 404 \(needed to .+\)$/;
 const HELPER_PROBES = ['GET /test_helpers/clock', 'GET /test_helpers/outbox', 'GET /test_helpers/platform/offers'];
@@ -146,7 +156,7 @@ describe('a partial implementation: a random half of the operations and of the t
       ...operations.map((o) => o.name).filter((n) => !scope.includes(n)),
       'POST /test_helpers/buyorders',
     ]);
-    const { code, result, stdout, out } = await runPartial(removed, counting, [
+    const run = await runPartial(removed, counting, [
       '--operations',
       scope.join(),
       '--require-all',
@@ -155,12 +165,8 @@ describe('a partial implementation: a random half of the operations and of the t
       '--reporter',
       'junit',
     ]);
-    expect(
-      result?.failed.map((f) => `${f.name}: ${f.reason}`),
-      stdout.slice(-3000),
-    ).toEqual([]);
-    expect(code).toBe(0);
-    expect([...sent].filter((n) => !scope.includes(n))).toEqual([]);
+    expectGreenWithin(run, sent, scope);
+    const { result, stdout, out } = run;
     // Skips say "not in scope" in results.json and in the console alike; no helper is blamed.
     for (const s of result!.skipped) if (s.outOfScope) expect(s.reason).toMatch(/^not in scope: /);
     expect(result!.skipped.filter((s) => s.missing?.length)).toEqual([]);
@@ -178,6 +184,40 @@ describe('a partial implementation: a random half of the operations and of the t
     expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
       `<property name="operation ${update}" value="passing: ${row.passed} passed, 0 failed, 0 known, ${row.skipped} skipped"/>`,
     );
+  });
+
+  it('--operations naming test helpers but none of the reading ones: the helpers are found by asking the named ones (nothing sent outside the list), and without test mode they are told missing', {
+    timeout: 300_000,
+  }, async () => {
+    const scope = [
+      'POST /item/buyorder',
+      'POST /user/login',
+      'POST /test_helpers/reset',
+      'POST /test_helpers/users',
+      'POST /test_helpers/assets',
+    ];
+    const args = ['--operations', scope.join(), '--grep', 'POST /item/buyorder'];
+    const sent = new Set<string>();
+    const run = await runPartial(new Set(), countingInto(sent, true), args);
+    expectGreenWithin(run, sent, scope);
+    const { result } = run;
+    expect(sent).toContain('POST /test_helpers/users');
+    const reasons = new Set(result!.skipped.map((s) => s.reason?.replace(/ \(needed to .*/, '')));
+    expect(
+      [...reasons].filter((r) => !r?.startsWith('not in scope: ') && !r?.startsWith('left out by --grep')),
+    ).toEqual([]);
+    expect(result!.levels.behavior.passed).toBeGreaterThan(0);
+    // Connected routes get accounts from the users helper: their contract tests run.
+    expect(
+      result!.outcomes.find((o) =>
+        o.name.startsWith('contract: every operation answers as documented POST /item/buyorder '),
+      )?.state,
+    ).toBe('passed');
+
+    // The same list against a target without test mode (every helper 404): the probe finds none.
+    const without = await runPartial(new Set(helperOperations.map((h) => h.name)), undefined, args);
+    expect(without.code, without.stdout.slice(-3000)).toBe(0);
+    expect(without.result!.skipped.map((s) => s.reason)).toContain(NO_HELPERS);
   });
 
   it('--require-all: an operation that answers 404 fails the test that needs it, named', {
