@@ -97,7 +97,10 @@ describe('POST /cart/add and GET /cart/get', () => {
     assertThat(empty, empty.status === 200 && cartOf(empty).length === 0, "another user's cart is empty");
   });
 
-  it('Given an asset ID held by a declined withdrawal and deposited again, the listed record is added [R-CART-ADD, R-TRANS-CART-ADD]', async (ctx) => {
+  // An asset ID can name several records: an asset withdrawn, the withdrawal declined (the asset
+  // stays held, state 2) and the same ID deposited again. The add takes the one record "in state 1,
+  // not owned by caller" (seed, Transitions: cart row), whichever record is newer.
+  it('Given an asset ID held by a declined withdrawal and deposited again, the listed record is added; once I buy it and the held one is reverted and listed, that listing is added [R-CART-ADD, R-TRANS-CART-ADD, R-TRANS-REVERT]', async (ctx) => {
     await needsHelpers(ctx);
     const seller = await session();
     const me = await session({ balance: 10_000 });
@@ -124,6 +127,24 @@ describe('POST /cart/add and GET /cart/get', () => {
       added,
       added.status === 200 && cartOf(added)[0]?.price === 1200,
       'the asset is added at the listed record price, 1200, not refused for the held record',
+    );
+    // I buy the deposited record (now mine, state 0). An admin reverts the declined withdrawal: the
+    // held record goes back to the seller's inventory (helper contract: held "until POST
+    // /admin/revertTrade/{trade} restores them to the owner's inventory (state 0)"), who lists it
+    // at 800. The ID now names my newer record, not listed, and the seller's older one, listed.
+    setUpOk(await postAs(me, '/cart/checkout', {}));
+    const trades = await getAs(seller, '/trades/all');
+    const declined = ((content(trades)?.trades ?? []) as Json[]).find((t) => t.kind === 'withdraw' && t.status === -1);
+    setUpOk(trades, declined !== undefined, "the seller's trades list the declined withdrawal (-1)");
+    const admin = await session({ admin: true });
+    setUpOk(await postAs(admin, `/admin/revertTrade/${declined!.id}`, {}));
+    setUpOk(await postAs(seller, '/inventory/price', { ids: first.assetId, price: 800 }));
+    const other = await session({ balance: 10_000 });
+    const listing = await postAs(other, '/cart/add', { assetId: first.assetId });
+    assertThat(
+      listing,
+      listing.status === 200 && cartOf(listing)[0]?.price === 800,
+      "the seller's listing at 800 is added, not refused for the newer record I bought",
     );
   });
 });
@@ -379,6 +400,52 @@ describe('POST /cart/update', () => {
     );
     const again = content(await postAs(me, '/cart/update', {}));
     assertThat(updated, again.integrity.valid === true, 'a second update finds the cart valid');
+  });
+
+  // Two rules of step 2 that the test above cannot tell apart, since its one spare goes to the plain
+  // asset first: an asset that is not plain gets no equivalent even when one is free, and one
+  // equivalent stands in for one asset only (the cart holds an asset once: "Item already in cart").
+  it('Given an invalid spelled asset beside a free plain equivalent, and two invalid plain assets of one row beside one equivalent, update removes the spelled one and swaps the equivalent in once [R-CART-UPDATE-STEPS, R-TRANS-CART-UPDATE]', async (ctx) => {
+    await needsHelpers(ctx);
+    const hat = await helpers.item({ name: 'Unswapped Hat', game: 440 });
+    const cap = await helpers.item({ name: 'Once Swapped Cap', game: 440 });
+    const seller = await session();
+    const me = await session();
+    const spelled = await listed(seller, hat.id, 1000, { spell: 'Exorcism' });
+    const one = await listed(seller, cap.id, 800);
+    const two = await listed(seller, cap.id, 800);
+    for (const a of [spelled, one, two]) setUpOk(await postAs(me, '/cart/add', { assetId: a.assetId }));
+    await listed(seller, hat.id, 1000); // plain, at the spelled asset's price: no equivalent of it all the same
+    const spare = await listed(seller, cap.id, 800); // the one equivalent of the two cap assets
+    setUpOk(await postAs(seller, '/inventory/withdraw', { ids: [spelled, one, two].map((a) => a.assetId).join(',') }));
+
+    const updated = await postAs(me, '/cart/update', {});
+    assertThat(updated, updated.status === 200, 'the update succeeds');
+    const c = content(updated);
+    const replaced = c.replaced as Json[];
+    const swapped = replaced[0]?.oldAssetId;
+    assertThat(
+      updated,
+      replaced.length === 1 &&
+        replaced[0]?.newAssetId === spare.assetId &&
+        replaced[0]?.reason === 'unavailable' &&
+        (swapped === one.assetId || swapped === two.assetId),
+      'one cap asset (either) is swapped for the equivalent; the spelled hat and the other cap asset are not',
+    );
+    const other = swapped === one.assetId ? two : one;
+    assertThat(
+      updated,
+      (c.removed as Json[])
+        .map((r) => `${r.assetId}:${r.reason}`)
+        .sort()
+        .join() === [`${spelled.assetId}:unavailable`, `${other.assetId}:unavailable`].sort().join(),
+      'the spelled hat and the other cap asset are removed',
+    );
+    assertThat(
+      updated,
+      shape(cartOf(updated)) === `800:${spare.assetId}`,
+      'the hat row is deleted; the cap row holds the equivalent once',
+    );
   });
 });
 
