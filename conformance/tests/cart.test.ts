@@ -6,9 +6,10 @@
 // all or nothing, and credits each seller floor(95 %) of the price.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { helpers, itemAsGiven, sentOffer, session } from '../src/kit/helpers.ts';
+import { helpers, itemAsGiven, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
+import { redeposited } from '../src/kit/redeposit.ts';
 import { sides } from '../src/kit/rule.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 import type { Json } from '../src/oracle/document.ts';
@@ -105,21 +106,7 @@ describe('POST /cart/add and GET /cart/get', () => {
     const seller = await session();
     const me = await session({ balance: 10_000 });
     const item = await helpers.item({ name: 'Twice Carted Hat', game: 440 });
-    const first = await helpers.asset({ owner: seller.platformId, itemId: item.id });
-    const withdrawal = await postAs(seller, '/inventory/withdraw', { ids: first.assetId });
-    setUpOk(withdrawal);
-    await helpers.settleOffer((await sentOffer(withdrawal, seller.platformId)).tradeId, 'decline');
-    await helpers.platformInventory({
-      platformId: seller.platformId,
-      game: 440,
-      assets: [{ assetId: first.assetId, itemId: item.id }],
-    });
-    const list = await getAs(seller, '/deposit/440');
-    const made = await postAs(seller, '/deposit/trade', {
-      value: { [first.assetId]: 1500 },
-      depositKeys: content(list).depositkey,
-    });
-    await helpers.settleOffer((await sentOffer(made, seller.platformId)).tradeId, 'accept');
+    const first = await redeposited(seller, item.id);
     setUpOk(await postAs(seller, '/inventory/price', { ids: first.assetId, price: 1200 }));
     // Two records of one asset ID on the service: the held one (state 2) and the listed one.
     const added = await postAs(me, '/cart/add', { assetId: first.assetId });

@@ -4,8 +4,9 @@
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { helpers, sentOffer, session } from '../src/kit/helpers.ts';
-import { assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { helpers, session } from '../src/kit/helpers.ts';
+import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { redeposited } from '../src/kit/redeposit.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -213,23 +214,7 @@ describe('POST /inventory/price: an asset ID that names two records', () => {
     await needsHelpers(ctx);
     const me = await session();
     const item = await helpers.item({ name: 'Twice Held Hat', game: 440 });
-    const first = await helpers.asset({ owner: me.platformId, itemId: item.id });
-    const withdrawal = await postAs(me, '/inventory/withdraw', { ids: first.assetId });
-    setUpOk(withdrawal);
-    const out = await sentOffer(withdrawal, me.platformId);
-    await helpers.settleOffer(out.tradeId, 'decline');
-    await helpers.platformInventory({
-      platformId: me.platformId,
-      game: 440,
-      assets: [{ assetId: first.assetId, itemId: item.id }],
-    });
-    const list = await getAs(me, '/deposit/440');
-    const made = await postAs(me, '/deposit/trade', {
-      value: { [first.assetId]: 1500 },
-      depositKeys: content(list).depositkey,
-    });
-    const back = await sentOffer(made, me.platformId);
-    await helpers.settleOffer(back.tradeId, 'accept');
+    const first = await redeposited(me, item.id);
     const priced = await postAs(me, '/inventory/price', { ids: first.assetId, price: 1200 });
     assertThat(priced, priced.status === 200, 'the deposited record is priced, not refused for the held one');
     const onSale = await rows(me, 'onSale');
