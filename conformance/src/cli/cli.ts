@@ -44,7 +44,8 @@ const USAGE = `usage: marketplace-conformance --target <base-url> [options]
   --operations <list>     only these operations (comma-separated, or a file of one per line):
                           the tests needing others skip, and nothing is sent to them
   --require-all           an operation or test helper a test needs that answers 404 fails, and so does
-                          every behaviour test on a target without working test helpers (a release gate)
+                          every behaviour test on a target without working test helpers, and every
+                          test of a logged-in route left without credentials (a release gate)
   --baseline <file>       known failures (baseline write): reported, not failing, until they expire
   --previous <file>       a previous run's summary.json (or results.json): the reports say what
                           changed since (newly failing, fixed, newly implemented)

@@ -185,13 +185,15 @@ export interface CallerTokens {
 /**
  * The token a test calls `o` with: none for a route without session, else the user's or admin's;
  * when that token could not be had, the test ends as its set-up problem says, or skips for want of
- * credentials.
+ * credentials (fails under --require-all: noCredentialsFailure).
  */
 export function tokenFor(ctx: TestContext, tokens: CallerTokens, o: Operation): string | undefined {
   const admin = o.permission === 'admin';
   const token = admin ? tokens.admin : tokens.user;
   if (token || !isConnected(o)) return token;
   if (tokens.problem) surface(ctx, tokens.problem);
+  const failure = noCredentialsFailure(admin, settings.requireAll);
+  if (failure) throw new Error(failure);
   return skip(ctx, noCredentials(admin));
 }
 
@@ -206,3 +208,12 @@ export const noCredentials = (admin: boolean) => {
     ? `--read-only: no credentials for ${route} route (give ${key}; a read-only run creates no accounts)`
     : `no credentials for ${route} route: the target has no test helpers to create an account (give ${key})`;
 };
+
+/**
+ * The failure of a test left without credentials for its logged-in route, or undefined where it
+ * skips. With --require-all (a release gate) it fails: the route would otherwise go untested and
+ * the gate pass, whether the target lacks working test helpers or the run creates no accounts
+ * (--read-only) and no API key was given.
+ */
+export const noCredentialsFailure = (admin: boolean, requireAll: boolean): string | undefined =>
+  requireAll ? `${noCredentials(admin)}: --require-all makes a test without credentials a failure` : undefined;

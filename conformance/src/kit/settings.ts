@@ -21,8 +21,9 @@ export const settings = {
    */
   operations: env.CONFORMANCE_OPERATIONS ? new Set(env.CONFORMANCE_OPERATIONS.split('\n')) : undefined,
   /**
-   * --require-all: an operation or test helper a test needs that answers 404 fails the test, and a
-   * target without working test helpers fails every behaviour test (a release gate).
+   * --require-all: an operation or test helper a test needs that answers 404 fails the test, a
+   * target without working test helpers fails every behaviour test, and a test of a logged-in route
+   * left without credentials fails (a release gate).
    */
   requireAll: env.CONFORMANCE_REQUIRE_ALL === '1',
 };

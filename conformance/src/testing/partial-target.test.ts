@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../../../packages/server/src/routes/test-harness.fixture.ts';
+import { noCredentials, noCredentialsFailure } from '../kit/helpers.ts';
 import { LEVEL } from '../kit/settings.ts';
 import { NO_HELPERS } from '../kit/target.ts';
 import { findHelper, findOperation, helperOperations, isConnected, operations } from '../oracle/document.ts';
@@ -43,14 +44,43 @@ const countingInto = (sent: Set<string>, helpers = false): Fault => ({
   },
 });
 
-/** A run that failed nothing and exited 0, having sent nothing outside `scope`. */
-function expectGreenWithin(run: CliRun, sent: Set<string>, scope: string[]) {
+/** A run that failed nothing and exited 0. */
+function expectGreen(run: CliRun) {
   expect(
     run.result?.failed.map((f) => `${f.name}: ${f.reason}`),
     run.stdout.slice(-3000),
   ).toEqual([]);
   expect(run.code).toBe(0);
+}
+
+/** A run that failed nothing and exited 0, having sent nothing outside `scope`. */
+function expectGreenWithin(run: CliRun, sent: Set<string>, scope: string[]) {
+  expectGreen(run);
   expect([...sent].filter((n) => !scope.includes(n))).toEqual([]);
+}
+
+/**
+ * Runs `args` against a target without test helpers (every helper 404), plain and with
+ * --require-all: the plain run is green with tests skipped for `why`, and under the gate exactly
+ * those tests fail (beside the operations no test reached), each saying `failure`. Returns the
+ * plain run and the names of those tests.
+ */
+async function skipsFailUnderGate(args: string[], why: string, failure: string) {
+  const noHelpers = new Set(helperOperations.map((h) => h.name));
+  const plain = await runPartial(noHelpers, undefined, args);
+  expectGreen(plain);
+  const names = plain
+    .result!.skipped.filter((s) => s.reason === why)
+    .map((s) => s.name)
+    .sort();
+  expect(names.length).toBeGreaterThan(0);
+  const gate = await runPartial(noHelpers, undefined, [...args, '--require-all']);
+  expect(gate.code, gate.stdout.slice(-3000)).toBe(1);
+  expect(gate.result!.skipped.filter((s) => s.reason === why)).toEqual([]);
+  const failed = gate.result!.failed.filter((f) => !f.name.endsWith(' is implemented (--require-all)'));
+  expect(failed.map((f) => f.name).sort()).toEqual(names);
+  for (const f of failed) expect(f.reason).toContain(failure);
+  return { plain, names };
 }
 
 const NOT_IMPLEMENTED = /^not implemented: ((?:GET|POST) \S+) answered 404 \(needed to .+\)$/;
@@ -239,29 +269,27 @@ describe('a partial implementation: a random half of the operations and of the t
   it('a target without test helpers (every helper 404, a target run without test mode): its behaviour tests skip naming that, and fail under --require-all, naming what the helpers answered', {
     timeout: 300_000,
   }, async () => {
-    const noHelpers = new Set(helperOperations.map((h) => h.name));
-    const args = ['--grep', 'POST /user/login attempts'];
-    const plain = await runPartial(noHelpers, undefined, args);
-    expect(
-      plain.result?.failed.map((f) => `${f.name}: ${f.reason}`),
-      plain.stdout.slice(-3000),
-    ).toEqual([]);
-    expect(plain.code).toBe(0);
-    // The tests --grep leaves out skip as such in both runs; the others need the helpers.
-    const grepped = (s: { reason?: string }) => s.reason?.startsWith('left out by --grep');
-    const needing = plain.result!.skipped.filter((s) => !grepped(s));
-    expect(needing.length).toBeGreaterThan(0);
+    const { plain } = await skipsFailUnderGate(
+      ['--grep', 'POST /user/login attempts'],
+      NO_HELPERS,
+      `${NO_HELPERS}: --require-all makes a target without working test helpers a failure (GET /test_helpers/clock answered 404 `,
+    );
+    // The tests --grep leaves out skip as such; all the others need the helpers.
+    const needing = plain.result!.skipped.filter((s) => !s.reason?.startsWith('left out by --grep'));
     expect(new Set(needing.map((s) => s.reason))).toEqual(new Set([NO_HELPERS]));
+  });
 
-    const gate = await runPartial(noHelpers, undefined, [...args, '--require-all']);
-    expect(gate.code, gate.stdout.slice(-3000)).toBe(1);
-    expect(gate.result!.skipped.filter((s) => !grepped(s))).toEqual([]);
-    // Beside the operations no test reached (--grep), each of those tests fails.
-    const failed = gate.result!.failed.filter((f) => !f.name.endsWith(' is implemented (--require-all)'));
-    expect(failed.map((f) => f.name).sort()).toEqual(needing.map((s) => s.name).sort());
-    for (const f of failed)
-      expect(f.reason).toContain(
-        `${NO_HELPERS}: --require-all makes a target without working test helpers a failure (GET /test_helpers/clock answered 404 `,
-      );
+  it('a target without test helpers and no --api-key: the contract and negative tests of logged-in routes skip for want of credentials, and fail under --require-all saying so', {
+    timeout: 300_000,
+  }, async () => {
+    const { names } = await skipsFailUnderGate(
+      ['--level', 'contract', '--grep', '(documented GET /user/balance |negative data: POST /item/buyorder )'],
+      noCredentials(false),
+      noCredentialsFailure(false, true)!,
+    );
+    expect(names.some((n) => n.startsWith('contract: every operation answers as documented GET /user/balance '))).toBe(
+      true,
+    );
+    expect(names.some((n) => n.startsWith('negative data: POST /item/buyorder '))).toBe(true);
   });
 });
