@@ -12,6 +12,7 @@ import { bodyBytes } from '../src/kit/body-size.ts';
 import { session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call } from '../src/kit/http.ts';
 import { buildRequest } from '../src/kit/requests.ts';
+import { sides } from '../src/kit/rule.ts';
 import { document, helperDocument, isConnected, type Operation, operations } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
@@ -61,6 +62,7 @@ describe('request body limits', () => {
 
   it.for(stated)(
     '$name reads a body of its x-body-limit in bytes and refuses one byte more [R-LIMIT-BODY]',
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-BODY'),
     async (o, ctx) => {
       await needsHelpers(ctx);
       const limit = o.op['x-body-limit'] as number;

@@ -36,7 +36,8 @@ declare module 'vitest' {
 /**
  * The sides of a rule a test can check (issue 22): a time rule one second before, at and one second
  * after its boundary; a list's documented order (and its tie-break) and each page; a computed
- * amount at inputs where floor, round and ceil differ; a promise of the test-helper contract.
+ * amount at inputs where floor, round and ceil differ; a count served at its number and refused one
+ * past it; a promise of the test-helper contract.
  */
 export type Side =
   | 'before'
@@ -50,6 +51,8 @@ export type Side =
   | 'past the end'
   | 'floor ≠ round'
   | 'round ≠ ceil'
+  | 'at the limit'
+  | 'past the limit'
   | 'helper contract';
 
 /** Test options naming the rules a test checks and the sides of them it checks. */

@@ -123,7 +123,7 @@ describe('rulesOf and ruleMatrix', () => {
 });
 
 describe('missingSides', () => {
-  it('names each rule of a time, order or amount nature whose passing tests lack a side its nature needs', () => {
+  it('names each rule of a time, order, amount or count nature whose passing tests lack a side its nature needs', () => {
     const sides = (...list: string[]) => list;
     const matrix = ruleMatrix([
       // R-LIMIT-CASHOUT is a time and an amount: both roundings, and only one side of its time.
@@ -140,6 +140,8 @@ describe('missingSides', () => {
       // The exact second of the chart's day windows is open (`openAt`): before and after suffice.
       { name: 'e', state: 'passed', rules: ['R-SALES-CHART'], sides: sides('before', 'after') },
       { name: 'f', state: 'passed', rules: ['R-LIMIT-EMAIL-CHANGE'], sides: sides('before', 'after') },
+      // A count served at its number but never shown refused past it.
+      { name: 'g', state: 'passed', rules: ['R-LIMIT-HEADER-FIELDS'], sides: sides('at the limit') },
     ]);
     const missing = missingSides(matrix);
     expect(missing).toContain('R-LIMIT-CASHOUT (time: at, time: after)');
@@ -148,6 +150,7 @@ describe('missingSides', () => {
     expect(missing).toContain('R-LIMIT-EMAIL-CHANGE (time: at)');
     expect(missing).toContain('R-LISTINGS (order: order)');
     expect(missing.find((m) => m.startsWith('R-CASHOUT-HISTORY '))).toBeUndefined();
+    expect(missing).toContain('R-LIMIT-HEADER-FIELDS (count: past the limit)');
     // A rule of no such nature needs no side.
     expect(missing.find((m) => m.startsWith('R-AUTH-IP '))).toBeUndefined();
     // With every side a nature needs, nothing is missing.
@@ -157,7 +160,7 @@ describe('missingSides', () => {
     ).toEqual([]);
   });
 
-  it('the rules of a time, order or amount nature are all checkable through HTTP', () => {
+  it('the rules of a time, order, amount or count nature are all checkable through HTTP', () => {
     expect(RULES.filter((r) => r.nature?.length && r.unchecked).map((r) => r.id)).toEqual([]);
   });
 

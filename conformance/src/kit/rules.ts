@@ -30,8 +30,9 @@ export interface Rule {
   partly?: string;
   /**
    * What the rule sets besides values (issue 22): a time on the clock (an expiry, cooldown, window,
-   * hold, end, ban), a list order, a computed amount. The rule matrix must show the sides of each
-   * that passing tests check (`missingSides`).
+   * hold, end, ban), a list order, a computed amount, a count that is served up to a number and
+   * refused past it. The rule matrix must show the sides of each that passing tests check
+   * (`missingSides`).
    */
   nature?: Nature[];
   /**
@@ -41,7 +42,7 @@ export interface Rule {
   openAt?: string;
 }
 
-export type Nature = 'time' | 'order' | 'amount';
+export type Nature = 'time' | 'order' | 'amount' | 'count';
 
 export const RULES: Rule[] = [
   {
@@ -1165,6 +1166,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-BODY',
     section: 'Limits',
+    nature: ['count'],
     seed: [],
     document: [
       "Each operation reads at most a set number of body bytes (this document's limits; the seed shows none): its `x-body-limit` when it has one (the support routes carrying an attachment: 8,000,000 bytes), otherwise what its request schema admits: every string at its `maxLength` (or the longest its `pattern` admits), 9 bytes per character (a form-encoded `%E2%82%AC`), every array at its `maxItems`, plus 1,024 bytes.",
@@ -1180,6 +1182,18 @@ export const RULES: Rule[] = [
     document: [
       "Callers without a JWT may have at most 32 bodies arriving at once per IP (a body counts until it has arrived in full or its request ends); a further one gets 429 (`Retry-After: 1`) until one of them has arrived (this document's limit).",
     ],
+  },
+  {
+    id: 'R-LIMIT-HEADER-FIELDS',
+    section: 'Limits',
+    nature: ['count'],
+    seed: [],
+    document: [
+      '431 `Request header fields too large` for headers over 16,384 bytes or more than 100 header fields',
+      '- status: 431 message: Request header fields too large condition: headers over 16,384 bytes or more than 100 header fields',
+    ],
+    partly:
+      'The 16,384 bytes are not sent at their boundary: which bytes of a request head count (its request line, the line ends) the document does not say; the 100 header fields are.',
   },
   {
     id: 'R-AUTH-PERMISSIONS',
@@ -1298,15 +1312,16 @@ const byId = new Map(RULES.map((r) => [r.id, r]));
 /**
  * The sides a rule of each nature needs checked (rule.ts `Side`). The document's "Conventions"
  * settle the exact second of every period (over at t + N), so a time needs it too unless the rule
- * says why it is open (`openAt`).
+ * says why it is open (`openAt`). A count is served at its number and refused one past it.
  */
 export const NEEDED_SIDES: Record<Nature, string[]> = {
   time: ['before', 'at', 'after'],
   order: ['order'],
   amount: ['floor ≠ round', 'round ≠ ceil'],
+  count: ['at the limit', 'past the limit'],
 };
 
-/** The rules of a time, order or amount nature whose row lacks a side its nature needs: `R-X (time: after)`. */
+/** The rules of a time, order, amount or count nature whose row lacks a side its nature needs: `R-X (time: after)`. */
 export function missingSides(rows: RuleRow[]): string[] {
   return rows.flatMap((row) => {
     const lacking = (row.rule.nature ?? []).flatMap((n) =>

@@ -156,7 +156,8 @@ export function derefIn(doc: Json, node: Json): Json {
 export const globalMessages: { message: string }[] = document['x-global-error-messages'] ?? [];
 
 /** Answers any request may get before an operation is matched (`x-protocol-errors`): 400, 408, 417, 431. */
-export const protocolErrors: { status: number; message: string }[] = document['x-protocol-errors'] ?? [];
+export const protocolErrors: { status: number; message: string; condition: string }[] =
+  document['x-protocol-errors'] ?? [];
 
 /** Whether an operation needs a session (403 without one). */
 export const isConnected = (o: Operation): boolean => !['None', 'API only'].includes(o.permission);

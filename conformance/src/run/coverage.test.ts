@@ -99,12 +99,22 @@ describe('coverage', () => {
       },
       { name: 'admin Given <b> a ban [R-TRANS-BAN]', state: 'failed' as const },
       { name: 'cashouts Given a request [R-LIMIT-CASHOUT]', state: 'skipped' as const },
+      {
+        name: 'login Given 100 and 101 header fields [R-LIMIT-HEADER-FIELDS]',
+        state: 'passed' as const,
+        sides: ['at the limit', 'past the limit'],
+      },
     ];
     const { markdown, html } = writeCoverage(dir, rows, 'http://api.test', outcomes);
     const t = ruleTotals(ruleMatrix(outcomes));
-    expect(t).toEqual({ rules: RULES.length, checked: 2, failed: 1, notRun: 1, unchecked: RULES.length - 4 });
+    expect(t).toEqual({ rules: RULES.length, checked: 3, failed: 1, notRun: 1, unchecked: RULES.length - 5 });
     expect(markdown).toContain('# Rule matrix');
-    expect(markdown).toContain(`Seed rules: ${RULES.length}; checked by a passing test 2`);
+    expect(markdown).toContain(`Seed rules: ${RULES.length}; checked by a passing test 3`);
+    // A rule of the document's own shows the document's words.
+    expect(markdown).toContain(
+      '| `R-LIMIT-HEADER-FIELDS` | Limits | 431 `Request header fields too large` for headers over 16,384 bytes or more than 100 header fields / - status: 431',
+    );
+    expect(markdown).toMatch(/\| ✔ checked \| at the limit, past the limit \| ✔ login Given 100 and 101 header fields/);
     expect(markdown).toMatch(
       /\| `R-AUTH-IP` \| Authentication \| The JWT is bound to the client IP used at login[^|]*\| ✔ checked \| before, at \| ✔ auth Given a token from another IP \[R-AUTH-IP, R-ERR-403\] \|/,
     );
