@@ -282,14 +282,28 @@ describe('a partial implementation: a random half of the operations and of the t
   it('a target without test helpers and no --api-key: the contract and negative tests of logged-in routes skip for want of credentials, and fail under --require-all saying so', {
     timeout: 300_000,
   }, async () => {
-    const { names } = await skipsFailUnderGate(
-      ['--level', 'contract', '--grep', '(documented GET /user/balance |negative data: POST /item/buyorder )'],
-      noCredentials(false),
-      noCredentialsFailure(false, true)!,
-    );
+    const args = [
+      '--level',
+      'contract',
+      '--grep',
+      '(documented GET /user/balance |negative data: POST /item/buyorder )',
+    ];
+    const { names } = await skipsFailUnderGate(args, noCredentials(false), noCredentialsFailure(false, true)!);
     expect(names.some((n) => n.startsWith('contract: every operation answers as documented GET /user/balance '))).toBe(
       true,
     );
     expect(names.some((n) => n.startsWith('negative data: POST /item/buyorder '))).toBe(true);
+    // A test of an operation --operations leaves out skips as not in scope, credentials or not.
+    const scoped = await runPartial(new Set(helperOperations.map((h) => h.name)), undefined, [
+      ...args,
+      '--require-all',
+      '--operations',
+      'GET /user/balance',
+    ]);
+    const failed = scoped.result!.failed.filter((f) => !f.name.endsWith(' is implemented (--require-all)'));
+    expect(failed.map((f) => f.name)).toEqual(names.filter((n) => n.includes('GET /user/balance')));
+    const buyorder = scoped.result!.skipped.filter((s) => s.name.startsWith('negative data: POST /item/buyorder '));
+    expect(buyorder.length).toBeGreaterThan(0);
+    for (const s of buyorder) expect(s.outOfScope).toEqual(['POST /item/buyorder']);
   });
 });
