@@ -200,7 +200,10 @@ export function negativeCases(o: Operation): NegativeCase[] {
  * an entry, the documented fallback (`Missing required parameter: <field>`, `Invalid <field>
  * parameter`). Empty when the case breaks no single field (a malformed body).
  */
-export function expectedMessages(o: Operation, c: NegativeCase): string[] {
+export function expectedMessages(
+  o: Operation,
+  c: Pick<NegativeCase, 'message' | 'field' | 'reason' | 'keyword'>,
+): string[] {
   if (c.message) return [c.message];
   if (!c.field) return [];
   const listed: { message: string; field?: string; reason?: string; keyword?: string }[] = (

@@ -1066,22 +1066,27 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-BULK-PRICING',
     section: 'Limits',
+    nature: ['count'],
     seed: ['| Bulk pricing | max 100 item IDs | `GET /item/pricing/bulk` |'],
   },
   {
     id: 'R-LIMIT-LISTING-PAGE',
     section: 'Limits',
+    nature: ['count'],
     seed: ['| Listing page size | default 10, capped by server configuration | `GET /item/listing/{item}` |'],
-    partly: '"capped by server configuration": the cap is not stated.',
+    partly:
+      '"capped by server configuration": the seed states no cap; the document\'s `count` maximum is the one sent at and one past.',
   },
   {
     id: 'R-LIMIT-BUYORDER-AMOUNT',
     section: 'Limits',
+    nature: ['count'],
     seed: ['| Buy order amount | create max 499999, update max 4999; value must be positive | buy order endpoints |'],
   },
   {
     id: 'R-LIMIT-BUYORDER-LISTING',
     section: 'Limits',
+    nature: ['count'],
     seed: [
       '| Buy order listing | count default 10, max 1000; search term min 3 characters | `GET /user/getBuyorder` |',
     ],
@@ -1108,7 +1113,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-HISTORY-PAGES',
     section: 'Limits',
-    nature: ['order'],
+    nature: ['order', 'count'],
     seed: [
       '| History page sizes | max 100 in one description and 50 in another (balance, purchase, sales, transaction history); cashout history max 50; session list max 50 | history endpoints |',
     ],
@@ -1116,6 +1121,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-SALES-DATA',
     section: 'Limits',
+    nature: ['count'],
     seed: ['| Sales data | `limit` default 100, max 1000 | `/public/sales` |'],
   },
   {
