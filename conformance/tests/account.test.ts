@@ -5,8 +5,10 @@
 import { beforeAll, describe, it } from 'vitest';
 import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
 import { helpers, login, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, assertValue, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
 import { variantOf } from '../src/kit/variants.ts';
 
 beforeAll(resetIfPossible);
@@ -396,65 +398,72 @@ describe('POST /user/setTradeUrl', () => {
 });
 
 describe('POST /user/updateShortUrl and GET /user/store/{identifier}', () => {
-  it('Given a short URL, the store answers by it; the rules refuse length, characters, taken and reserved names [R-SHORT-URL-RULES, R-MSG-SHORT-URL, R-STORE]', async (ctx) => {
-    await needsHelpers(ctx);
-    const me = await session({ name: 'Short Owner' });
-    const them = await session();
-    const name = `st-${me.platformId.slice(-8)}`;
-    const set = await post(me, '/user/updateShortUrl', { shortUrl: name });
-    assertThat(
-      set,
-      set.status === 200 && content(set).shortUrl === name && String(content(set).fullUrl).endsWith(`/u/${name}`),
-      'stored, with its full URL',
-    );
-    const store = await call('GET', `/user/store/${name}`);
-    assertConforms(store);
-    assertThat(
-      store,
-      content(store).platformId === me.platformId && content(store).name === 'Short Owner',
-      'the store by its short URL',
-    );
-    const infos = await get(me, '/user/infos');
-    assertThat(
-      infos,
-      content(infos).informations.shorturl === name && content(set).message === 'Short URL updated',
-      "GET /user/infos shows the caller's short URL; the documented confirmation",
-    );
-    pinsMeaning(
-      'POST /user/updateShortUrl shortUrl',
-      'POST /user/updateShortUrl fullUrl',
-      'POST /user/updateShortUrl message',
-      'GET /user/infos informations.shorturl',
-      'GET /user/store/{identifier} platformId',
-      'GET /user/store/{identifier} name',
-    );
-    const cases: [string, string][] = [
-      ['ab', 'Short URL too short/long'],
-      ['a'.repeat(21), 'Short URL too short/long'],
-      ['no_underscore', 'Invalid characters'],
-      [name.toUpperCase(), 'Short URL already taken'],
-      ['admin', 'Short URL is reserved'],
-    ];
-    for (const [shortUrl, message] of cases) {
-      const answer = await post(them, '/user/updateShortUrl', { shortUrl });
-      assertThat(answer, refused(answer, message), `${shortUrl}: ${message}`);
-    }
-    // The bounds themselves are allowed: 3 and 20 characters (one user each: once a month).
-    const shortest = await session();
-    const longest = await session();
-    const bounds: [Me, string][] = [
-      [shortest, `q${(BigInt(shortest.platformId) % 1296n).toString(36).padStart(2, '0')}`],
-      [longest, `w20-${longest.platformId.slice(-16)}`],
-    ];
-    for (const [who, shortUrl] of bounds) {
-      const answer = await post(who, '/user/updateShortUrl', { shortUrl });
+  const shortUrl = operationOf('POST', '/user/updateShortUrl');
+  const fewest = boundOf(shortUrl, 'shortUrl', 'minLength');
+  const most = boundOf(shortUrl, 'shortUrl', 'maxLength');
+  it(
+    `Given a short URL, the store answers by it; the rules refuse length (${fewest - 1} and ${most + 1} characters; ${fewest} and ${most} are stored), characters, taken and reserved names [R-SHORT-URL-RULES, R-MSG-SHORT-URL, R-STORE, R-LIMIT-SHORT-URL]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-SHORT-URL'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session({ name: 'Short Owner' });
+      const them = await session();
+      const name = `st-${me.platformId.slice(-8)}`;
+      const set = await post(me, '/user/updateShortUrl', { shortUrl: name });
       assertThat(
-        answer,
-        answer.status === 200 && content(answer).shortUrl === shortUrl,
-        `${shortUrl.length} characters is within 3 to 20: ${shortUrl} is stored`,
+        set,
+        set.status === 200 && content(set).shortUrl === name && String(content(set).fullUrl).endsWith(`/u/${name}`),
+        'stored, with its full URL',
       );
-    }
-  });
+      const store = await call('GET', `/user/store/${name}`);
+      assertConforms(store);
+      assertThat(
+        store,
+        content(store).platformId === me.platformId && content(store).name === 'Short Owner',
+        'the store by its short URL',
+      );
+      const infos = await get(me, '/user/infos');
+      assertThat(
+        infos,
+        content(infos).informations.shorturl === name && content(set).message === 'Short URL updated',
+        "GET /user/infos shows the caller's short URL; the documented confirmation",
+      );
+      pinsMeaning(
+        'POST /user/updateShortUrl shortUrl',
+        'POST /user/updateShortUrl fullUrl',
+        'POST /user/updateShortUrl message',
+        'GET /user/infos informations.shorturl',
+        'GET /user/store/{identifier} platformId',
+        'GET /user/store/{identifier} name',
+      );
+      const cases: [string, string][] = [
+        ['a'.repeat(fewest - 1), pastBoundMessage(shortUrl, 'shortUrl', 'minLength')],
+        ['a'.repeat(most + 1), pastBoundMessage(shortUrl, 'shortUrl', 'maxLength')],
+        ['no_underscore', 'Invalid characters'],
+        [name.toUpperCase(), 'Short URL already taken'],
+        ['admin', 'Short URL is reserved'],
+      ];
+      for (const [shortUrl, message] of cases) {
+        const answer = await post(them, '/user/updateShortUrl', { shortUrl });
+        assertThat(answer, refused(answer, message), `${shortUrl}: ${message}`);
+      }
+      // The bounds themselves are allowed (one user each: once a month), each name the user's own:
+      // its platform ID in base 36, its end kept to fit the shortest, padded to fill the longest.
+      const named = (who: Me, n: number) =>
+        `q${BigInt(who.platformId)
+          .toString(36)
+          .slice(-(n - 1))}`.padEnd(n, '0');
+      for (const n of [fewest, most]) {
+        const who = await session();
+        const answer = await post(who, '/user/updateShortUrl', { shortUrl: named(who, n) });
+        assertThat(
+          answer,
+          answer.status === 200 && content(answer).shortUrl === named(who, n),
+          `${n} characters is within ${fewest} to ${most}: ${named(who, n)} is stored`,
+        );
+      }
+    },
+  );
 
   it("Given two stores, each shows its owner's own avatar, the one GET /user/infos shows them [R-STORE]", async (ctx) => {
     await needsHelpers(ctx);

@@ -5,10 +5,12 @@
 // with an e-mail at each stage. Link, unlink, methods and cancel are the document's extensions.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { mailsTo } from '../src/kit/mail.ts';
 import { amountWhereCeilMatters, assertBalance } from '../src/kit/money.ts';
+import { sides } from '../src/kit/rule.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 import { balancePage } from '../src/kit/variants.ts';
 
@@ -87,21 +89,41 @@ describe('POST /cashout/process', () => {
     await assertBalance(me, before, 'the balance is unchanged', before);
   });
 
-  it('Given amounts and accounts that break a rule, each answers its seed message [R-MSG-CASHOUT-PROCESS, R-LIMIT-CASHOUT]', async (ctx) => {
-    await needsHelpers(ctx);
-    const me = await cashier(100_000);
-    refused(await cashout(me, 4999, 'provider_a'), 'Amount below minimum', 'the minimum is 5000 cents');
-    refused(await cashout(me, 6000, 'provider_b'), 'Payment method not linked', 'only provider_a is linked');
-    const unverified = await cashier(100_000, ['provider_a'], { verified: false });
-    refused(
-      await cashout(unverified, 6000, 'provider_a'),
-      'Account verification required',
-      'the account is not verified',
-    );
-    const first = await cashout(me, 6000, 'provider_a');
-    assertThat(first, first.status === 200, 'a first request is accepted');
-    refused(await cashout(me, 6000, 'provider_a'), 'Pending cashout exists', 'one open request at a time');
-  });
+  const processing = operationOf('POST', '/cashout/process');
+  const least = boundOf(processing, 'amount', 'minimum');
+  const most = boundOf(processing, 'amount', 'maximum');
+  it(
+    `Given amounts and accounts that break a rule, each answers its seed message; ${least} and ${most} cents are accepted, ${least - 1} and ${most + 1} refused, and one open request at a time [R-MSG-CASHOUT-PROCESS, R-LIMIT-CASHOUT]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-CASHOUT'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await cashier(100_000);
+      refused(
+        await cashout(me, least - 1, 'provider_a'),
+        pastBoundMessage(processing, 'amount', 'minimum'),
+        `the minimum is ${least} cents`,
+      );
+      refused(await cashout(me, 6000, 'provider_b'), 'Payment method not linked', 'only provider_a is linked');
+      const unverified = await cashier(100_000, ['provider_a'], { verified: false });
+      refused(
+        await cashout(unverified, 6000, 'provider_a'),
+        'Account verification required',
+        'the account is not verified',
+      );
+      const first = await cashout(me, least, 'provider_a');
+      assertThat(first, first.status === 200, `a first request of ${least} cents, the minimum, is accepted`);
+      refused(await cashout(me, least, 'provider_a'), 'Pending cashout exists', 'one open request at a time');
+      // The document's maximum, by a user who can pay it and its fee.
+      const rich = await cashier(most + 1 + feeOf(most + 1, 'provider_a'));
+      refused(
+        await cashout(rich, most + 1, 'provider_a'),
+        pastBoundMessage(processing, 'amount', 'maximum'),
+        `above ${most} cents`,
+      );
+      const largest = await cashout(rich, most, 'provider_a');
+      assertThat(largest, largest.status === 200, `${most} cents, the maximum, is accepted`);
+    },
+  );
 
   it('Given a cancelled request, 24 hours must pass before the next one (Cooldown period) [R-LIMIT-CASHOUT, R-MSG-CASHOUT-PROCESS]', async (ctx) => {
     await needsHelpers(ctx);

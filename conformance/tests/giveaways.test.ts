@@ -9,6 +9,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
@@ -31,6 +32,19 @@ interface Summary {
 }
 
 const HOUR = 3600;
+/** The document's bounds on a giveaway (`POST /giveaways/create`) and its comments. */
+const creation = operationOf('POST', '/giveaways/create');
+const commenting = operationOf('POST', '/giveaways/comment');
+const MOST_ITEMS = boundOf(creation, 'items', 'maxItems');
+const PRIVATE_MIN = boundOf(creation, 'maxEntries', 'minimum');
+const SHORTEST = boundOf(creation, 'duration', 'minimum');
+const LONGEST = boundOf(creation, 'duration', 'maximum');
+const LONGEST_COMMENT = boundOf(commenting, 'comment', 'maxLength');
+/** The public minimum is stated only in its message ("Minimum 100 entries required for public giveaways"). */
+const PUBLIC_MIN_MESSAGE = (creation.op['x-error-messages'] as { message: string }[])
+  .map((m) => m.message)
+  .find((m) => /^Minimum \d+ entries required for public/.test(m));
+const PUBLIC_MIN = Number(/\d+/.exec(PUBLIC_MIN_MESSAGE ?? '')?.[0]);
 let serial = 0;
 
 /** A fresh user with `count` assets of a fresh item in `state`. */
@@ -140,56 +154,88 @@ describe('POST /giveaways/create', () => {
     await create(me, privateOf([ids[1]!]));
   });
 
-  it('Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory [R-MSG-GIVEAWAYS-CREATE, R-LIMIT-GIVEAWAYS]', async (ctx) => {
-    await needsHelpers(ctx);
-    const { me, ids } = await creator(1);
-    const other = await creator(1);
-    const held = await creator(1, 2);
-    const send = (body: unknown) => post(me, '/giveaways/create', body);
-    refused(
-      await send(privateOf(ids, { type: 0, maxEntries: 99 })),
-      'Minimum 100 entries required for public giveaways',
-      'public under 100',
-    );
-    refused(
-      await send(privateOf(ids, { maxEntries: 1 })),
-      'Minimum 2 entries required for private giveaways',
-      'private under 2',
-    );
-    refused(await send(privateOf([])), 'Items are required', 'no items');
-    const { items: _items, ...noItems } = privateOf(ids);
-    refused(await send(noItems), 'Items are required', 'items absent');
-    refused(await send(privateOf(other.ids)), 'Items not found or too many items (max 50)', "another user's asset");
-    refused(
-      await send(privateOf(held.ids)),
-      'Items not found or too many items (max 50)',
-      'an asset pending withdrawal',
-    );
-    refused(await send(privateOf(['99999999999'])), 'Items not found or too many items (max 50)', 'an unknown asset');
-    // One asset of the caller's among others': every one must be the caller's, not some.
-    refused(
-      await send(privateOf([...ids, ...other.ids])),
-      'Items not found or too many items (max 50)',
-      "an own asset with another user's",
-    );
-    const many = Array.from({ length: 51 }, (_, i) => String(90_000_000 + i));
-    refused(await send(privateOf(many)), 'Items not found or too many items (max 50)', '51 items');
-    refused(await send(privateOf(ids, { duration: 60 })), 'Invalid time duration', 'a duration under an hour');
-    const { name: _name, ...noName } = privateOf(ids);
-    refused(await send(noName), 'Invalid parameters', 'name absent');
-    await expectState(ids, (state) => state === 0, 'the asset stays in the inventory (state 0)');
-    const publicOne = await create(me, privateOf(ids, { type: 0, maxEntries: 100 }));
-    const open = await get(me, '/giveaways');
-    assertThat(open, urls(open).includes(publicOne.url), 'a public giveaway of 100 entries is created and listed');
-  });
+  it(
+    `Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory; ${PUBLIC_MIN} public and ${PRIVATE_MIN} private entries, ${SHORTEST} and ${LONGEST} seconds are created, one past each refused [R-MSG-GIVEAWAYS-CREATE, R-LIMIT-GIVEAWAYS]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-GIVEAWAYS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const { me, ids } = await creator(1);
+      const other = await creator(1);
+      const held = await creator(1, 2);
+      const send = (body: unknown) => post(me, '/giveaways/create', body);
+      refused(
+        await send(privateOf(ids, { type: 0, maxEntries: PUBLIC_MIN - 1 })),
+        PUBLIC_MIN_MESSAGE!,
+        `public under ${PUBLIC_MIN}`,
+      );
+      refused(
+        await send(privateOf(ids, { maxEntries: PRIVATE_MIN - 1 })),
+        pastBoundMessage(creation, 'maxEntries', 'minimum'),
+        `private under ${PRIVATE_MIN}`,
+      );
+      refused(await send(privateOf([])), 'Items are required', 'no items');
+      const { items: _items, ...noItems } = privateOf(ids);
+      refused(await send(noItems), 'Items are required', 'items absent');
+      refused(await send(privateOf(other.ids)), 'Items not found or too many items (max 50)', "another user's asset");
+      refused(
+        await send(privateOf(held.ids)),
+        'Items not found or too many items (max 50)',
+        'an asset pending withdrawal',
+      );
+      refused(await send(privateOf(['99999999999'])), 'Items not found or too many items (max 50)', 'an unknown asset');
+      // One asset of the caller's among others': every one must be the caller's, not some.
+      refused(
+        await send(privateOf([...ids, ...other.ids])),
+        'Items not found or too many items (max 50)',
+        "an own asset with another user's",
+      );
+      const many = Array.from({ length: 51 }, (_, i) => String(90_000_000 + i));
+      refused(await send(privateOf(many)), 'Items not found or too many items (max 50)', '51 items');
+      for (const duration of [SHORTEST - 1, LONGEST + 1])
+        refused(
+          await send(privateOf(ids, { duration })),
+          pastBoundMessage(creation, 'duration', duration < SHORTEST ? 'minimum' : 'maximum'),
+          `a duration of ${duration} seconds`,
+        );
+      const { name: _name, ...noName } = privateOf(ids);
+      refused(await send(noName), 'Invalid parameters', 'name absent');
+      await expectState(ids, (state) => state === 0, 'the asset stays in the inventory (state 0)');
+      const publicOne = await create(me, privateOf(ids, { type: 0, maxEntries: PUBLIC_MIN }));
+      const open = await get(me, '/giveaways');
+      assertThat(
+        open,
+        urls(open).includes(publicOne.url),
+        `a public giveaway of ${PUBLIC_MIN} entries is created and listed`,
+      );
+      // The other bounds at the number, each by a creator of its own (one giveaway per hour each).
+      for (const more of [{ maxEntries: PRIVATE_MIN }, { duration: SHORTEST }, { duration: LONGEST }]) {
+        const at = await creator(1);
+        await create(at.me, privateOf(at.ids, more));
+      }
+    },
+  );
 
-  it('Given 50 assets, all 50 go into one pool [R-LIMIT-GIVEAWAYS]', async (ctx) => {
-    await needsHelpers(ctx);
-    const { me, ids } = await creator(50);
-    const giveaway = await create(me, privateOf(ids));
-    assertThat(giveaway.answer, giveaway.items.length === 50, '50 items are the maximum and are accepted');
-    await expectInventory(me, [], 'all 50 left the inventory');
-  });
+  it(
+    `Given ${MOST_ITEMS + 1} assets, all of them are refused, and ${MOST_ITEMS} go into one pool [R-LIMIT-GIVEAWAYS]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-GIVEAWAYS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const { me, ids } = await creator(MOST_ITEMS + 1);
+      refused(
+        await post(me, '/giveaways/create', privateOf(ids)),
+        pastBoundMessage(creation, 'items', 'maxItems'),
+        `${MOST_ITEMS + 1} items`,
+      );
+      await expectState(ids, (state) => state === 0, 'the refused assets stay in the inventory (state 0)');
+      const giveaway = await create(me, privateOf(ids.slice(0, MOST_ITEMS)));
+      assertThat(
+        giveaway.answer,
+        giveaway.items.length === MOST_ITEMS,
+        `${MOST_ITEMS} items are the maximum and are accepted`,
+      );
+      await expectInventory(me, [ids[MOST_ITEMS]!], `all ${MOST_ITEMS} left the inventory, the one more stays`);
+    },
+  );
 });
 
 describe('GET /giveaways, /giveaways/history, /giveaways/my, /giveaways/history/my', () => {
@@ -320,35 +366,43 @@ describe('POST /giveaways/join/{url}, /leave/{url}; GET /giveaways/isIn/{url}, /
 });
 
 describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaways/deleteComment/{id}', () => {
-  it('Given a giveaway, comments are at most 300 characters and one per 10 minutes per user [R-MSG-GIVEAWAYS-COMMENT, R-LIMIT-GIVEAWAYS]', async (ctx) => {
-    await needsHelpers(ctx);
-    const { me, ids } = await creator(1);
-    const { url } = await create(me, privateOf(ids));
-    const say = (comment: unknown) => post(me, '/giveaways/comment', { url, comment });
-    refused(await say(''), 'Comment cannot be empty', 'an empty comment');
-    refused(await post(me, '/giveaways/comment', { url }), 'Comment cannot be empty', 'no comment');
-    refused(await say('x'.repeat(301)), 'Comment is too long (maximum 300 characters)', '301 characters');
-    refused(
-      await post(me, '/giveaways/comment', { url: '000000000000', comment: 'hi' }),
-      'Giveaway not found',
-      'unknown giveaway',
-    );
-    const posted = await say('y'.repeat(300));
-    assertThat(
-      posted,
-      posted.status === 200 &&
-        content(posted).message === 'Comment posted' &&
-        content(posted).comment.comment === 'y'.repeat(300),
-      '300 characters are accepted',
-    );
-    // Margins of 10 s: the test clock keeps following real time between requests.
-    await helpers.advance(590);
-    refused(await say('again'), 'You can only post one comment every 10 minutes', 'within 10 minutes');
-    await helpers.advance(10);
-    const again = await say('again');
-    assertThat(again, again.status === 200, 'after 10 minutes');
-    pinsMeaning('POST /giveaways/comment message', 'POST /giveaways/comment comment.comment');
-  });
+  it(
+    `Given a giveaway, comments are at most ${LONGEST_COMMENT} characters and one per 10 minutes per user [R-MSG-GIVEAWAYS-COMMENT, R-LIMIT-GIVEAWAYS]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-GIVEAWAYS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const { me, ids } = await creator(1);
+      const { url } = await create(me, privateOf(ids));
+      const say = (comment: unknown) => post(me, '/giveaways/comment', { url, comment });
+      refused(await say(''), 'Comment cannot be empty', 'an empty comment');
+      refused(await post(me, '/giveaways/comment', { url }), 'Comment cannot be empty', 'no comment');
+      refused(
+        await say('x'.repeat(LONGEST_COMMENT + 1)),
+        pastBoundMessage(commenting, 'comment', 'maxLength'),
+        `${LONGEST_COMMENT + 1} characters`,
+      );
+      refused(
+        await post(me, '/giveaways/comment', { url: '000000000000', comment: 'hi' }),
+        'Giveaway not found',
+        'unknown giveaway',
+      );
+      const posted = await say('y'.repeat(LONGEST_COMMENT));
+      assertThat(
+        posted,
+        posted.status === 200 &&
+          content(posted).message === 'Comment posted' &&
+          content(posted).comment.comment === 'y'.repeat(LONGEST_COMMENT),
+        `${LONGEST_COMMENT} characters are accepted`,
+      );
+      // Margins of 10 s: the test clock keeps following real time between requests.
+      await helpers.advance(590);
+      refused(await say('again'), 'You can only post one comment every 10 minutes', 'within 10 minutes');
+      await helpers.advance(10);
+      const again = await say('again');
+      assertThat(again, again.status === 200, 'after 10 minutes');
+      pinsMeaning('POST /giveaways/comment message', 'POST /giveaways/comment comment.comment');
+    },
+  );
 
   it(
     'Given 22 comments, page 0 holds the 10 newest, page 1 the next 10 and page 2 the 2 oldest, page 3 none; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]',

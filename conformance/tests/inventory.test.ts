@@ -4,9 +4,11 @@
 import type { Schema } from '@marketplace/types';
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { assertThat, call, pinsMeaning } from '../src/kit/http.ts';
 import { redeposited } from '../src/kit/redeposit.ts';
+import { sides } from '../src/kit/rule.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 
 beforeAll(resetIfPossible);
@@ -164,46 +166,77 @@ describe('GET /inventory/onInventory and /inventory/onSale', () => {
 });
 
 describe('POST /inventory/price refusals', () => {
-  it('Given assets of mine and of another user, each rule refuses with its message and changes nothing [R-PRICE-VALIDATION, R-MSG-PRICE-MISSING, R-MSG-PRICE-IDS, R-MSG-PRICE-RANGE, R-MSG-PRICE-NOT-OWNED, R-MSG-PRICE-LIMIT, R-MSG-PRICE-HOLD, R-LIMIT-SET-PRICE, R-LIMIT-TRADE-HOLD]', async (ctx) => {
-    await needsHelpers(ctx);
-    const me = await session();
-    const them = await session();
-    const capped = await helpers.item({ name: 'Capped Unusual', game: 440, maxPrice: 250_000 });
-    const cs = await helpers.item({ name: 'Held Rifle', game: 730 });
-    const plain = await helpers.item({ name: 'Plain Key', game: 440 });
-    const now = await helpers.now();
-    const mine = await helpers.asset({ owner: me.platformId, itemId: plain.id });
-    const theirs = await helpers.asset({ owner: them.platformId, itemId: plain.id });
-    const dear = await helpers.asset({ owner: me.platformId, itemId: capped.id });
-    const held = await helpers.asset({ owner: me.platformId, itemId: cs.id, tradeHoldUntil: now + 7 * 86_400 });
-    const away = await helpers.asset({ owner: me.platformId, itemId: plain.id, state: 2 });
-    const cases: [unknown, string, string][] = [
-      [{ ids: `${mine.assetId},${theirs.assetId}`, price: 100 }, 'Item not found or not owned', "another user's asset"],
-      [{ ids: '99999999999999', price: 100 }, 'Item not found or not owned', 'an unknown asset'],
-      [{ ids: dear.assetId, price: 250_001 }, 'Price limit exceeded (maximum 250000 cents)', 'above the item maximum'],
-      [{ ids: held.assetId, price: 100 }, 'This item will be locked for 7 days', 'a game 730 asset on trade hold'],
-      [{ ids: away.assetId, price: 100 }, 'Item not available', 'an asset pending withdrawal (state 2)'],
-      [{ ids: mine.assetId, price: 5_000_001 }, 'Price too high or invalid', 'above 5,000,000 cents'],
-      [{ ids: mine.assetId, price: 0 }, 'Price too high or invalid', 'a price of 0'],
-      [{ ids: 'abc', price: 100 }, 'Invalid ids format', 'ids that are not asset IDs'],
-      [{ price: 100 }, 'Missing required parameters', 'no ids'],
-    ];
-    for (const [body, message, what] of cases) {
-      const answer = await postAs(me, '/inventory/price', body);
-      assertThat(answer, answer.status === 300 && answer.message === message, `${what}: ${message}`);
-    }
-    const inventory = await rows(me, 'onInventory');
-    assertThat(
-      inventory.answer,
-      inventory.rows.flatMap((r) => r.ids.split(',')).includes(mine.assetId),
-      'my asset was not listed by the refused request that named it with another user asset',
-    );
-    const fits = await postAs(me, '/inventory/price', { ids: dear.assetId, price: 250_000 });
-    assertThat(fits, fits.status === 200, 'exactly the maximum is accepted');
-    await helpers.advance(7 * 86_400);
-    const released = await postAs(me, '/inventory/price', { ids: held.assetId, price: 100 });
-    assertThat(released, released.status === 200, 'after the hold ends the asset can be listed');
-  });
+  const pricing = operationOf('POST', '/inventory/price');
+  const highest = boundOf(pricing, 'price', 'maximum');
+  const lowest = boundOf(pricing, 'price', 'minimum');
+  it(
+    `Given assets of mine and of another user, each rule refuses with its message and changes nothing; ${lowest} and ${highest} cents (and an item's own maximum) are accepted, one past each refused [R-PRICE-VALIDATION, R-MSG-PRICE-MISSING, R-MSG-PRICE-IDS, R-MSG-PRICE-RANGE, R-MSG-PRICE-NOT-OWNED, R-MSG-PRICE-LIMIT, R-MSG-PRICE-HOLD, R-LIMIT-SET-PRICE, R-LIMIT-TRADE-HOLD]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-SET-PRICE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      const them = await session();
+      const capped = await helpers.item({ name: 'Capped Unusual', game: 440, maxPrice: 250_000 });
+      const cs = await helpers.item({ name: 'Held Rifle', game: 730 });
+      const plain = await helpers.item({ name: 'Plain Key', game: 440 });
+      const now = await helpers.now();
+      const mine = await helpers.asset({ owner: me.platformId, itemId: plain.id });
+      const theirs = await helpers.asset({ owner: them.platformId, itemId: plain.id });
+      const dear = await helpers.asset({ owner: me.platformId, itemId: capped.id });
+      const held = await helpers.asset({ owner: me.platformId, itemId: cs.id, tradeHoldUntil: now + 7 * 86_400 });
+      const away = await helpers.asset({ owner: me.platformId, itemId: plain.id, state: 2 });
+      const cases: [unknown, string, string][] = [
+        [
+          { ids: `${mine.assetId},${theirs.assetId}`, price: 100 },
+          'Item not found or not owned',
+          "another user's asset",
+        ],
+        [{ ids: '99999999999999', price: 100 }, 'Item not found or not owned', 'an unknown asset'],
+        [
+          { ids: dear.assetId, price: 250_001 },
+          'Price limit exceeded (maximum 250000 cents)',
+          'above the item maximum',
+        ],
+        [{ ids: held.assetId, price: 100 }, 'This item will be locked for 7 days', 'a game 730 asset on trade hold'],
+        [{ ids: away.assetId, price: 100 }, 'Item not available', 'an asset pending withdrawal (state 2)'],
+        [
+          { ids: mine.assetId, price: highest + 1 },
+          pastBoundMessage(pricing, 'price', 'maximum'),
+          `above ${highest} cents`,
+        ],
+        [
+          { ids: mine.assetId, price: lowest - 1 },
+          pastBoundMessage(pricing, 'price', 'minimum'),
+          `a price of ${lowest - 1}`,
+        ],
+        [{ ids: 'abc', price: 100 }, 'Invalid ids format', 'ids that are not asset IDs'],
+        [{ price: 100 }, 'Missing required parameters', 'no ids'],
+      ];
+      for (const [body, message, what] of cases) {
+        const answer = await postAs(me, '/inventory/price', body);
+        assertThat(answer, answer.status === 300 && answer.message === message, `${what}: ${message}`);
+      }
+      const inventory = await rows(me, 'onInventory');
+      assertThat(
+        inventory.answer,
+        inventory.rows.flatMap((r) => r.ids.split(',')).includes(mine.assetId),
+        'my asset was not listed by the refused request that named it with another user asset',
+      );
+      const fits = await postAs(me, '/inventory/price', { ids: dear.assetId, price: 250_000 });
+      assertThat(fits, fits.status === 200, "exactly the item's maximum is accepted");
+      const cheap = await helpers.asset({ owner: me.platformId, itemId: plain.id });
+      for (const [asset, price] of [
+        [mine, highest],
+        [cheap, lowest],
+      ] as const) {
+        const at = await postAs(me, '/inventory/price', { ids: asset.assetId, price });
+        assertThat(at, at.status === 200, `${price} cents, the document's bound, is accepted`);
+      }
+      await helpers.advance(7 * 86_400);
+      const released = await postAs(me, '/inventory/price', { ids: held.assetId, price: 100 });
+      assertThat(released, released.status === 200, 'after the hold ends the asset can be listed');
+    },
+  );
 });
 
 describe('POST /inventory/price: an asset ID that names two records', () => {

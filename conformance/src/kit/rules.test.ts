@@ -126,7 +126,8 @@ describe('missingSides', () => {
   it('names each rule of a time, order, amount or count nature whose passing tests lack a side its nature needs', () => {
     const sides = (...list: string[]) => list;
     const matrix = ruleMatrix([
-      // R-LIMIT-CASHOUT is a time and an amount: both roundings, and only one side of its time.
+      // R-LIMIT-CASHOUT is a time, an amount and a count: both roundings, only one side of its time, no
+      // side of its count.
       {
         name: 'a',
         state: 'passed',
@@ -144,7 +145,7 @@ describe('missingSides', () => {
       { name: 'g', state: 'passed', rules: ['R-LIMIT-HEADER-FIELDS'], sides: sides('at the limit') },
     ]);
     const missing = missingSides(matrix);
-    expect(missing).toContain('R-LIMIT-CASHOUT (time: at, time: after)');
+    expect(missing).toContain('R-LIMIT-CASHOUT (time: at, time: after, count: at the limit, count: past the limit)');
     expect(missing.find((m) => m.startsWith('R-SALES-CHART '))).toBeUndefined();
     // A time the document settles to the second needs the exact second too.
     expect(missing).toContain('R-LIMIT-EMAIL-CHANGE (time: at)');

@@ -1094,6 +1094,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-SET-PRICE',
     section: 'Limits',
+    nature: ['count'],
     seed: [
       '| Set price | 1 to 5,000,000 cents; some items (over 400) have lower specific maxima | `POST /inventory/price` |',
     ],
@@ -1133,7 +1134,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-CASHOUT',
     section: 'Limits',
-    nature: ['time', 'amount'],
+    nature: ['time', 'amount', 'count'],
     seed: [
       '| Cashout | minimum 5000 cents; fee 2 percent / 1.5 percent; one pending request at a time; 24 hours between requests | `POST /cashout/process` |',
     ],
@@ -1153,18 +1154,19 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-SHORT-URL',
     section: 'Limits',
-    nature: ['time'],
+    nature: ['time', 'count'],
     seed: ['| Short URL | 3 to 20 characters; changeable once per month | `POST /user/updateShortUrl` |'],
   },
   {
     id: 'R-LIMIT-SUPPORT-MESSAGE',
     section: 'Limits',
+    nature: ['count'],
     seed: ['| Support message | max 10,000 characters (admin 200,000) | support |'],
   },
   {
     id: 'R-LIMIT-GIVEAWAYS',
     section: 'Limits',
-    nature: ['time'],
+    nature: ['time', 'count'],
     seed: [
       '| Giveaways | 1 created per hour; max 50 items; min 100 participants public, 2 private; comment max 300 characters, 1 per 10 minutes; 10 comments per page | giveaways |',
     ],
