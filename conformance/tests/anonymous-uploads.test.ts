@@ -9,6 +9,7 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
 import { settings } from '../src/kit/settings.ts';
 import { skip } from '../src/kit/skip.ts';
 import { document } from '../src/oracle/document.ts';
@@ -61,6 +62,19 @@ function holdBody(ip: string): Held {
   };
 }
 
+/**
+ * Nothing tells when the target has counted a held body: a body that changes nothing (malformed,
+ * 300) is sent until one is refused, which says the IP holds its limit (or 10 s have passed).
+ */
+async function untilRefused(ip: string): Promise<Answer> {
+  let full = await call('POST', '/user/login', { raw: { contentType: 'application/json', body: '{' }, ip });
+  for (let i = 1; i < 100 && full.status !== 429; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    full = await call('POST', '/user/login', { raw: { contentType: 'application/json', body: '{' }, ip });
+  }
+  return full;
+}
+
 const login = (apiKey: string, ip: string) => call('POST', '/user/login', { json: { apiKey }, ip });
 
 /** The number of sessions of the user logged in as `me` (GET /user/ipList). */
@@ -68,46 +82,60 @@ const sessions = async (me: { token: string; ip: string }) =>
   content(await getOk('/user/ipList', {}, me.token, me.ip)).count as number;
 
 describe('bodies arriving at once from callers without a JWT', () => {
-  it('Given as many login bodies from one IP without a JWT still arriving as the limit, then a good login from it is answered 429 with Retry-After: 1 and opens no session, another IP logs in meanwhile, and once one of the bodies has arrived the IP logs in again [R-LIMIT-ANONYMOUS-UPLOADS]', async (ctx) => {
-    await needsHelpers(ctx);
-    if (!Number.isSafeInteger(LIMIT)) return skip(ctx, 'the document states no limit of bodies arriving at once');
-    const user = await helpers.user();
-    const first = await login(user.apiKey, '198.18.7.1');
-    assertThat(first, first.status === 200, 'the user logs in from another IP');
-    const me = { token: content(first).jwt as string, ip: '198.18.7.1' };
-    const before = await sessions(me);
-    const ip = '203.0.113.70';
-    const held = Array.from({ length: LIMIT }, () => holdBody(ip));
-    try {
-      // Nothing tells when the target has counted a held body: a body that changes nothing (malformed,
-      // 300) is sent until one is refused, which says the IP holds its limit.
-      let full: Answer | undefined;
-      for (let i = 0; i < 100 && full?.status !== 429; i++) {
-        if (i > 0) await new Promise((r) => setTimeout(r, 100));
-        full = await call('POST', '/user/login', { raw: { contentType: 'application/json', body: '{' }, ip });
+  it(
+    `Given as many login bodies from one IP without a JWT still arriving as the limit (${LIMIT}), then a good login from it is answered 429 with Retry-After: 1 and opens no session, another IP logs in meanwhile; once one of the bodies has arrived, a good login from the IP, the ${LIMIT}th body at once, is served and opens a session, and one more held body fills the IP again [R-LIMIT-ANONYMOUS-UPLOADS]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-ANONYMOUS-UPLOADS'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      if (!Number.isSafeInteger(LIMIT)) return skip(ctx, 'the document states no limit of bodies arriving at once');
+      const user = await helpers.user();
+      const first = await login(user.apiKey, '198.18.7.1');
+      assertThat(first, first.status === 200, 'the user logs in from another IP');
+      const me = { token: content(first).jwt as string, ip: '198.18.7.1' };
+      const before = await sessions(me);
+      const ip = '203.0.113.70';
+      const held = Array.from({ length: LIMIT }, () => holdBody(ip));
+      try {
+        const full = await untilRefused(ip);
+        assertThat(full, full.status === 429, `with ${LIMIT} bodies from the IP still arriving, a further body is 429`);
+        const limited = await login(user.apiKey, ip);
+        assertConforms(limited);
+        assertThat(
+          limited,
+          limited.status === 429 && limited.headers['retry-after'] === '1',
+          `with ${LIMIT} bodies from the IP still arriving, a good login from it is 429 with Retry-After: 1`,
+        );
+        const after = await sessions(me);
+        assertThat(
+          limited,
+          after === before,
+          `a login answered 429 opens no session (${before} before it, ${after} after)`,
+        );
+        const other = await helpers.user();
+        const elsewhere = await login(other.apiKey, '203.0.113.71');
+        assertThat(elsewhere, elsewhere.status === 200, 'another IP logs in meanwhile: the limit is per IP');
+        // The side at the limit: the other held bodies were all counted (the IP was full) and stay open,
+        // so once one has arrived (answered), a login is the LIMIT-th body arriving at once.
+        await held.pop()!.finish();
+        const again = await login(user.apiKey, ip);
+        assertThat(
+          again,
+          again.status === 200,
+          `with ${LIMIT - 1} bodies from the IP still arriving, a good login from it (the ${LIMIT}th body) is served`,
+        );
+        const opened = await sessions(me);
+        assertThat(again, opened === after + 1, `the login served at the limit opens a session (${after} before it)`);
+        // Those bodies still count: one more held fills the IP again, and a further body is refused.
+        held.push(holdBody(ip));
+        const refilled = await untilRefused(ip);
+        assertThat(
+          refilled,
+          refilled.status === 429,
+          `with ${LIMIT} bodies from the IP arriving again, a further body is 429`,
+        );
+      } finally {
+        for (const h of held) h.close();
       }
-      assertThat(full!, full!.status === 429, `with ${LIMIT} bodies from the IP still arriving, a further body is 429`);
-      const limited = await login(user.apiKey, ip);
-      assertConforms(limited);
-      assertThat(
-        limited,
-        limited.status === 429 && limited.headers['retry-after'] === '1',
-        `with ${LIMIT} bodies from the IP still arriving, a good login from it is 429 with Retry-After: 1`,
-      );
-      const after = await sessions(me);
-      assertThat(
-        limited,
-        after === before,
-        `a login answered 429 opens no session (${before} before it, ${after} after)`,
-      );
-      const other = await helpers.user();
-      const elsewhere = await login(other.apiKey, '203.0.113.71');
-      assertThat(elsewhere, elsewhere.status === 200, 'another IP logs in meanwhile: the limit is per IP');
-      await held.pop()!.finish();
-      const again = await login(user.apiKey, ip);
-      assertThat(again, again.status === 200, `once one of the ${LIMIT} bodies has arrived, the IP logs in again`);
-    } finally {
-      for (const h of held) h.close();
-    }
-  });
+    },
+  );
 });

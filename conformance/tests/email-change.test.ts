@@ -7,7 +7,9 @@ import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
 import { postAs } from '../src/kit/user-calls.ts';
+import { findOperation } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
 
@@ -56,34 +58,49 @@ describe('POST /user/email/change/request and /validate', () => {
     assertThat(again, refused(again, 'Request not found'), 'the request is used up');
   });
 
-  it('Given requests, the 5-minute limit, the format and addresses in use are refused [R-MSG-EMAIL-CHANGE-REQUEST, R-LIMIT-EMAIL-CHANGE]', async (ctx) => {
-    await needsHelpers(ctx);
-    await session({ email: 'taken@example.com' });
-    const me = await session({ email: 'mine@example.com' });
-    const taken = await request(me, 'taken@example.com');
-    assertThat(taken, refused(taken, 'Email already in use'), "another account's address");
-    const own = await request(me, 'mine@example.com');
-    assertThat(own, refused(own, 'Email already in use'), 'the own address');
-    const format = await request(me, 'not-an-address');
-    assertThat(format, refused(format, 'Invalid email format'), 'not an address');
-    const first = await request(me, 'first@example.com');
-    assertThat(first, first.status === 200, 'the first request');
-    // Margins of 10 s: the test clock keeps following real time between requests.
-    await helpers.advance(290);
-    const soon = await request(me, 'second@example.com');
-    assertThat(soon, refused(soon, 'Too many requests'), 'a second request within 5 minutes');
-    await helpers.advance(10);
-    const later = await request(me, 'second@example.com');
-    assertThat(later, later.status === 200, 'a request 5 minutes later');
-    const oldCode = await codeSentTo('first@example.com');
-    const newCode = await codeSentTo('second@example.com');
-    if (oldCode !== newCode) {
-      const replaced = await validate(me, oldCode);
-      assertThat(replaced, refused(replaced, 'Invalid or expired code'), 'the replaced request’s code no longer works');
-    }
-    const ok = await validate(me, newCode);
-    assertThat(ok, ok.status === 200, 'the new request’s code works');
-  });
+  /** The request's own limit (`x-rate-limit`): how many requests per how many seconds. */
+  const LIMIT: { limit: number; window: number } = findOperation('POST', '/user/email/change/request')?.op[
+    'x-rate-limit'
+  ];
+  it(
+    `Given requests, the limit of ${LIMIT.limit} per ${LIMIT.window} seconds (one more refused within them, served at their end), the format and addresses in use are refused [R-MSG-EMAIL-CHANGE-REQUEST, R-LIMIT-EMAIL-CHANGE]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-EMAIL-CHANGE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      await session({ email: 'taken@example.com' });
+      const me = await session({ email: 'mine@example.com' });
+      const taken = await request(me, 'taken@example.com');
+      assertThat(taken, refused(taken, 'Email already in use'), "another account's address");
+      const own = await request(me, 'mine@example.com');
+      assertThat(own, refused(own, 'Email already in use'), 'the own address');
+      const format = await request(me, 'not-an-address');
+      assertThat(format, refused(format, 'Invalid email format'), 'not an address');
+      // The last of the limit's requests asks for first@example.com, whose code is replaced below.
+      for (let n = LIMIT.limit; n >= 1; n -= 1) {
+        const first = await request(me, n === 1 ? 'first@example.com' : `first-${n}@example.com`);
+        assertThat(first, first.status === 200, `request ${LIMIT.limit - n + 1} of ${LIMIT.limit} in the window`);
+      }
+      // Margins of 10 s: the test clock keeps following real time between requests.
+      await helpers.advance(LIMIT.window - 10);
+      const soon = await request(me, 'second@example.com');
+      assertThat(soon, refused(soon, 'Too many requests'), `one more request within ${LIMIT.window} seconds`);
+      await helpers.advance(10);
+      const later = await request(me, 'second@example.com');
+      assertThat(later, later.status === 200, `a request ${LIMIT.window} seconds later`);
+      const oldCode = await codeSentTo('first@example.com');
+      const newCode = await codeSentTo('second@example.com');
+      if (oldCode !== newCode) {
+        const replaced = await validate(me, oldCode);
+        assertThat(
+          replaced,
+          refused(replaced, 'Invalid or expired code'),
+          'the replaced request’s code no longer works',
+        );
+      }
+      const ok = await validate(me, newCode);
+      assertThat(ok, ok.status === 200, 'the new request’s code works');
+    },
+  );
 
   it('Given a pending request, a code older than 24 hours is expired [R-LIMIT-EMAIL-CHANGE, R-MSG-EMAIL-CHANGE-VALIDATE]', async (ctx) => {
     await needsHelpers(ctx);

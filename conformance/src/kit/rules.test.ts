@@ -148,7 +148,7 @@ describe('missingSides', () => {
     expect(missing).toContain('R-LIMIT-CASHOUT (time: at, time: after, count: at the limit, count: past the limit)');
     expect(missing.find((m) => m.startsWith('R-SALES-CHART '))).toBeUndefined();
     // A time the document settles to the second needs the exact second too.
-    expect(missing).toContain('R-LIMIT-EMAIL-CHANGE (time: at)');
+    expect(missing).toContain('R-LIMIT-EMAIL-CHANGE (time: at, count: at the limit, count: past the limit)');
     expect(missing).toContain('R-LISTINGS (order: order)');
     expect(missing.find((m) => m.startsWith('R-CASHOUT-HISTORY '))).toBeUndefined();
     expect(missing).toContain('R-LIMIT-HEADER-FIELDS (count: past the limit)');

@@ -1025,17 +1025,17 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-TYPICAL-RATE',
     section: 'Limits',
-    nature: ['time'],
+    nature: ['time', 'count'],
     seed: [
       '| Typical rate limit | about 600 requests per 60-second window, for GET and POST, per user, route and method; enforced when the JWT has `API: true`; may change and may be overridden | all API routes |',
     ],
     partly:
-      '"per user, route and method": no path of the document has two methods, so a limit keyed on the route alone cannot be told from one keyed on route and method.',
+      '"per user, route and method": no path of the document has two methods, so a limit keyed on the route alone cannot be told from one keyed on route and method. "About 600" (the document\'s "Rate limits" says it in the same words): the suite reads the number there and takes it as exact from below (every request up to it is served) and from above (the next one is refused); how far "about" reaches is not stated.',
   },
   {
     id: 'R-LIMIT-PRICES-RATE',
     section: 'Limits',
-    nature: ['time'],
+    nature: ['time', 'count'],
     seed: ['| `GET /item/prices` rate limit | 1 request per 5 minutes per API key | that route |'],
     partly:
       '"per API key": the test helpers give a user one API key, so a limit per user cannot be told from one per API key (two sessions of one key and two users are checked).',
@@ -1142,7 +1142,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-EMAIL-CHANGE',
     section: 'Limits',
-    nature: ['time'],
+    nature: ['time', 'count'],
     seed: ['| E-mail change | 1 request per 5 minutes; code valid 24 hours | e-mail change |'],
   },
   {
@@ -1186,6 +1186,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-LIMIT-ANONYMOUS-UPLOADS',
     section: 'Limits',
+    nature: ['count'],
     seed: [],
     document: [
       "Callers without a JWT may have at most 32 bodies arriving at once per IP (a body counts until it has arrived in full or its request ends); a further one gets 429 (`Retry-After: 1`) until one of them has arrived (this document's limit).",
