@@ -93,7 +93,7 @@ describe('POST /cashout/process', () => {
   const least = boundOf(processing, 'amount', 'minimum');
   const most = boundOf(processing, 'amount', 'maximum');
   it(
-    `Given amounts and accounts that break a rule, each answers its seed message; ${least} and ${most} cents are accepted, ${least - 1} and ${most + 1} refused, and one open request at a time [R-MSG-CASHOUT-PROCESS, R-LIMIT-CASHOUT]`,
+    `Given amounts and accounts that break a rule, each answers its seed message; ${least} and ${most} cents are accepted, ${least - 1} and ${most + 1} refused, and one open request at a time [R-MSG-CASHOUT-PROCESS, R-LIMIT-CASHOUT, R-CASHOUT-RULES]`,
     sides(['at the limit', 'past the limit'], 'R-LIMIT-CASHOUT'),
     async (ctx) => {
       await needsHelpers(ctx);

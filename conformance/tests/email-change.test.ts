@@ -5,6 +5,7 @@
 // `Too many attempts`; on success the other sessions' JWTs are refused with 403.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { operationOf, statedNumber } from '../src/kit/bounds.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
@@ -114,18 +115,43 @@ describe('POST /user/email/change/request and /validate', () => {
     assertThat(none, refused(none, 'Request not found'), 'a user without a request');
   });
 
-  it('Given 5 wrong codes, the request answers Too many attempts even to the right code [R-MSG-EMAIL-CHANGE-VALIDATE]', async (ctx) => {
-    await needsHelpers(ctx);
-    const me = await session({ email: 'guess@example.com' });
-    await request(me, 'guess-new@example.com');
-    const code = await codeSentTo('guess-new@example.com');
-    for (let i = 1; i <= 5; i += 1) {
-      const miss = await validate(me, wrong(code));
-      assertThat(miss, refused(miss, 'Invalid or expired code'), `wrong code ${i}`);
-    }
-    const blocked = await validate(me, code);
-    assertThat(blocked, refused(blocked, 'Too many attempts'), 'the sixth try, although right');
-    const mail = await getOk('/user/getContactMail', {}, me.token, me.ip);
-    assertThat(mail, content(mail).address === 'guess@example.com', 'the e-mail is unchanged');
-  });
+  /** How many wrong codes end a request: its `Too many attempts` condition ("5 wrong codes were sent …"). */
+  const ATTEMPTS = statedNumber(
+    operationOf('POST', '/user/email/change/validate'),
+    'Too many attempts',
+    /(\d+) wrong codes/,
+  );
+  it(
+    `Given ${ATTEMPTS - 1} wrong codes, the right one still changes the address; given ${ATTEMPTS}, the request answers Too many attempts even to the right code [R-MSG-EMAIL-CHANGE-VALIDATE]`,
+    sides(['at the limit', 'past the limit'], 'R-MSG-EMAIL-CHANGE-VALIDATE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      /** A fresh request of `me` answered `wrongs` times with a wrong code, and its right code. */
+      const guessed = async (me: Me, address: string, wrongs: number) => {
+        await request(me, address);
+        const code = await codeSentTo(address);
+        for (let i = 1; i <= wrongs; i += 1) {
+          const miss = await validate(me, wrong(code));
+          assertThat(miss, refused(miss, 'Invalid or expired code'), `wrong code ${i}`);
+        }
+        return code;
+      };
+      const lucky = await session({ email: 'lucky@example.com' });
+      const luckyCode = await guessed(lucky, 'lucky-new@example.com', ATTEMPTS - 1);
+      const served = await validate(lucky, luckyCode);
+      assertThat(
+        served,
+        served.status === 200,
+        `attempt ${ATTEMPTS}, the right code after ${ATTEMPTS - 1} wrong ones, is served`,
+      );
+      const changed = await getOk('/user/getContactMail', {}, lucky.token, lucky.ip);
+      assertThat(changed, content(changed).address === 'lucky-new@example.com', 'the e-mail is changed');
+      const me = await session({ email: 'guess@example.com' });
+      const code = await guessed(me, 'guess-new@example.com', ATTEMPTS);
+      const blocked = await validate(me, code);
+      assertThat(blocked, refused(blocked, 'Too many attempts'), `try ${ATTEMPTS + 1}, although right`);
+      const mail = await getOk('/user/getContactMail', {}, me.token, me.ip);
+      assertThat(mail, content(mail).address === 'guess@example.com', 'the e-mail is unchanged');
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { beforeAll, describe, it } from 'vitest';
 import { avatarsOf } from '../src/kit/avatars.ts';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
+import { boundOf, operationOf, pastBoundMessage, statedNumber } from '../src/kit/bounds.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
@@ -44,7 +44,7 @@ const LONGEST_COMMENT = boundOf(commenting, 'comment', 'maxLength');
 const PUBLIC_MIN_MESSAGE = (creation.op['x-error-messages'] as { message: string }[])
   .map((m) => m.message)
   .find((m) => /^Minimum \d+ entries required for public/.test(m));
-const PUBLIC_MIN = Number(/\d+/.exec(PUBLIC_MIN_MESSAGE ?? '')?.[0]);
+const PUBLIC_MIN = statedNumber(creation, /required for public/, /Minimum (\d+) entries/);
 let serial = 0;
 
 /** A fresh user with `count` assets of a fresh item in `state`. */
@@ -155,7 +155,7 @@ describe('POST /giveaways/create', () => {
   });
 
   it(
-    `Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory; ${PUBLIC_MIN} public and ${PRIVATE_MIN} private entries, ${SHORTEST} and ${LONGEST} seconds are created, one past each refused [R-MSG-GIVEAWAYS-CREATE, R-LIMIT-GIVEAWAYS]`,
+    `Given invalid inputs, each refusal carries the seed message and leaves the assets in the inventory; ${PUBLIC_MIN} public and ${PRIVATE_MIN} private entries, ${SHORTEST} and ${LONGEST} seconds are created, one past each refused [R-MSG-GIVEAWAYS-CREATE, R-LIMIT-GIVEAWAYS, R-GIVEAWAY-CREATE]`,
     sides(['at the limit', 'past the limit'], 'R-LIMIT-GIVEAWAYS'),
     async (ctx) => {
       await needsHelpers(ctx);
@@ -406,7 +406,11 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
 
   it(
     'Given 22 comments, page 0 holds the 10 newest, page 1 the next 10 and page 2 the 2 oldest, page 3 none; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]',
-    sides(['order', 'first page', 'middle page', 'last page', 'past the end'], 'R-GIVEAWAY-COMMENTS'),
+    // A page's size is a count too: page 0 holds 10 of 22, and the 11th newest is on page 1.
+    sides(
+      ['order', 'first page', 'middle page', 'last page', 'past the end', 'at the limit', 'past the limit'],
+      'R-GIVEAWAY-COMMENTS',
+    ),
     async (ctx) => {
       await needsHelpers(ctx);
       const { me, ids } = await creator(1);

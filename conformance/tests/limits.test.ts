@@ -109,9 +109,11 @@ describe('page sizes and list limits', () => {
   const bulkCap = Number(/\{0,(\d+)\}\)?\$$/.exec(fieldSchema(bulk, 'items')?.pattern ?? '')?.[1]) + 1;
 
   // One test per documented page or list cap, each titled with its rule (rules.test.ts reads the
-  // tags from this source: [R-LIMIT-BULK-PRICING, R-LIMIT-SALES-DATA, R-LIMIT-HISTORY-PAGES]).
+  // tags from this source: [R-LIMIT-BULK-PRICING, R-LIMIT-SALES-DATA, R-LIMIT-HISTORY-PAGES] and
+  // [R-IPLIST, R-PUBLIC-SALES-FILTERS]).
   interface Cap {
-    rule: string;
+    /** The Limits rule of the cap, and a business rule stating the same number. */
+    rules: string[];
     path: string;
     name: string;
     /** The largest value admitted, as the document states it. */
@@ -122,7 +124,7 @@ describe('page sizes and list limits', () => {
   }
   const caps: Cap[] = [
     {
-      rule: 'R-LIMIT-BULK-PRICING',
+      rules: ['R-LIMIT-BULK-PRICING'],
       path: '/item/pricing/bulk',
       name: 'items',
       most: bulkCap,
@@ -131,29 +133,35 @@ describe('page sizes and list limits', () => {
     },
     ...(
       [
-        ['R-LIMIT-SALES-DATA', '/public/sales', 'limit'],
-        ['R-LIMIT-BUYORDER-LISTING', '/user/getBuyorder', 'count'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/ipList', 'perPage'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/ipList', 'perpage'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getCashoutHistory', 'count'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getCashoutHistory', 'perpage'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getCashoutHistory', 'limit'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getBalanceHistory', 'count'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getBalanceHistory', 'limit'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getPurchaseHistory', 'count'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getSalesHistory', 'perPage'],
-        ['R-LIMIT-HISTORY-PAGES', '/user/getTransactionHistory', 'limit'],
+        [['R-LIMIT-SALES-DATA', 'R-PUBLIC-SALES-FILTERS'], '/public/sales', 'limit'],
+        [['R-LIMIT-BUYORDER-LISTING'], '/user/getBuyorder', 'count'],
+        [['R-LIMIT-HISTORY-PAGES', 'R-IPLIST'], '/user/ipList', 'perPage'],
+        [['R-LIMIT-HISTORY-PAGES', 'R-IPLIST'], '/user/ipList', 'perpage'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getCashoutHistory', 'count'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getCashoutHistory', 'perpage'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getCashoutHistory', 'limit'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getBalanceHistory', 'count'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getBalanceHistory', 'limit'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getPurchaseHistory', 'count'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getSalesHistory', 'perPage'],
+        [['R-LIMIT-HISTORY-PAGES'], '/user/getTransactionHistory', 'limit'],
       ] as const
-    ).map(([rule, path, name]) => {
+    ).map(([rules, path, name]) => {
       const o = operationOf('GET', path);
-      return { rule, path, name, most: boundOf(o, name, 'maximum'), message: pastBoundMessage(o, name, 'maximum') };
+      return {
+        rules: [...rules],
+        path,
+        name,
+        most: boundOf(o, name, 'maximum'),
+        message: pastBoundMessage(o, name, 'maximum'),
+      };
     }),
   ];
 
   for (const c of caps)
     it(
-      `Given the documented maximum of ${c.path} \`${c.name}\` (${c.most}), it is served and ${c.most + 1} is refused with its message [${c.rule}]`,
-      sides(['at the limit', 'past the limit'], c.rule),
+      `Given the documented maximum of ${c.path} \`${c.name}\` (${c.most}), it is served and ${c.most + 1} is refused with its message [${c.rules.join(', ')}]`,
+      sides(['at the limit', 'past the limit'], ...c.rules),
       async (ctx) => {
         await needsHelpers(ctx);
         const item = await helpers.item({ name: 'Limit Bulk Crate', game: 440 });
@@ -172,8 +180,8 @@ describe('page sizes and list limits', () => {
   const search = operationOf('GET', '/user/getBuyorder');
   const shortest = boundOf(search, 'search', 'minLength');
   it(
-    `Given buy orders, a search term of ${shortest} characters is served and one of ${shortest - 1} refused [R-LIMIT-BUYORDER-LISTING]`,
-    sides(['at the limit', 'past the limit'], 'R-LIMIT-BUYORDER-LISTING'),
+    `Given buy orders, a search term of ${shortest} characters is served and one of ${shortest - 1} refused [R-LIMIT-BUYORDER-LISTING, R-BUYORDER-LIST-FILTERS]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-BUYORDER-LISTING', 'R-BUYORDER-LIST-FILTERS'),
     async (ctx) => {
       await needsHelpers(ctx);
       const name = 'Limit Searched Key';

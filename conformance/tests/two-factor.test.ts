@@ -5,8 +5,10 @@
 // TOTP codes are computed by the suite (src/kit/two-factor.ts), an independent check of the server's TOTP.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { operationOf, statedNumber } from '../src/kit/bounds.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
 import { activateTwoFactor as activate, clockADayAhead, totp } from '../src/kit/two-factor.ts';
 import { needsVariant, variantOf } from '../src/kit/variants.ts';
 
@@ -197,29 +199,57 @@ describe('POST /user/reset2FA/ask and /validate', () => {
     assertThat(notActive, refused(notActive, '2FA is not activated'), 'nothing left to reset');
   });
 
-  it('Given 5 wrong reset codes, the request answers Too many attempts; an expired one is refused [R-MSG-2FA-RESET-VALIDATE, R-LIMIT-2FA-RESET]', async (ctx) => {
-    await needsHelpers(ctx);
-    const me = await session();
-    await activate(me, 'guess-backup@example.com');
-    const ask = await post(me, '/user/reset2FA/ask');
-    needsVariant(ask, 'second'); // the attempt limit and the 24-hour expiry are the second variant's
-    const asked = content(ask);
-    const code = await lastCode('guess-backup@example.com');
-    const wrongCode = code === '000000' ? '111111' : '000000';
-    for (let i = 1; i <= 5; i += 1) {
-      const miss = await post(me, '/user/reset2FA/validate', { code: wrongCode, requestId: asked.requestId });
-      assertThat(miss, refused(miss, 'Invalid or expired code'), `wrong code ${i}`);
-    }
-    const blocked = await post(me, '/user/reset2FA/validate', { code, requestId: asked.requestId });
-    assertThat(blocked, refused(blocked, 'Too many attempts'), 'the sixth try, although right');
-    assertThat(blocked, (await twoFa(me)) === 'true', '2FA is still active');
+  /** How many wrong codes end a reset request: its `Too many attempts` condition ("5 wrong codes were sent …"). */
+  const ATTEMPTS = statedNumber(
+    operationOf('POST', '/user/reset2FA/validate'),
+    'Too many attempts',
+    /(\d+) wrong codes/,
+  );
+  it(
+    `Given ${ATTEMPTS} wrong reset codes, the request answers Too many attempts; after ${ATTEMPTS - 1}, the right code still resets; an expired one is refused [R-MSG-2FA-RESET-VALIDATE, R-LIMIT-2FA-RESET]`,
+    sides(['at the limit', 'past the limit'], 'R-MSG-2FA-RESET-VALIDATE'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      await activate(me, 'guess-backup@example.com');
+      const ask = await post(me, '/user/reset2FA/ask');
+      needsVariant(ask, 'second'); // the attempt limit and the 24-hour expiry are the second variant's
+      const asked = content(ask);
+      const code = await lastCode('guess-backup@example.com');
+      /** `wrongs` wrong codes sent to the reset request `requestId` of `who`. */
+      const miss = async (who: Me, requestId: number, right: string, wrongs: number) => {
+        for (let i = 1; i <= wrongs; i += 1) {
+          const answer = await post(who, '/user/reset2FA/validate', {
+            code: right === '000000' ? '111111' : '000000',
+            requestId,
+          });
+          assertThat(answer, refused(answer, 'Invalid or expired code'), `wrong code ${i}`);
+        }
+      };
+      await miss(me, asked.requestId, code, ATTEMPTS);
+      const blocked = await post(me, '/user/reset2FA/validate', { code, requestId: asked.requestId });
+      assertThat(blocked, refused(blocked, 'Too many attempts'), `try ${ATTEMPTS + 1}, although right`);
+      assertThat(blocked, (await twoFa(me)) === 'true', '2FA is still active');
 
-    const again = content(await post(me, '/user/reset2FA/ask'));
-    const fresh = await lastCode('guess-backup@example.com');
-    await helpers.advance(86_400 + 1);
-    const late = await post(me, '/user/reset2FA/validate', { code: fresh, requestId: again.requestId });
-    assertThat(late, refused(late, 'Invalid or expired code'), 'after 24 hours');
-  });
+      const again = content(await post(me, '/user/reset2FA/ask'));
+      const fresh = await lastCode('guess-backup@example.com');
+      await helpers.advance(86_400 + 1);
+      const late = await post(me, '/user/reset2FA/validate', { code: fresh, requestId: again.requestId });
+      assertThat(late, refused(late, 'Invalid or expired code'), 'after 24 hours');
+      // The side at the limit: one wrong code fewer, and the right code is still the one that resets.
+      const lucky = await session();
+      await activate(lucky, 'lucky-backup@example.com');
+      const luckyAsk = content(await post(lucky, '/user/reset2FA/ask'));
+      const luckyCode = await lastCode('lucky-backup@example.com');
+      await miss(lucky, luckyAsk.requestId, luckyCode, ATTEMPTS - 1);
+      const served = await post(lucky, '/user/reset2FA/validate', { code: luckyCode, requestId: luckyAsk.requestId });
+      assertThat(
+        served,
+        served.status === 200 && (await twoFa(lucky)) === 'false',
+        `try ${ATTEMPTS}, the right code after ${ATTEMPTS - 1} wrong ones, resets 2FA`,
+      );
+    },
+  );
 
   it("Given another user's reset request and its code, validate answers Request not found and removes nobody's 2FA; its owner then redeems it [R-2FA-RESET, R-MSG-2FA-RESET-VALIDATE]", async (ctx) => {
     await needsHelpers(ctx);

@@ -35,3 +35,18 @@ export function pastBoundMessage(o: Operation, field: string, keyword: BoundKeyw
   if (!message) throw new Error(`${o.name} lists no message for ${field}`);
   return message;
 }
+
+/**
+ * A number the document states only in words of an `x-error-messages` entry (its message or its
+ * condition: "5 wrong codes were sent", "Minimum 100 entries required"): the first capture of
+ * `pattern` there; throws when no entry of that message says it.
+ */
+export function statedNumber(o: Operation, message: RegExp | string, pattern: RegExp): number {
+  const entries: { message: string; condition?: string }[] = o.op['x-error-messages'] ?? [];
+  for (const m of entries) {
+    if (typeof message === 'string' ? m.message !== message : !message.test(m.message)) continue;
+    const found = pattern.exec(`${m.message} ${m.condition ?? ''}`)?.[1];
+    if (found) return Number(found);
+  }
+  throw new Error(`${o.name} states no number for ${message}`);
+}

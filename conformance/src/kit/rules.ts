@@ -174,7 +174,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-IPLIST',
     section: 'Business rules',
-    nature: ['order', 'time'],
+    nature: ['order', 'time', 'count'],
     seed: [
       '`perPage` (also accepted as `perpage`; int, default 10, max 50), `expire` (string, `true` includes expired)',
       '`current` boolean (the current session)',
@@ -213,7 +213,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-PUBLIC-SALES-FILTERS',
     section: 'Business rules',
-    nature: ['time', 'order'],
+    nature: ['time', 'order', 'count'],
     seed: [
       'query `game` (int), `limit` (int, default 100, max 1000), `since` (Unix timestamp; only later sales)',
       '(IDs anonymized)',
@@ -233,7 +233,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-BUYORDER-LIST-FILTERS',
     section: 'Business rules',
-    nature: ['order'],
+    nature: ['order', 'count'],
     seed: [
       'a search term (min 3 characters, filters effect or name), `undercut` (boolean, true or 1: only orders below current lowest sale price)',
       'ordered by buy order ID descending; only rows with amount not 0',
@@ -330,6 +330,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-SHORT-URL-RULES',
     section: 'Business rules',
+    nature: ['count'],
     seed: [
       '`shortUrl` string required, 3 to 20 characters, alphanumeric and hyphens only',
       '`fullUrl` has the form `{site_url}/u/<shortUrl>`',
@@ -412,7 +413,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-CASHOUT-RULES',
     section: 'Business rules',
-    nature: ['amount'],
+    nature: ['amount', 'count'],
     seed: [
       'Fees: `provider_a` 2 percent, `provider_b` 1.5 percent; minimum 5000 cents for both; processing time 1 to 3 business days for `provider_a`, 3 to 5 for `provider_b`. A payment method must be linked first; the amount plus fees must not exceed balance.',
     ],
@@ -429,6 +430,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-SUPPORT-POST',
     section: 'Business rules',
+    nature: ['count'],
     seed: [
       '`content` string required (max 10,000 characters; HTML tags stripped), `ticket` integer required, `attachment` optional base64',
     ],
@@ -477,7 +479,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-GIVEAWAY-COMMENTS',
     section: 'Business rules',
-    nature: ['order'],
+    nature: ['order', 'count'],
     seed: [
       'paginated comments; page number is 0-indexed; 10 comments per page',
       '| POST | `/giveaways/deleteComment/:id` | admin; `id` = comment ID |',
@@ -486,6 +488,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-GIVEAWAY-CREATE',
     section: 'Business rules',
+    nature: ['count'],
     seed: [
       'one giveaway per hour; requires 2FA; transfers the chosen inventory items into the giveaway pool',
       'Create inputs: name; maximum number of participants (minimum 100 for public, 2 for private); type (`0` public, `1` private)',
@@ -734,6 +737,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-BUYORDER-MAX',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /item/buyorder`, `/update` | Max 5000 items | amount above limit (create under 500000, update 4999) |',
     ],
@@ -824,6 +828,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-PRICE-RANGE',
     section: 'Errors',
+    nature: ['count'],
     seed: ['| `POST /inventory/price` | Price too high or invalid | outside 1 to 5,000,000 |'],
   },
   {
@@ -928,6 +933,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-EMAIL-CHANGE-VALIDATE',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /user/email/change/validate` | Invalid or expired code; Request not found; Too many attempts | code valid 24 hours |',
     ],
@@ -958,6 +964,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-2FA-RESET-VALIDATE',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /user/reset2FA/validate` | 2FA is not activated; Invalid reset code; Failed to remove 2FA; Missing code parameter (first variant); Invalid or expired code, Request not found, Too many attempts (second variant) | |',
     ],
@@ -999,6 +1006,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-GIVEAWAYS-COMMENT',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /giveaways/comment` | Comment cannot be empty; Comment is too long (maximum 300 characters); You can only post one comment every 10 minutes | |',
     ],
@@ -1006,6 +1014,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-GIVEAWAYS-CREATE',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /giveaways/create` | Rate limit exceeded. Maximum 1 giveaway per hour; Invalid parameters; Invalid time duration; Items are required; 2FA required; Items not found or too many items (max 50); Minimum 100 entries required for public giveaways; Minimum 2 entries required for private giveaways | |',
     ],
