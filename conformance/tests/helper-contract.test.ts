@@ -239,6 +239,20 @@ describe('the test-helper contract', () => {
     },
   );
 
+  contract('POST /test_helpers/items: a field that is no Item field is accepted and reaches no item', async () => {
+    // The test-helpers document (ItemRequest): "Fields that are not Item fields (`maxPrice` aside)
+    // are accepted and dropped (they reach no item)".
+    const answer = await helper('POST', '/items', { name: 'Undeclared Field Cap', game: 440, notAnItemField: 'kept?' });
+    ok(answer, 'the item is stored');
+    assertThat(answer, !('notAnItemField' in (content(answer) ?? {})), 'the stored item has no notAnItemField');
+    const details = await call('GET', `/item/details/${content(answer).id}`);
+    assertThat(
+      details,
+      details.status === 200 && !('notAnItemField' in (content(details)?.informations ?? {})),
+      'GET /item/details shows no notAnItemField',
+    );
+  });
+
   contract(
     'POST /test_helpers/assets: state 0 by default in the inventory, state 1 listed at its price, the game of the item',
     async () => {
