@@ -792,6 +792,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-CART-BULK-COUNT',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /cart/bulk` | Invalid count parameter. Must be a positive number | empty, not numeric, or 0 or less |',
     ],
