@@ -6,6 +6,7 @@
 // all or nothing, and credits each seller floor(95 %) of the price.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
 import { helpers, itemAsGiven, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, pinsMeaning, setUpOk } from '../src/kit/http.ts';
 import { assertBalance, priceWhereFloorMatters, sellerProceeds as proceeds, readBalance } from '../src/kit/money.ts';
@@ -137,6 +138,33 @@ describe('POST /cart/add and GET /cart/get', () => {
 });
 
 describe('POST /cart/bulk', () => {
+  // The seed's bound is "positive" (0 or less refused); the maximum is the document's design.
+  const bulk = operationOf('POST', '/cart/bulk');
+  const fewest = boundOf(bulk, 'count', 'minimum');
+  const most = boundOf(bulk, 'count', 'maximum');
+  it(
+    `Given two listings, count ${fewest} adds one and ${fewest - 1} is refused; count ${most} adds what is left and ${most + 1} is refused, each with its documented message [R-MSG-CART-BULK-COUNT]`,
+    sides(['at the limit', 'past the limit'], 'R-MSG-CART-BULK-COUNT'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const item = await helpers.item({ name: 'Bulk Bounds Crate', game: 440 });
+      const seller = await session();
+      const me = await session({ balance: 10_000 });
+      for (const price of [100, 200]) await listed(seller, item.id, price);
+      const send = (count: number) => postAs(me, '/cart/bulk', { itemId: item.id, count });
+      refused(await send(fewest - 1), pastBoundMessage(bulk, 'count', 'minimum'), `count ${fewest - 1}`);
+      const one = await send(fewest);
+      assertThat(one, one.status === 200 && cartOf(one).length === 1, `count ${fewest} adds the cheapest listing`);
+      refused(await send(most + 1), pastBoundMessage(bulk, 'count', 'maximum'), `count ${most + 1}`);
+      const all = await send(most);
+      assertThat(
+        all,
+        all.status === 200 && cartOf(all).length === 2,
+        `count ${most} is served and adds the one listing left (fewer than count are available)`,
+      );
+    },
+  );
+
   // Listings created out of price order, the two at 300 updated in the other order than created: the
   // documented order (price, then last update) decides which are taken.
   it(

@@ -40,6 +40,9 @@ const PRIVATE_MIN = boundOf(creation, 'maxEntries', 'minimum');
 const SHORTEST = boundOf(creation, 'duration', 'minimum');
 const LONGEST = boundOf(creation, 'duration', 'maximum');
 const LONGEST_COMMENT = boundOf(commenting, 'comment', 'maxLength');
+/** Comments a page holds, as `GET /giveaways/comments/{url}` states it ("10 per page"): two pages full and two more. */
+const PER_PAGE = Number(/(\d+) per page/.exec(operationOf('GET', '/giveaways/comments/{url}').op.description)?.[1]);
+const TOTAL = 2 * PER_PAGE + 2;
 /** The public minimum is stated only in its message ("Minimum 100 entries required for public giveaways"). */
 const PUBLIC_MIN_MESSAGE = (creation.op['x-error-messages'] as { message: string }[])
   .map((m) => m.message)
@@ -405,8 +408,8 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
   );
 
   it(
-    'Given 22 comments, page 0 holds the 10 newest, page 1 the next 10 and page 2 the 2 oldest, page 3 none; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]',
-    // A page's size is a count too: page 0 holds 10 of 22, and the 11th newest is on page 1.
+    `Given ${TOTAL} comments, page 0 holds the ${PER_PAGE} newest, page 1 the next ${PER_PAGE} and page 2 the 2 oldest, page 3 none; an admin deletes one and a user cannot [R-GIVEAWAY-COMMENTS, R-LIMIT-GIVEAWAYS]`,
+    // A page's size is a count too: page 0 holds PER_PAGE of TOTAL, and the next newest is on page 1.
     sides(
       ['order', 'first page', 'middle page', 'last page', 'past the end', 'at the limit', 'past the limit'],
       'R-GIVEAWAY-COMMENTS',
@@ -421,7 +424,7 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
       const posted: string[] = [];
       const commenters: Me[] = [];
       const postedImages: unknown[] = [];
-      for (let i = 0; i < 22; i++) {
+      for (let i = 0; i < TOTAL; i++) {
         const user = await session({ name: `Commenter ${i}` });
         commenters.push(user);
         const at = await helpers.pinClock();
@@ -444,8 +447,10 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
         Array.from({ length: from - to + 1 }, (_, i) => `comment ${from - i}`).join();
       assertThat(
         page0,
-        texts(page0).join() === down(21, 12) && content(page0).count === 22 && content(page0).page === 0,
-        'page 0: the 10 newest, count 22',
+        texts(page0).join() === down(TOTAL - 1, TOTAL - PER_PAGE) &&
+          content(page0).count === TOTAL &&
+          content(page0).page === 0,
+        `page 0: the ${PER_PAGE} newest, count ${TOTAL}`,
       );
       const rowsOf = (a: Answer) =>
         ((content(a)?.comments ?? []) as Json[]).map((c) =>
@@ -453,16 +458,24 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
         );
       assertThat(
         page0,
-        rowsOf(page0).join() === posted.slice(12).reverse().join() && new Set(commentIds).size === 22,
+        rowsOf(page0).join() ===
+          posted
+            .slice(TOTAL - PER_PAGE)
+            .reverse()
+            .join() && new Set(commentIds).size === TOTAL,
         'page 0: each comment with its own id, author, name and time',
       );
       const page1 = await get(me, `/giveaways/comments/${url}`, { page: 1 });
       assertThat(
         page1,
-        texts(page1).join() === down(11, 2) &&
+        texts(page1).join() === down(TOTAL - PER_PAGE - 1, 2) &&
           content(page1).page === 1 &&
-          rowsOf(page1).join() === posted.slice(2, 12).reverse().join(),
-        'page 1: the next 10, page 1',
+          rowsOf(page1).join() ===
+            posted
+              .slice(2, TOTAL - PER_PAGE)
+              .reverse()
+              .join(),
+        `page 1: the next ${PER_PAGE}, page 1`,
       );
       // Each comment shows its own author's avatar (not the reader's, the creator's or the page's
       // first author's), as posted and as listed.
@@ -519,7 +532,7 @@ describe('POST /giveaways/comment, GET /giveaways/comments/{url}, POST /giveaway
         'deleted already',
       );
       const left = await get(me, `/giveaways/comments/${url}`, { page: 2 });
-      assertThat(left, texts(left).join() === 'comment 1' && content(left).count === 21, 'the comment is gone');
+      assertThat(left, texts(left).join() === 'comment 1' && content(left).count === TOTAL - 1, 'the comment is gone');
     },
   );
 });

@@ -43,8 +43,9 @@ function assertLimited(answer: Answer, limit: number, why: string): void {
 
 describe('POST /user/login attempts', () => {
   it(
-    "Given as many refused keys from one IP as the limit, then the next attempt from it, a third of the window later, is 429 naming the window's end, even with a good key; one second before the window ends still 429, at its end and one second after it logs in [R-LIMIT-429-HEADERS]",
-    sides(['before', 'at', 'after']),
+    "Given as many refused keys from one IP as the limit, then the next attempt from it, a third of the window later, is 429 naming the window's end, even with a good key; one second before the window ends still 429, at its end and one second after it logs in [R-LIMIT-LOGIN-IP, R-LIMIT-429-HEADERS]",
+    // At the limit: the last refused key the IP may send is still answered 403, not 429.
+    sides(['before', 'at', 'after', 'at the limit', 'past the limit'], 'R-LIMIT-LOGIN-IP'),
     async (ctx) => {
       await needsHelpers(ctx);
       const perIp = rule('ip');
@@ -86,25 +87,31 @@ describe('POST /user/login attempts', () => {
   );
 
   it(
-    'Given as many logins with one API key as the limit, then the next one is 429 from any IP; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in',
-    sides(['before', 'at', 'after']),
+    "Given as many logins with one API key as the limit, each served, then the next one is 429 from any IP, its window ending at most the window's length after the first; one second before its `X-RateLimit-Reset` still 429, at it and one second after it logs in [R-LIMIT-LOGIN-KEY]",
+    sides(['before', 'at', 'after', 'at the limit', 'past the limit'], 'R-LIMIT-LOGIN-KEY'),
     async (ctx) => {
       await needsHelpers(ctx);
       const perKey = rule('apiKey');
       if (!perKey) return skip(ctx, 'the document sets no per-key login limit');
       const user = await helpers.user();
       const other = await helpers.user();
-      await loginUpTo(perKey.limit, user.apiKey, '198.18.0');
+      // The window holds the key's first attempt, whatever its kind (from the first attempt, fixed,
+      // sliding): it ends at most `window` seconds after that attempt, known to lie before `firstBy`.
+      await loginUpTo(1, user.apiKey, '198.18.0');
+      const firstBy = await helpers.now();
+      await loginUpTo(perKey.limit - 1, user.apiKey, '198.18.7');
       const limited = await login(user.apiKey, '198.18.1.1');
       assertLimited(limited, perKey.limit, 'the key is over its attempts');
+      const end = Number(limited.headers['x-ratelimit-reset']);
+      assertThat(
+        limited,
+        end <= firstBy + perKey.window,
+        `the key's window ends at most ${perKey.window} s after its first attempt (by ${firstBy}; got X-RateLimit-Reset ${end})`,
+      );
       const another = await login(other.apiKey, '198.18.1.1');
       assertThat(another, another.status === 200, 'another key still logs in');
       // Where the key's window starts the document does not say: it ends when the target says.
-      await assertWindowEnds(
-        Number(limited.headers['x-ratelimit-reset']),
-        () => login(user.apiKey, '198.18.1.2'),
-        'X-RateLimit-Reset',
-      );
+      await assertWindowEnds(end, () => login(user.apiKey, '198.18.1.2'), 'X-RateLimit-Reset');
     },
   );
 

@@ -28,8 +28,11 @@ describe('bodyBytes', () => {
     );
   });
 
-  it('counts a string bounded by its pattern alone as empty (least) or its pattern times its largest repetition (most)', () => {
-    expect(both({ type: 'string', pattern: '^[0-9]{17}$' })).toEqual([1024, 11 * 17 * 9 + 64 + 1024]);
+  it('counts a string bounded by its pattern alone at its largest repetition (least) or its pattern times that (most)', () => {
+    expect(both({ type: 'string', pattern: '^[0-9]{17}$' })).toEqual([17 * 9 + 1024, 11 * 17 * 9 + 64 + 1024]);
+    expect(both({ type: 'string', pattern: '^[a-z]{3}-[0-9]{1,20}$' })[0]).toBe(20 * 9 + 1024);
+    expect(both({ type: 'string', pattern: '^[0-9]$' })[0]).toBe(1024);
+    expect(bodyBytes({}, body({ type: 'string', pattern: '[0-9]{3}' }), 'least')).toBe(1024);
     expect(bodyBytes({}, body({ type: 'string', pattern: '^[0-9]+$' }), 'most')).toBe(Number.POSITIVE_INFINITY);
     expect(bodyBytes({}, body({ type: 'string', pattern: '[0-9]{3}' }), 'most')).toBe(Number.POSITIVE_INFINITY);
   });

@@ -14,9 +14,10 @@ export const BYTES_PER_CHARACTER = 9;
 export const SLACK_BYTES = 1024;
 
 /**
- * `least`: only what the sentence names (a string bounded by its pattern alone counts as empty:
- * the suite does not work out the longest string a pattern admits). `most`: every name, number,
- * quote and separator too, a pattern's string as long as the pattern times its largest repetition.
+ * `least`: only what the sentence names (a string bounded by its pattern alone counts as long as
+ * the pattern's largest repetition count, which the longest string it admits reaches at least: the
+ * suite does not work out that longest string). `most`: every name, number, quote and separator too,
+ * a pattern's string as long as the pattern times its largest repetition.
  */
 export type Reading = 'least' | 'most';
 
@@ -75,9 +76,11 @@ function valueBytes(doc: Json, raw: Json, reading: Reading, depth: number): numb
 /** The longest string an anchored pattern admits, as `reading` counts it (Infinity: unbounded). */
 function patternLength(pattern: unknown, reading: Reading): number {
   if (typeof pattern !== 'string') return Number.POSITIVE_INFINITY;
-  if (reading === 'least') return 0;
-  if (!pattern.startsWith('^') || !pattern.endsWith('$') || /(?<!\\)[*+]|\{\d*,\}/.test(pattern))
-    return Number.POSITIVE_INFINITY;
+  const anchored = pattern.startsWith('^') && pattern.endsWith('$');
   const counts = [...pattern.matchAll(/\{(?:\d+,)?(\d+)\}/g)].map((m) => Number(m[1]));
+  // Each repetition of `[0-9]{1,20}` takes a character, so `^[0-9]{1,20}$` admits 20 of them: the
+  // sentence's "the longest its pattern admits" is never shorter than the largest count.
+  if (reading === 'least') return anchored ? Math.max(0, ...counts) : 0;
+  if (!anchored || /(?<!\\)[*+]|\{\d*,\}/.test(pattern)) return Number.POSITIVE_INFINITY;
   return pattern.length * Math.max(1, ...counts);
 }

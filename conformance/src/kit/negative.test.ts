@@ -99,6 +99,7 @@ describe('negativeCases', () => {
       'query page: -1, below the minimum',
       'query page: an unencoded reserved character',
       'query page: sent twice',
+      'query page: with brackets',
       'body shortUrl missing',
       'body shortUrl: an object for a string',
       'body shortUrl: 21 characters, above maxLength',
@@ -122,8 +123,26 @@ describe('negativeCases', () => {
     const allowed = operation({
       parameters: [{ name: 'search', in: 'query', allowReserved: true, schema: { type: 'string' } }],
     });
-    expect(negativeCases(allowed).map((c) => c.name)).toEqual(['query search: sent twice']);
+    expect(negativeCases(allowed).map((c) => c.name)).toEqual([
+      'query search: sent twice',
+      'query search: with brackets',
+    ]);
     expect(cases.find((c) => c.name === 'query page: sent twice')!.request.path).toBe('/x?page=0&page=0');
+  });
+
+  it('sends every query parameter with brackets unencoded in the path, keeping the others, unless it is a deepObject', () => {
+    const o = operation({
+      parameters: [
+        { name: 'page', in: 'query', required: true, schema: { type: 'integer', minimum: 0 } },
+        { name: 'count', in: 'query', required: true, schema: { type: 'integer', minimum: 1 }, example: 5 },
+        { name: 'filter', in: 'query', style: 'deepObject', schema: { type: 'object' } },
+      ],
+    });
+    const brackets = negativeCases(o).filter((c) => c.name.endsWith('with brackets'));
+    expect(brackets.map((c) => [c.name, c.request.path, c.request.query, c.field, c.reason])).toEqual([
+      ['query page: with brackets', '/x?count=5&page[x]=0', {}, 'page', 'invalid'],
+      ['query count: with brackets', '/x?page=0&count[x]=5', {}, 'count', 'invalid'],
+    ]);
   });
 
   it('sends text no store can keep in a free-text field only, expecting the global invalid message', () => {
@@ -171,6 +190,7 @@ describe('negativeCases', () => {
     ['the documented fallback without an entry', 'query page: -1, below the minimum', ['Invalid page parameter']],
     ['the missing fallback', 'query page missing', ['Missing required parameter: page']],
     ['the invalid fallback', 'query page: an unencoded reserved character', ['Invalid page parameter']],
+    ['the invalid fallback for brackets', 'query page: with brackets', ['Invalid page parameter']],
     ['nothing for a malformed body', 'a malformed JSON body', []],
     ['the global message for a JSON array', 'a JSON array body', ['Invalid request body']],
   ])('expects %s (%s)', (_, name, want) => {

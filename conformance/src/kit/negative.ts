@@ -6,7 +6,8 @@
 // A query parameter without `allowReserved` also gets its valid value with an unencoded reserved
 // character (`!`, which encodeURIComponent leaves as is): the document's conditions for it (a
 // number, an enum, a pattern) must exclude that value, and the refusal is its documented message.
-// Every query parameter sent twice is a list where one value is documented: its invalid message.
+// Every query parameter sent twice, or with brackets (`page[x]=1`), is a list or an object where one
+// value is documented: its invalid message (the document's Conventions).
 // A free-text body field (a string without enum, pattern, format or encoding) holding NUL or an
 // unpaired surrogate gets `Invalid <field> parameter` (the document's Conventions, Text): valid
 // JSON that no store can keep is refused alike whatever the target keeps its data in.
@@ -133,7 +134,8 @@ export function negativeCases(o: Operation): NegativeCase[] {
     if (p.in === 'query') {
       // Written into the path: the client's query builder would encode the `!` and keep one value.
       const { [p.name]: _replaced, ...others } = base.query;
-      const valid = `${encodeURIComponent(p.name)}=${encodeURIComponent(String(parameterValue(p)))}`;
+      const [name, value] = [encodeURIComponent(p.name), encodeURIComponent(String(parameterValue(p)))];
+      const valid = `${name}=${value}`;
       const path = (...pairs: string[]) =>
         `${base.path}?${[new URLSearchParams(others).toString(), ...pairs].filter(Boolean).join('&')}`;
       if (!p.allowReserved)
@@ -149,6 +151,16 @@ export function negativeCases(o: Operation): NegativeCase[] {
         field: p.name,
         reason: 'invalid',
       });
+      // `name[x]=value`, brackets unencoded as the document writes them: an object where one value
+      // is documented. `allowReserved` concerns the characters of a value, not a bracketed name, so
+      // it is no exception; a `deepObject` parameter (none in the document's query) is sent so.
+      if (p.style !== 'deepObject')
+        cases.push({
+          name: `query ${p.name}: with brackets`,
+          request: { ...base, path: path(`${name}[x]=${value}`), query: {} },
+          field: p.name,
+          reason: 'invalid',
+        });
     }
   }
   const body = deref(deref(o.op.requestBody)?.content?.['application/json']?.schema);

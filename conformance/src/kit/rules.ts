@@ -24,6 +24,11 @@ export interface Rule {
    * `seed` is then empty.
    */
   document?: string[];
+  /**
+   * The file of openapi/ (not bundled/) the `document` quotes are found in, when it is not
+   * openapi.yaml: a path's own file (`paths/user_login.yaml`) for a rule only its operation states.
+   */
+  documentFile?: string;
   /** Why no test can check the rule through HTTP (no test names it). */
   unchecked?: string;
   /** The part of a checked rule that no test can check through HTTP, and why. */
@@ -792,6 +797,7 @@ export const RULES: Rule[] = [
   {
     id: 'R-MSG-CART-BULK-COUNT',
     section: 'Errors',
+    nature: ['count'],
     seed: [
       '| `POST /cart/bulk` | Invalid count parameter. Must be a positive number | empty, not numeric, or 0 or less |',
     ],
@@ -1212,6 +1218,32 @@ export const RULES: Rule[] = [
     ],
     partly:
       'The 16,384 bytes are not sent at their boundary: which bytes of a request head count (its request line, the line ends) the document does not say; the 100 header fields are.',
+  },
+  {
+    id: 'R-LIMIT-LOGIN-IP',
+    section: 'Limits',
+    nature: ['time', 'count'],
+    seed: [],
+    documentFile: 'paths/user_login.yaml',
+    document: [
+      'at most 20 attempts answered `Invalid API key` per IP in 5 minutes',
+      "Beyond either, 429 with the rate-limit headers; an IP's window counts from its first refused key.",
+      '- limit: 20 window: 300 scope: ip counts: attempts answered `Invalid API key` exceeded: reject',
+    ],
+  },
+  {
+    id: 'R-LIMIT-LOGIN-KEY',
+    section: 'Limits',
+    nature: ['time', 'count'],
+    seed: [],
+    documentFile: 'paths/user_login.yaml',
+    document: [
+      'at most 30 attempts with one API key in 5 minutes, whatever their outcome.',
+      'Beyond either, 429 with the rate-limit headers;',
+      '- limit: 30 window: 300 scope: apiKey counts: every attempt with this API key exceeded: reject',
+    ],
+    partly:
+      "Where a key's window starts the document does not say (an IP's counts from its first refused key): the window's end is checked to come at most its 300 seconds after the key's first attempt, and the exact second at the end the target names.",
   },
   {
     id: 'R-AUTH-PERMISSIONS',
