@@ -115,6 +115,10 @@ describe('coverage', () => {
       '| `R-LIMIT-HEADER-FIELDS` | Limits | 431 `Request header fields too large` for headers over 16,384 bytes or more than 100 header fields / - status: 431',
     );
     expect(markdown).toMatch(/\| ✔ checked \| at the limit, past the limit \| ✔ login Given 100 and 101 header fields/);
+    // One quoted from a path's own file names that file first.
+    expect(markdown).toContain(
+      '| `R-LIMIT-LOGIN-IP` | Limits | paths/user_login.yaml: at most 20 attempts answered `Invalid API key` per IP in 5 minutes / ',
+    );
     expect(markdown).toMatch(
       /\| `R-AUTH-IP` \| Authentication \| The JWT is bound to the client IP used at login[^|]*\| ✔ checked \| before, at \| ✔ auth Given a token from another IP \[R-AUTH-IP, R-ERR-403\] \|/,
     );

@@ -153,10 +153,13 @@ const ruleHead = (matrix: RuleRow[]) => {
   const t = ruleTotals(matrix);
   return `Seed rules: ${t.rules}; checked by a passing test ${t.checked} (${pct(t.checked, t.rules)}), failed ${t.failed}, named by tests that did not run ${t.notRun}, checked by no test ${t.unchecked} (each with the reason below)`;
 };
-/** The seed quote of a rule, on one line and cut to a readable length. */
-/** The rule's words: the seed's, or the document's for a rule of its own (`document`). */
+/**
+ * The rule's words on one line, cut to a readable length: the seed's, or the document's for a rule
+ * of its own (`document`), led by the file of openapi/ they come from when it is not openapi.yaml.
+ */
 const quoteOf = (r: RuleRow) => {
-  const text = [...r.rule.seed, ...(r.rule.document ?? [])].join(' / ').replace(/\s+/g, ' ');
+  const words = [...r.rule.seed, ...(r.rule.document ?? [])].join(' / ');
+  const text = `${r.rule.documentFile ? `${r.rule.documentFile}: ` : ''}${words}`.replace(/\s+/g, ' ');
   return text.length > 160 ? `${text.slice(0, 160)}…` : text;
 };
 
