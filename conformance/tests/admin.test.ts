@@ -4,8 +4,10 @@
 // GET /admin/getSteamInventory reads the external platform. Envelope B throughout.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
+import { boundOf, operationOf, pastBoundMessage } from '../src/kit/bounds.ts';
 import { helpers, imagedItem, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning, setUpOk } from '../src/kit/http.ts';
+import { sides } from '../src/kit/rule.ts';
 import { skip } from '../src/kit/skip.ts';
 import { getAs, postAs } from '../src/kit/user-calls.ts';
 import type { Json } from '../src/oracle/document.ts';
@@ -125,6 +127,60 @@ describe('POST /admin/ban', () => {
     const stillAdmin = await login(admin);
     assertThat(stillAdmin, stillAdmin.status === 200, 'and nobody was banned');
   });
+
+  // The document's bounds on a ban (its own limits: the seed shows none), both sides of each, the
+  // numbers and messages read from the document: the longest ban is served and ends that many
+  // seconds on, the longest reason is recorded whole; one second or one character more is refused
+  // and records nothing.
+  it(
+    `Given a ban of the document's longest time with a reason of its longest length, then it is served, ends that many seconds on and the reason is recorded whole; one second or one character more is refused with the document's message and records nothing [R-LIMIT-ADMIN-BAN]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-ADMIN-BAN'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const o = operationOf('POST', '/admin/ban');
+      const longest = boundOf(o, 'time', 'maximum');
+      const reasonMax = boundOf(o, 'reason', 'maxLength');
+      const admin = await session({ admin: true });
+      const user = await session();
+      const reason = 'r'.repeat(reasonMax);
+      const before = await helpers.now();
+      const banned = await ban(admin, { platformId: user.platformId, time: longest, reason });
+      const after = await helpers.now();
+      assertThat(
+        banned,
+        banned.status === 200,
+        `a ban of ${longest} s with a reason of ${reasonMax} characters is served`,
+      );
+      const until = content(banned).bannedUntil;
+      assertThat(
+        banned,
+        until >= before + longest && until <= after + longest,
+        `it ends ${longest} s from now (got ${until}, now between ${before} and ${after})`,
+      );
+      const recorded = await banList(admin, user.platformId);
+      assertThat(
+        banned,
+        recorded.length === 1 && recorded[0]?.reason === reason && recorded[0].time === longest,
+        `the ban is recorded with its ${reasonMax}-character reason whole (got ${recorded.length} entries, reason of ${recorded[0]?.reason.length} characters)`,
+      );
+      refusedWith(
+        await ban(admin, { platformId: user.platformId, time: longest + 1, reason: 'x' }),
+        pastBoundMessage(o, 'time', 'maximum'),
+        `a ban of ${longest + 1} s`,
+      );
+      refusedWith(
+        await ban(admin, { platformId: user.platformId, time: 60, reason: `${reason}r` }),
+        pastBoundMessage(o, 'reason', 'maxLength'),
+        `a reason of ${reasonMax + 1} characters`,
+      );
+      const still = await getAs(admin, '/admin/banList', { platformId: user.platformId });
+      assertThat(
+        still,
+        still.status === 200 && content(still).bans.length === 1,
+        'the refused bans are not recorded: the history still holds the one ban',
+      );
+    },
+  );
 });
 
 describe('GET /admin/banList', () => {

@@ -4,10 +4,11 @@
 // fields) opens no session. The numbers are read from the document.
 import { beforeAll, describe, it } from 'vitest';
 import { content, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { assertWindowEnds, helpers } from '../src/kit/helpers.ts';
-import { type Answer, assertConforms, assertThat, call } from '../src/kit/http.ts';
+import { assertWindowEnds, helpers, session } from '../src/kit/helpers.ts';
+import { type Answer, assertConforms, assertThat, call, setUpOk } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
 import { skip } from '../src/kit/skip.ts';
+import { postAs } from '../src/kit/user-calls.ts';
 import { findOperation, protocolErrors } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
@@ -138,6 +139,48 @@ describe('POST /user/login attempts', () => {
     assertLimited(await login(user.apiKey, ip), perIp.limit, `the IP is over its ${perIp.limit} refused keys`);
   });
 
+  // The IP's refused keys are the login's own count: a request to another operation from the IP,
+  // even one another rule keyed by IP counts (a price list's `update=1`, once per minute per IP),
+  // takes none of them.
+  it('Given a refresh of the compact price list (update=1) from one IP, then refused keys from it up to its limit are still answered Invalid API key and only the next attempt is 429: another rule of the IP counts apart', async (ctx) => {
+    await needsHelpers(ctx);
+    const perIp = rule('ip');
+    if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
+    const ip = '203.0.113.63';
+    const refresh = await call('GET', '/infos/prices/buyorderAndLowestSales', { query: { update: 1 }, ip });
+    assertThat(refresh, refresh.status === 200, 'the refresh of the compact list is served');
+    await assertAllRefusedKeysLeft(perIp.limit, ip, 'a price-list refresh');
+  });
+
+  // The IP's rule counts the attempts answered `Invalid API key` (its `counts`), not every refused
+  // login: a banned account's logins, answered `forbidden` (POST /user/login's messages), are no
+  // refused keys. Its own test: it needs an admin's ban (POST /admin/ban).
+  it('Given as many logins of a banned account from one IP as its limit of refused keys, all answered forbidden, then refused keys up to that limit are still answered Invalid API key and only the next attempt is 429: the IP counts refused keys, not refusals', async (ctx) => {
+    await needsHelpers(ctx);
+    const perIp = rule('ip');
+    if (!perIp) return skip(ctx, 'the document sets no per-IP login limit');
+    const ip = '203.0.113.62';
+    const admin = await session({ admin: true });
+    // Banned keys spread over users so that no key reaches its own limit (`every attempt with this API key`).
+    const perUser = Math.max(1, (rule('apiKey')?.limit ?? perIp.limit + 1) - 1);
+    const bannedUser = async () => {
+      const user = await helpers.user();
+      setUpOk(await postAs(admin, '/admin/ban', { platformId: user.platformId, time: 3600, reason: 'Limits' }));
+      return user;
+    };
+    let user = await bannedUser();
+    for (let i = 0; i < perIp.limit; i++) {
+      if (i > 0 && i % perUser === 0) user = await bannedUser();
+      const banned = await login(user.apiKey, ip);
+      assertThat(
+        banned,
+        banned.status === 403 && banned.message === 'forbidden',
+        `login ${i + 1} of ${perIp.limit} of a banned account is 403 forbidden`,
+      );
+    }
+    await assertAllRefusedKeysLeft(perIp.limit, ip, `${perIp.limit} banned logins`);
+  });
+
   // Its own test: it reads the sessions (GET /user/ipList), which a target may not have yet, and
   // the limit's own rules above are told without it.
   it('Given as many logins with one API key as the limit, then the login answered 429 opens no session', async (ctx) => {
@@ -221,6 +264,19 @@ describe('POST /user/login attempts', () => {
     },
   );
 });
+
+/** `limit` refused keys from `ip` (after `what`) are each answered Invalid API key, and only the next attempt is 429. */
+async function assertAllRefusedKeysLeft(limit: number, ip: string, what: string): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    const refused = await login(`not-a-key-${i}`, ip);
+    assertThat(
+      refused,
+      refused.status === 403 && refused.message === 'Invalid API key',
+      `refused key ${i + 1} of ${limit} after ${what} is 403 Invalid API key, not 429: what came before took none of the IP's refused keys`,
+    );
+  }
+  assertLimited(await login('not-a-key-last', ip), limit, `the IP is over its ${limit} refused keys`);
+}
 
 /** The sessions of the user `caller` is logged in as (GET /user/ipList), and their count. */
 async function sessionsOf(caller: { token: string; ip: string }): Promise<{ list: Answer; count: number }> {

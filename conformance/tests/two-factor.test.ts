@@ -5,7 +5,7 @@
 // TOTP codes are computed by the suite (src/kit/two-factor.ts), an independent check of the server's TOTP.
 import { beforeAll, describe, it } from 'vitest';
 import { content, getOk, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
-import { operationOf, statedNumber } from '../src/kit/bounds.ts';
+import { boundOf, operationOf, pastBoundMessage, statedNumber } from '../src/kit/bounds.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
@@ -198,6 +198,38 @@ describe('POST /user/reset2FA/ask and /validate', () => {
     const notActive = await post(me, '/user/reset2FA/ask');
     assertThat(notActive, refused(notActive, '2FA is not activated'), 'nothing left to reset');
   });
+
+  // The reason's bound is the document's own (the seed shows none), read from its schema with the
+  // message it lists: a reason of that length sends the code, one character more sends nothing.
+  const askOp = operationOf('POST', '/user/reset2FA/ask');
+  const REASON = boundOf(askOp, 'reason', 'maxLength');
+  it(
+    `Given active 2FA, a reset asked with a reason of ${REASON + 1} characters is refused with the document's message and mails no code; with ${REASON} characters a code goes to the backup address [R-LIMIT-2FA-RESET-REASON]`,
+    sides(['at the limit', 'past the limit'], 'R-LIMIT-2FA-RESET-REASON'),
+    async (ctx) => {
+      await needsHelpers(ctx);
+      const me = await session();
+      const backup = `reason-${me.platformId}@example.com`;
+      await activate(me, backup);
+      const mailed = (await helpers.outbox('email', backup)).length;
+      const past = await post(me, '/user/reset2FA/ask', { reason: 'r'.repeat(REASON + 1) });
+      const message = pastBoundMessage(askOp, 'reason', 'maxLength');
+      assertThat(past, refused(past, message), `a reason of ${REASON + 1} characters: ${message}`);
+      assertThat(
+        past,
+        (await helpers.outbox('email', backup)).length === mailed,
+        'the refused ask mails no code to the backup address',
+      );
+      const at = await post(me, '/user/reset2FA/ask', { reason: 'r'.repeat(REASON) });
+      assertThat(at, at.status === 200, `a reason of ${REASON} characters is served`);
+      const sent = (await helpers.outbox('email', backup)).slice(mailed);
+      assertThat(
+        at,
+        sent.some((m) => /^[0-9]+$/.test(String((m.data as Record<string, unknown> | undefined)?.code))),
+        `and a code goes to the backup address (got ${sent.length} new e-mails)`,
+      );
+    },
+  );
 
   /** How many wrong codes end a reset request: its `Too many attempts` condition ("5 wrong codes were sent …"). */
   const ATTEMPTS = statedNumber(

@@ -1246,6 +1246,29 @@ export const RULES: Rule[] = [
       "Where a key's window starts the document does not say (an IP's counts from its first refused key): the window's end is checked to come at most its 300 seconds after the key's first attempt, and the exact second at the end the target names.",
   },
   {
+    id: 'R-LIMIT-ADMIN-BAN',
+    section: 'Limits',
+    nature: ['count'],
+    seed: [],
+    documentFile: 'paths/admin_ban.yaml',
+    document: [
+      "`reason` (1 to 500 characters) is recorded in the user's ban history (`GET /admin/banList`).",
+      "condition: time not an integer, negative, or above 3,153,600,000 seconds (100 years, this document's limit)",
+      'message: Invalid reason parameter condition: reason longer than 500 characters',
+    ],
+  },
+  {
+    id: 'R-LIMIT-2FA-RESET-REASON',
+    section: 'Limits',
+    nature: ['count'],
+    seed: [],
+    documentFile: 'paths/user_reset2FA_ask.yaml',
+    document: [
+      'the second takes an optional `reason` (at most 500 characters here)',
+      'message: Invalid reason parameter condition: reason not a string, or longer than 500 characters',
+    ],
+  },
+  {
     id: 'R-AUTH-PERMISSIONS',
     section: 'Authentication',
     seed: [
