@@ -2,11 +2,14 @@
 import { beforeAll, describe, it } from 'vitest';
 import { jwtPayload, needsHelpers, resetIfPossible } from '../src/kit/behavior.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
-import { assertAnswer, assertConforms, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
+import { assertAnswer, assertConforms, assertThat, type Call, call, pinsMeaning } from '../src/kit/http.ts';
 import { settings } from '../src/kit/settings.ts';
 import { skip } from '../src/kit/skip.ts';
 
 beforeAll(resetIfPossible);
+
+/** The chunked logins' own client address: their refused attempts count against no other test's. */
+const CHUNKED_IP = '192.0.2.71';
 
 describe('POST /user/login', () => {
   it('Given an API key in a JSON or a form body, then a JWT with the seed claims is returned [R-AUTH-LOGIN, R-AUTH-CLAIMS, R-JSON-BODIES, R-USER-ID-STRING, R-LIMIT-TOKEN-LIFETIME]', async (ctx) => {
@@ -49,6 +52,27 @@ describe('POST /user/login', () => {
     await needsHelpers(ctx);
     const answer = await call('POST', '/user/login', { json: { apiKey: 'no-such-key-0000000000' } });
     assertAnswer(answer, { status: 403, message: 'Invalid API key' }, 'the seed message');
+  });
+
+  // A chunked body (no Content-Length, RFC 9112 section 6.1) is a body: a server that reads only a
+  // counted one takes it for none (`Missing required parameter: apiKey`).
+  it('Given the API key in a JSON or a form body sent chunked, then it is read as the same body with a length: an unknown key gets 403 Invalid API key, a good one a JWT [R-JSON-BODIES, R-AUTH-LOGIN, R-MSG-LOGIN-REFUSED]', async (ctx) => {
+    await needsHelpers(ctx);
+    const user = await helpers.user();
+    const bodies = {
+      json: (apiKey: string): Call => ({ json: { apiKey } }),
+      form: (apiKey: string): Call => ({ form: { apiKey } }),
+    };
+    for (const [as, body] of Object.entries(bodies)) {
+      const sent = (apiKey: string) => call('POST', '/user/login', { ...body(apiKey), chunked: true, ip: CHUNKED_IP });
+      const refused = await sent('no-such-key-0000000000');
+      assertAnswer(refused, { status: 403, message: 'Invalid API key' }, `an unknown key in a chunked ${as} body`);
+      const answer = await sent(user.apiKey);
+      assertConforms(answer);
+      assertThat(answer, answer.status === 200, `a login with a chunked ${as} body must succeed`);
+      const claims = jwtPayload((answer.body as { content: { jwt: string } }).content.jwt);
+      assertThat(answer, claims.sub === user.platformId, 'the JWT is the user’s whose key was sent');
+    }
   });
 
   it('Given a client in a blocked country, then 403 Country blocked [R-MSG-LOGIN-REFUSED, R-AUTH-LOGIN-ERRORS, R-ERR-403]', async (ctx) => {

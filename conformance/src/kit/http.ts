@@ -28,6 +28,8 @@ export interface Call {
   /** A form-urlencoded body. */
   form?: Record<string, string>;
   raw?: { contentType: string; body: string };
+  /** Send the body with `Transfer-Encoding: chunked` and no `Content-Length` (wire.ts `send`). */
+  chunked?: boolean;
   token?: string;
   /** Sent as X-Forwarded-For: the client address the target sees (behind a trusted proxy). */
   ip?: string;
@@ -114,10 +116,12 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     body = c.raw.body;
   }
   if (c.fields !== undefined) headers = fillHeaderFields(c.fields, method, headers, body);
-  const curl = curlLine(method, url, headers, body);
+  // What goes on the wire: undici adds the chunked framing's header itself, curl sends it when asked.
+  const sentHeaders = c.chunked ? { ...headers, 'transfer-encoding': 'chunked' } : headers;
+  const curl = curlLine(method, url, sentHeaders, body);
   let res: WireAnswer;
   try {
-    res = await send(method, url, headers, body);
+    res = await send(method, url, headers, body, c.chunked);
   } catch (e) {
     const cause = (e as Error).cause ?? e;
     throw new Error(`the target did not answer (${String(cause)})\n  request:  ${short(curl)}`);
@@ -137,7 +141,7 @@ export async function call(method: string, path: string, c: Call = {}): Promise<
     url: url.toString(),
     operation,
     ...(helper ? { helper: helper.name } : {}),
-    request: { headers, body },
+    request: { headers: sentHeaders, body },
     status: res.status,
     headers: res.headers,
     body: parsed,

@@ -52,6 +52,20 @@ describe('send', () => {
     expect(a.headers['content-type']).toBe('application/json');
   });
 
+  it('sends a body chunked when asked: Transfer-Encoding chunked, no Content-Length, the same bytes', async () => {
+    const body = '{"apiKey":"é-key"}';
+    const [plain, chunked] = await Promise.all(
+      [false, true].map(async (c) =>
+        JSON.parse((await send('POST', new URL('/echo', base), { 'content-type': 'application/json' }, body, c)).text),
+      ),
+    );
+    expect(plain.headers).toMatchObject({ 'content-length': String(Buffer.byteLength(body)) });
+    expect(plain.headers['transfer-encoding']).toBeUndefined();
+    expect(chunked.headers).toMatchObject({ 'transfer-encoding': 'chunked', 'content-type': 'application/json' });
+    expect(chunked.headers['content-length']).toBeUndefined();
+    expect(chunked.body).toBe(body);
+  });
+
   it("keeps the test's own accept header", async () => {
     const a = await send('GET', new URL('/echo', base), { Accept: 'text/csv' }, undefined);
     expect(JSON.parse(a.text).headers.accept).toBe('text/csv');

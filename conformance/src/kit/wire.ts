@@ -7,6 +7,7 @@
 // a target sends before reading the body (a 431, a body refused over its limit), then closing the
 // connection, comes back as that answer: undici keeps a response it has read through the close or
 // reset (wire.test.ts). "other side closed" means no status line came at all.
+import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, interceptors, request } from 'undici';
 
@@ -26,14 +27,20 @@ export interface WireAnswer {
   text: string;
 }
 
-/** Sends one request and reads its whole answer as text. */
+/**
+ * Sends one request and reads its whole answer as text. `chunked`: the body goes out with
+ * `Transfer-Encoding: chunked` and no `Content-Length`, in two chunks (undici frames a body of no
+ * known length so), as a client that streams its body sends it.
+ */
 export async function send(
   method: string,
   url: URL,
   headers: Record<string, string>,
   body: string | undefined,
+  chunked = false,
 ): Promise<WireAnswer> {
-  const res = await request(url, { method, headers: withAccept(headers), body, dispatcher: pool });
+  const sent = chunked && body !== undefined ? inTwoChunks(body) : body;
+  const res = await request(url, { method, headers: withAccept(headers), body: sent, dispatcher: pool });
   const received: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.headers))
     if (value !== undefined) received[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -43,6 +50,13 @@ export async function send(
   let data: Buffer = Buffer.from(await res.body.arrayBuffer());
   for (const c of codings.reverse()) data = DECODE[c]?.(data) ?? data;
   return { status: res.statusCode, headers: received, text: data.toString('utf8') };
+}
+
+/** The body as a stream of two chunks (a split inside a character is the UTF-8 bytes' own). */
+function inTwoChunks(body: string): Readable {
+  const bytes = Buffer.from(body);
+  const half = Math.ceil(bytes.length / 2);
+  return Readable.from([bytes.subarray(0, half), bytes.subarray(half)]);
 }
 
 /** `headers` with fetch's default `accept` (any type) unless the test sends its own. */
