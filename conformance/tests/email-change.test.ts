@@ -9,7 +9,9 @@ import { operationOf, statedNumber } from '../src/kit/bounds.ts';
 import { helpers, session } from '../src/kit/helpers.ts';
 import { type Answer, assertThat, call, pinsMeaning } from '../src/kit/http.ts';
 import { sides } from '../src/kit/rule.ts';
+import { activateTwoFactor } from '../src/kit/two-factor.ts';
 import { postAs } from '../src/kit/user-calls.ts';
+import { variantOf } from '../src/kit/variants.ts';
 import { findOperation } from '../src/oracle/document.ts';
 
 beforeAll(resetIfPossible);
@@ -100,6 +102,11 @@ describe('POST /user/email/change/request and /validate', () => {
       }
       const ok = await validate(me, newCode);
       assertThat(ok, ok.status === 200, 'the new request’s code works');
+      if (oldCode !== newCode) {
+        // Replaced, the first request is not pending again once the second is used up.
+        const stale = await validate(me, oldCode);
+        assertThat(stale, stale.status === 300, 'the replaced request’s code, after the new one was used');
+      }
     },
   );
 
@@ -154,4 +161,47 @@ describe('POST /user/email/change/request and /validate', () => {
       assertThat(mail, content(mail).address === 'guess@example.com', 'the e-mail is unchanged');
     },
   );
+
+  it("Given a 2FA reset asked, an e-mail change request is served at once, its code changes the address, and the reset's code still removes 2FA [R-EMAIL-CHANGE, R-LIMIT-EMAIL-CHANGE, R-2FA-RESET]", async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ email: 'both@example.com' });
+    await activateTwoFactor(me, 'both-backup@example.com');
+    const ask = await post(me, '/user/reset2FA/ask', {});
+    assertThat(ask, ask.status === 200, 'the 2FA reset is asked');
+    const resetCode = await codeSentTo('both-backup@example.com');
+    // A 2FA reset request is no e-mail change request: the limit of 1 per 5 minutes does not count it.
+    const change = await request(me, 'both-new@example.com');
+    assertThat(change, change.status === 200, 'an e-mail change request right after a 2FA reset request');
+    const changed = await validate(me, await codeSentTo('both-new@example.com'));
+    assertThat(
+      changed,
+      changed.status === 200 && content(changed) === 'Email change validation success',
+      "the e-mail change's own code",
+    );
+    // Each request keeps its own code: the e-mail change replaced no 2FA reset request.
+    const requestId = variantOf(ask) === 'first' ? undefined : content(ask).requestId;
+    const reset = await post(me, '/user/reset2FA/validate', { code: resetCode, requestId });
+    assertThat(reset, reset.status === 200, "the 2FA reset's code, asked before the e-mail change, removes 2FA");
+  });
+
+  it('Given an account whose address has capitals, a request for that very address is refused Email already in use [R-MSG-EMAIL-CHANGE-REQUEST]', async (ctx) => {
+    await needsHelpers(ctx);
+    await session({ email: 'Mixed.Case@Example.com' });
+    const me = await session({ email: 'plain@example.com' });
+    // The same characters as the other account's address: in use under any reading of case.
+    const taken = await request(me, 'Mixed.Case@Example.com');
+    assertThat(taken, refused(taken, 'Email already in use'), "another account's address, written as it is");
+  });
+
+  it(`Given requests ${LIMIT.window} seconds apart, one more at once is refused: the window counts from the newest request [R-LIMIT-EMAIL-CHANGE, R-MSG-EMAIL-CHANGE-REQUEST]`, async (ctx) => {
+    await needsHelpers(ctx);
+    const me = await session({ email: 'steady@example.com' });
+    for (let n = 1; n <= 3; n += 1) {
+      const asked = await request(me, `steady-${n}@example.com`);
+      assertThat(asked, asked.status === 200, `request ${n}, ${LIMIT.window} seconds after the one before`);
+      if (n < 3) await helpers.advance(LIMIT.window);
+    }
+    const soon = await request(me, 'steady-4@example.com');
+    assertThat(soon, refused(soon, 'Too many requests'), 'one more right after the third');
+  });
 });
