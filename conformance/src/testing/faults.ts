@@ -912,6 +912,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** Request headers the faulty proxy does not forward: the connection's own, and those it sets itself. */
+const LEFT_BEHIND = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
 /** A proxy to `upstream` with `fault` planted (or none: a transparent proxy, the control). */
 export async function startFaultyProxy(
   upstream: string,
@@ -919,9 +931,11 @@ export async function startFaultyProxy(
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const memory: Memory = new Map();
   const server: Server = createServer(async (req, res) => {
+    // The body is read whole and sent on with its length, so the headers of the incoming connection
+    // (a body sent chunked: `transfer-encoding`) stay behind; fetch refuses them, which left the
+    // exchange unanswered.
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers))
-      if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !LEFT_BEHIND.has(k)) headers[k] = v;
     const raw = await readBody(req);
     let json: Json;
     if ((headers['content-type'] ?? '').includes('json') && raw.length)
